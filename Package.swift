@@ -1,0 +1,43 @@
+// swift-tools-version: 6.1
+// SPDX-License-Identifier: MIT
+import PackageDescription
+
+// The exported symbols are exactly the flickr_* functions of include/flickr.h:
+// the version script hides the Swift runtime and every internal symbol.
+let exportFlags: [String] = [
+    // lld, because gold copies protected cross-module Swift symbols into .dynsym.
+    "-use-ld=lld",
+    "-Xlinker", "--version-script=\(Context.packageDirectory)/flickr.map",
+    "-Xlinker", "-soname=libflickr.so.0",
+]
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "libflickr",
+    products: [
+        // libflickr.so; CMakeLists.txt builds it with -static-stdlib so it is self-contained.
+        .library(name: "flickr", type: .dynamic, targets: ["Flickr"])
+    ],
+    targets: [
+        // The hand-written public header, imported so that @c @implementation checks against it.
+        .target(name: "CFlickr", path: "Sources/CFlickr"),
+        .target(name: "FlickrCore", path: "Sources/FlickrCore", swiftSettings: swiftSettings),
+        .target(
+            name: "Flickr",
+            dependencies: ["CFlickr", "FlickrCore"],
+            path: "Sources/Flickr",
+            swiftSettings: swiftSettings,
+            linkerSettings: [.unsafeFlags(exportFlags)]
+        ),
+        .testTarget(
+            name: "FlickrCoreTests",
+            dependencies: ["FlickrCore", "CFlickr"],
+            path: "Tests/FlickrCoreTests",
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

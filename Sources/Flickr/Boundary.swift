@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+
+internal import FlickrCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Helpers every C entry point uses, so that no caller input can trap:
+/// a trap here would kill the caller's process.
+
+/// Runs an entry point's body; a thrown error becomes the return code and the
+/// thread's last error.
+func boundary(_ body: () throws(FlickrError) -> Void) -> CInt {
+    do {
+        try body()
+        return FlickrError.Code.ok.rawValue
+    } catch {
+        ErrorSlot.record(error)
+        return error.code.rawValue
+    }
+}
+
+/// Reads a required C string argument as validated UTF-8.
+func requiredString(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(FlickrError) -> String {
+    guard let pointer else { throw .invalid("\(name) must not be NULL") }
+    guard let string = String(validatingCString: pointer) else {
+        throw .invalid("\(name) is not valid UTF-8")
+    }
+    return string
+}
+
+/// Reads an optional C string argument (NULL gives nil) as validated UTF-8.
+func optionalString(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(FlickrError) -> String? {
+    guard let pointer else { return nil }
+    return try requiredString(pointer, name)
+}
+
+/// Copies a Swift string into malloc'd memory the caller releases with flickr_free.
+func ownedCString(_ string: String) throws(FlickrError) -> UnsafeMutablePointer<CChar> {
+    guard let copy = string.withCString({ strdup($0) }) else { throw FlickrError(.noMemory, "out of memory") }
+    return copy
+}
+
+/// A pointer to static, NUL-terminated storage, as `const char *`.
+func staticCString(_ string: StaticString) -> UnsafePointer<CChar> {
+    UnsafeRawPointer(string.utf8Start).assumingMemoryBound(to: CChar.self)
+}

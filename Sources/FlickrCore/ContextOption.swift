@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+
+/// The options of `flickr_option`; raw values are the C values.
+package enum ContextOption: Int32, Sendable, CaseIterable {
+    case restEndpoint = 1
+    case uploadEndpoint = 2
+    case replaceEndpoint = 3
+    case oauthEndpoint = 4
+    case oauthToken = 5
+    case oauthTokenSecret = 6
+    case authToken = 7
+    case userAgent = 8
+    case proxy = 9
+    case caFile = 10
+    case authEndpoint = 11
+
+    case timeoutMs = 100
+    case connectTimeoutMs = 101
+    case maxResponseBytes = 102
+    case oauthInHeader = 103
+
+    package enum Kind: Sendable { case string, number }
+
+    /// String options are numbered below 100, numeric ones from 100, as the header documents.
+    package var kind: Kind { rawValue < 100 ? .string : .number }
+
+    /// The C enumerator's name, used in error messages.
+    package var name: String {
+        switch self {
+        case .restEndpoint: "FLICKR_OPT_REST_ENDPOINT"
+        case .uploadEndpoint: "FLICKR_OPT_UPLOAD_ENDPOINT"
+        case .replaceEndpoint: "FLICKR_OPT_REPLACE_ENDPOINT"
+        case .oauthEndpoint: "FLICKR_OPT_OAUTH_ENDPOINT"
+        case .oauthToken: "FLICKR_OPT_OAUTH_TOKEN"
+        case .oauthTokenSecret: "FLICKR_OPT_OAUTH_TOKEN_SECRET"
+        case .authToken: "FLICKR_OPT_AUTH_TOKEN"
+        case .userAgent: "FLICKR_OPT_USER_AGENT"
+        case .proxy: "FLICKR_OPT_PROXY"
+        case .caFile: "FLICKR_OPT_CA_FILE"
+        case .authEndpoint: "FLICKR_OPT_AUTH_ENDPOINT"
+        case .timeoutMs: "FLICKR_OPT_TIMEOUT_MS"
+        case .connectTimeoutMs: "FLICKR_OPT_CONNECT_TIMEOUT_MS"
+        case .maxResponseBytes: "FLICKR_OPT_MAX_RESPONSE_BYTES"
+        case .oauthInHeader: "FLICKR_OPT_OAUTH_IN_HEADER"
+        }
+    }
+
+    /// The accepted range of a numeric option.
+    package var range: ClosedRange<Int> {
+        switch self {
+        case .timeoutMs: 0...86_400_000
+        case .connectTimeoutMs: 0...600_000
+        case .maxResponseBytes: 1024...(1 << 40)
+        case .oauthInHeader: 0...1
+        default: 0...0
+        }
+    }
+
+    /// Looks an option up by its C value; nil for values the header does not define.
+    package init?(cValue: Int32) {
+        self.init(rawValue: cValue)
+    }
+}

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Everything a context is configured with. A value type, so that a request
+/// can take a consistent snapshot while other threads keep changing the context.
+package struct Settings: Sendable {
+    package static let defaultRESTEndpoint = "https://api.flickr.com/services/rest/"
+    package static let defaultUploadEndpoint = "https://up.flickr.com/services/upload/"
+    package static let defaultReplaceEndpoint = "https://up.flickr.com/services/replace/"
+    package static let defaultOAuthEndpoint = "https://www.flickr.com/services/oauth/"
+    package static let defaultAuthEndpoint = "https://www.flickr.com/services/auth/"
+
+    package let apiKey: String
+    package let sharedSecret: String
+
+    private var strings: [ContextOption: String] = [:]
+    private var numbers: [ContextOption: Int] = [:]
+
+    package init(apiKey: String, sharedSecret: String?) throws(FlickrError) {
+        guard !apiKey.isEmpty else { throw .invalid("the API key must not be empty") }
+        try Settings.requirePrintable(apiKey, what: "the API key")
+        try Settings.requirePrintable(sharedSecret ?? "", what: "the shared secret")
+        self.apiKey = apiKey
+        self.sharedSecret = sharedSecret ?? ""
+    }
+
+    // MARK: Reading
+
+    /// The option's current value, or its default; nil when unset and without default.
+    package func string(_ option: ContextOption) -> String? {
+        if let value = strings[option] { return value }
+        switch option {
+        case .restEndpoint: return Settings.defaultRESTEndpoint
+        case .uploadEndpoint: return Settings.defaultUploadEndpoint
+        case .replaceEndpoint: return Settings.defaultReplaceEndpoint
+        case .oauthEndpoint: return Settings.defaultOAuthEndpoint
+        case .authEndpoint: return Settings.defaultAuthEndpoint
+        case .userAgent: return LibraryVersion.userAgent
+        default: return nil
+        }
+    }
+
+    package func number(_ option: ContextOption) -> Int {
+        if let value = numbers[option] { return value }
+        switch option {
+        case .timeoutMs: return 30_000
+        case .connectTimeoutMs: return 10_000
+        case .maxResponseBytes: return 32 << 20
+        default: return 0
+        }
+    }
+
+    /// OAuth signing needs both halves of the token; empty strings do not count
+    /// (ObjectiveFlickr treated "" as set and signed with garbage).
+    package var oauthToken: (token: String, secret: String)? {
+        guard let token = strings[.oauthToken], let secret = strings[.oauthTokenSecret] else { return nil }
+        return (token, secret)
+    }
+
+    // MARK: Writing
+
+    /// Sets or (with nil) resets a string option after validating it.
+    package mutating func set(_ option: ContextOption, string value: String?) throws(FlickrError) {
+        guard option.kind == .string else {
+            throw .invalid("\(option.name) is a numeric option: use flickr_context_set_long")
+        }
+        guard let value else {
+            strings[option] = nil
+            return
+        }
+        switch option {
+        case .restEndpoint, .uploadEndpoint, .replaceEndpoint, .authEndpoint:
+            _ = try EndpointURL(parsing: value, what: option.name)
+            strings[option] = value
+        case .oauthEndpoint:
+            _ = try EndpointURL(parsing: value, what: option.name)
+            strings[option] = value.hasSuffix("/") ? value : value + "/"
+        case .oauthToken, .oauthTokenSecret, .authToken:
+            try Settings.requirePrintable(value, what: option.name)
+            strings[option] = value.isEmpty ? nil : value
+        case .userAgent:
+            try Settings.requirePrintable(value, what: option.name)
+            strings[option] = value
+        case .proxy:
+            try Settings.requirePrintable(value, what: option.name)
+            strings[option] = value
+        case .caFile:
+            guard !value.isEmpty else { throw .invalid("\(option.name) must name a file") }
+            guard access(value, R_OK) == 0 else {
+                throw .invalid("\(option.name): cannot read \"\(value)\"")
+            }
+            strings[option] = value
+        default:
+            throw .invalid("\(option.name) is not a string option")
+        }
+    }
+
+    package mutating func set(_ option: ContextOption, number value: Int) throws(FlickrError) {
+        guard option.kind == .number else {
+            throw .invalid("\(option.name) is a string option: use flickr_context_set_string")
+        }
+        guard option.range.contains(value) else {
+            throw .invalid(
+                "\(option.name) must be between \(option.range.lowerBound) and \(option.range.upperBound), not \(value)")
+        }
+        numbers[option] = value
+    }
+
+    /// Refuses control characters: they could split HTTP headers or hide in logs.
+    private static func requirePrintable(_ value: String, what: String) throws(FlickrError) {
+        if value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+            throw .invalid("\(what) must not contain control characters")
+        }
+    }
+}

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+
+import Testing
+
+@testable import FlickrCore
+
+@Suite struct EndpointURLTests {
+    @Test func splitsParts() throws {
+        let url = try EndpointURL(parsing: "HTTP://Example.COM:8080/a/b?x=1&y=2#frag", what: "url")
+        #expect(url.scheme == "http")
+        #expect(url.host == "example.com")
+        #expect(url.port == 8080)
+        #expect(url.path == "/a/b")
+        #expect(url.query == "x=1&y=2")
+    }
+
+    /// RFC 5849 §3.4.1.2: default ports vanish, others stay, the path is kept as sent.
+    @Test func signatureBase() throws {
+        #expect(try EndpointURL(parsing: "https://api.flickr.com:443/services/rest/", what: "u").signatureBase
+            == "https://api.flickr.com/services/rest/")
+        #expect(try EndpointURL(parsing: "http://example.com:80/r?b5=%3D%253D", what: "u").signatureBase
+            == "http://example.com/r")
+        #expect(try EndpointURL(parsing: "http://127.0.0.1:9000", what: "u").signatureBase
+            == "http://127.0.0.1:9000/")
+        #expect(try EndpointURL(parsing: "https://www.example.net:8080/?q=1", what: "u").signatureBase
+            == "https://www.example.net:8080/")
+    }
+
+    @Test func effectivePort() throws {
+        #expect(try EndpointURL(parsing: "https://h/", what: "u").effectivePort == 443)
+        #expect(try EndpointURL(parsing: "http://h/", what: "u").effectivePort == 80)
+        #expect(try EndpointURL(parsing: "http://[::1]:81/", what: "u").host == "[::1]")
+    }
+}

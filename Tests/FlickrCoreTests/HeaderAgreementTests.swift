@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+
+import CFlickr
+import Testing
+
+@testable import FlickrCore
+
+/// The Swift core and the hand-written header must agree on every number they share.
+@Suite struct HeaderAgreementTests {
+    @Test func versionMatchesHeader() {
+        #expect(LibraryVersion.string.description == FLICKR_VERSION)
+        #expect(LibraryVersion.major == FLICKR_VERSION_MAJOR)
+        #expect(LibraryVersion.minor == FLICKR_VERSION_MINOR)
+        #expect(LibraryVersion.patch == FLICKR_VERSION_PATCH)
+        #expect(LibraryVersion.userAgent == "libflickr/" + FLICKR_VERSION)
+    }
+
+    @Test func statusCodesMatchHeader() {
+        let header: [(FlickrError.Code, flickr_status)] = [
+            (.ok, FLICKR_OK), (.error, FLICKR_ERROR), (.invalidArgument, FLICKR_EINVAL),
+            (.noMemory, FLICKR_ENOMEM), (.network, FLICKR_ENETWORK), (.timeout, FLICKR_ETIMEOUT),
+            (.http, FLICKR_EHTTP), (.api, FLICKR_EAPI), (.oauth, FLICKR_EOAUTH), (.parse, FLICKR_EPARSE),
+            (.aborted, FLICKR_EABORTED), (.tls, FLICKR_ETLS), (.io, FLICKR_EIO), (.tooBig, FLICKR_ETOOBIG),
+            (.state, FLICKR_ESTATE),
+        ]
+        #expect(header.count == FlickrError.Code.allCases.count)
+        for (code, cValue) in header {
+            #expect(code.rawValue == cValue.rawValue, "\(code.symbol)")
+        }
+    }
+
+    @Test func optionsMatchHeader() {
+        let header: [(ContextOption, flickr_option)] = [
+            (.restEndpoint, FLICKR_OPT_REST_ENDPOINT), (.uploadEndpoint, FLICKR_OPT_UPLOAD_ENDPOINT),
+            (.replaceEndpoint, FLICKR_OPT_REPLACE_ENDPOINT), (.oauthEndpoint, FLICKR_OPT_OAUTH_ENDPOINT),
+            (.oauthToken, FLICKR_OPT_OAUTH_TOKEN), (.oauthTokenSecret, FLICKR_OPT_OAUTH_TOKEN_SECRET),
+            (.authToken, FLICKR_OPT_AUTH_TOKEN), (.userAgent, FLICKR_OPT_USER_AGENT), (.proxy, FLICKR_OPT_PROXY),
+            (.caFile, FLICKR_OPT_CA_FILE), (.authEndpoint, FLICKR_OPT_AUTH_ENDPOINT),
+            (.timeoutMs, FLICKR_OPT_TIMEOUT_MS), (.connectTimeoutMs, FLICKR_OPT_CONNECT_TIMEOUT_MS),
+            (.maxResponseBytes, FLICKR_OPT_MAX_RESPONSE_BYTES), (.oauthInHeader, FLICKR_OPT_OAUTH_IN_HEADER),
+        ]
+        #expect(header.count == ContextOption.allCases.count)
+        for (option, cValue) in header {
+            #expect(option.rawValue == Int32(bitPattern: cValue.rawValue), "\(option.name)")
+        }
+    }
+}

@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: MIT
+"""libflickr for Python: a Flickr API client over the native libflickr library.
+
+Importing this package does not load the native library; it is loaded on
+first use (see ``flickr._ffi`` for where it is looked for), so the sandbox
+(``python -m flickr.sandbox``) runs without it.
+"""
+from __future__ import annotations
+
+from .client import Flickr
+from .errors import (
+    APIError,
+    Aborted,
+    FileError,
+    FlickrError,
+    HTTPError,
+    InvalidArgument,
+    NetworkError,
+    NoMemory,
+    OAuthError,
+    ParseError,
+    StateError,
+    TimeoutError,
+    TLSError,
+    TooBig,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Flickr",
+    "FlickrError",
+    "APIError",
+    "Aborted",
+    "FileError",
+    "HTTPError",
+    "InvalidArgument",
+    "NetworkError",
+    "NoMemory",
+    "OAuthError",
+    "ParseError",
+    "StateError",
+    "TimeoutError",
+    "TLSError",
+    "TooBig",
+    "library_version",
+    "__version__",
+]
+
+
+def library_version() -> str:
+    """The version of the loaded native library, "MAJOR.MINOR.PATCH"."""
+    from . import _ffi
+
+    return _ffi.lib().flickr_version().decode("ascii")

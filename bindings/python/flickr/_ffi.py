@@ -1,0 +1,166 @@
+# SPDX-License-Identifier: MIT
+"""The ctypes layer: finds and loads libflickr.so, and declares every C function once.
+
+Private: the rest of the package goes through `lib()` and the helpers here.
+Loading is lazy (on first use) so that `import flickr` and the sandbox work
+on machines without the native library.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+from ctypes import POINTER, Structure, c_char_p, c_int, c_long, c_void_p
+from importlib import resources
+
+from . import errors
+
+#: The library major version this binding speaks; a different one is refused.
+BINDING_VERSION = (0, 1, 0)
+
+
+class ContextRef(Structure):
+    """Opaque `flickr_context`; a distinct type so ctypes rejects other handles."""
+
+
+class ErrorRecord(Structure):
+    _fields_ = [
+        ("code", c_int),
+        ("api_code", c_int),
+        ("http_status", c_int),
+        ("message", c_char_p),
+    ]
+
+
+ContextPtr = POINTER(ContextRef)
+
+# One table: name -> (restype, argtypes). "status" marks int-returning fallible functions,
+# which get an errcheck that raises the matching FlickrError subclass.
+_STATUS = "status"
+_SIGNATURES = {
+    "flickr_version": (c_char_p, []),
+    "flickr_version_number": (c_int, []),
+    "flickr_strerror": (c_char_p, [c_int]),
+    "flickr_error_last": (POINTER(ErrorRecord), []),
+    "flickr_free": (None, [c_void_p]),
+    "flickr_context_new": (_STATUS, [POINTER(ContextPtr), c_char_p, c_char_p]),
+    "flickr_context_free": (None, [ContextPtr]),
+    "flickr_context_set_string": (_STATUS, [ContextPtr, c_int, c_char_p]),
+    "flickr_context_set_long": (_STATUS, [ContextPtr, c_int, c_long]),
+    "flickr_context_get_string": (_STATUS, [POINTER(c_void_p), ContextPtr, c_int]),
+    "flickr_context_get_long": (_STATUS, [POINTER(c_long), ContextPtr, c_int]),
+}
+
+_lock = threading.Lock()
+_lib: ctypes.CDLL | None = None
+_loaded_from: str | None = None
+
+
+def declared_functions() -> list[str]:
+    """Every C function this binding declares (tests compare it with the header)."""
+    return sorted(_SIGNATURES)
+
+
+def loaded_path() -> str | None:
+    """Where the library was loaded from, once loaded."""
+    return _loaded_from
+
+
+def lib() -> ctypes.CDLL:
+    """The loaded library, loading and declaring it on first use."""
+    global _lib, _loaded_from
+    if _lib is not None:
+        return _lib
+    with _lock:
+        if _lib is None:
+            library, path = _load()
+            _declare(library)
+            check_version(library.flickr_version_number(), path)
+            _lib, _loaded_from = library, path
+    return _lib
+
+
+def _candidates() -> list[str]:
+    found = []
+    env = os.environ.get("FLICKR_LIBRARY")
+    if env:
+        found.append(env)
+    try:
+        bundled = resources.files("flickr").joinpath("libflickr.so.0")
+        if bundled.is_file():
+            found.append(str(bundled))
+    except (ModuleNotFoundError, NotADirectoryError):
+        pass
+    found.append("libflickr.so.0")  # through the dynamic loader's search path
+    return found
+
+
+def _load() -> tuple[ctypes.CDLL, str]:
+    tried = []
+    for candidate in _candidates():
+        try:
+            return ctypes.CDLL(candidate), candidate
+        except OSError as error:
+            tried.append(f"{candidate} ({error})")
+        if candidate == os.environ.get("FLICKR_LIBRARY"):
+            # An explicit path that fails is an error, not a reason to load something else.
+            break
+    raise ImportError("libflickr could not be loaded; tried: " + "; ".join(tried))
+
+
+def _declare(library: ctypes.CDLL) -> None:
+    for name, (restype, argtypes) in _SIGNATURES.items():
+        try:
+            function = getattr(library, name)
+        except AttributeError:
+            raise ImportError(f"libflickr at hand lacks {name}: it is older than this binding") from None
+        function.argtypes = argtypes
+        if restype == _STATUS:
+            function.restype = c_int
+            function.errcheck = _raise_on_error
+        else:
+            function.restype = restype
+
+
+def check_version(number: int, path: str) -> None:
+    """Refuses a library whose major version differs, or that is older than the binding."""
+    major, minor = number >> 16, (number >> 8) & 0xFF
+    if major != BINDING_VERSION[0] or minor < BINDING_VERSION[1]:
+        raise ImportError(
+            f"libflickr at {path} is version {major}.{minor}.{number & 0xFF}; "
+            f"this binding needs {BINDING_VERSION[0]}.{BINDING_VERSION[1]} or a later {BINDING_VERSION[0]}.x"
+        )
+
+
+def last_error() -> errors.FlickrError:
+    """The calling thread's last failure as an exception (read at once, same thread)."""
+    record = _lib.flickr_error_last().contents
+    message = record.message.decode("utf-8", "replace") if record.message else ""
+    return errors.from_status(record.code, message, record.api_code, record.http_status)
+
+
+def _raise_on_error(result, function, arguments):
+    if result != 0:
+        raise last_error()
+    return result
+
+
+def take_string(pointer: int | None) -> str | None:
+    """Copies a library-owned `char *` into a str and frees it."""
+    if not pointer:
+        return None
+    try:
+        return ctypes.string_at(pointer).decode("utf-8")
+    finally:
+        _lib.flickr_free(pointer)
+
+
+def encode(value: str | None, what: str) -> bytes | None:
+    """str -> UTF-8 bytes for a `const char *` argument; NUL characters are refused."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be a str, not {type(value).__name__}")
+    if "\0" in value:
+        raise errors.InvalidArgument(errors.EINVAL, f"{what} must not contain NUL characters")
+    return value.encode("utf-8", "surrogatepass")

@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: MIT
+"""Exceptions raised by the binding, one class per libflickr status code.
+
+Every exception carries:
+- ``code``: the library's status (a negative ``FLICKR_E*`` value, e.g. ``EAPI``),
+- ``api_code``: Flickr's own ``<err code>`` for API errors, else 0,
+- ``http_status``: the HTTP status of the answer, else 0,
+- ``message``: the library's message (never containing a secret).
+"""
+from __future__ import annotations
+
+import builtins
+
+OK = 0
+ERROR = -1
+EINVAL = -2
+ENOMEM = -3
+ENETWORK = -4
+ETIMEOUT = -5
+EHTTP = -6
+EAPI = -7
+EOAUTH = -8
+EPARSE = -9
+EABORTED = -10
+ETLS = -11
+EIO = -12
+ETOOBIG = -13
+ESTATE = -14
+
+
+class FlickrError(Exception):
+    """Base class of every libflickr failure."""
+
+    def __new__(cls, code: int = ERROR, message: str = "", api_code: int = 0, http_status: int = 0):
+        # Builtin bases such as OSError interpret extra constructor arguments (errno...);
+        # give them the message alone.
+        return super().__new__(cls, message)
+
+    def __init__(self, code: int, message: str, api_code: int = 0, http_status: int = 0):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.api_code = api_code
+        self.http_status = http_status
+
+    def __repr__(self) -> str:
+        extra = ""
+        if self.api_code:
+            extra += f", api_code={self.api_code}"
+        if self.http_status:
+            extra += f", http_status={self.http_status}"
+        return f"{type(self).__name__}({self.message!r}, code={self.code}{extra})"
+
+
+class InvalidArgument(FlickrError, ValueError):
+    """FLICKR_EINVAL: an argument was missing, malformed or out of range."""
+
+
+class NoMemory(FlickrError):
+    """FLICKR_ENOMEM."""
+
+
+class NetworkError(FlickrError, ConnectionError):
+    """FLICKR_ENETWORK: DNS, connect, reset or another transport failure."""
+
+
+class TimeoutError(FlickrError, builtins.TimeoutError):
+    """FLICKR_ETIMEOUT: a connect, idle or total time limit passed."""
+
+
+class HTTPError(FlickrError):
+    """FLICKR_EHTTP: a non-2xx answer without a Flickr envelope; see ``http_status``."""
+
+
+class APIError(FlickrError):
+    """FLICKR_EAPI: Flickr answered stat="fail"; ``api_code`` is Flickr's error code."""
+
+
+class OAuthError(FlickrError):
+    """FLICKR_EOAUTH: an OAuth endpoint refused the request; the message holds its answer."""
+
+
+class ParseError(FlickrError):
+    """FLICKR_EPARSE: the answer was empty, not XML, or not of the expected form."""
+
+
+class Aborted(FlickrError):
+    """FLICKR_EABORTED: a callback asked to stop, or the request was cancelled."""
+
+
+class TLSError(FlickrError):
+    """FLICKR_ETLS: certificate not trusted, wrong host, or handshake failure."""
+
+
+class FileError(FlickrError, OSError):
+    """FLICKR_EIO: a local file or stream could not be read."""
+
+
+class TooBig(FlickrError):
+    """FLICKR_ETOOBIG: the answer exceeded max_response_bytes."""
+
+
+class StateError(FlickrError):
+    """FLICKR_ESTATE: the object cannot do this now (for example, it was closed)."""
+
+
+_CLASSES = {
+    EINVAL: InvalidArgument,
+    ENOMEM: NoMemory,
+    ENETWORK: NetworkError,
+    ETIMEOUT: TimeoutError,
+    EHTTP: HTTPError,
+    EAPI: APIError,
+    EOAUTH: OAuthError,
+    EPARSE: ParseError,
+    EABORTED: Aborted,
+    ETLS: TLSError,
+    EIO: FileError,
+    ETOOBIG: TooBig,
+    ESTATE: StateError,
+}
+
+
+def from_status(code: int, message: str, api_code: int = 0, http_status: int = 0) -> FlickrError:
+    """The exception for a status code; unknown codes give the base class."""
+    return _CLASSES.get(code, FlickrError)(code, message, api_code, http_status)

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file flickr/common.h
+ * @brief Export macro, status codes, error reporting and memory release.
+ *
+ * Conventions used by every libflickr function:
+ * - Fallible functions return `int`: FLICKR_OK (0) or a negative FLICKR_E* code.
+ *   On failure, flickr_error_last() on the same thread describes what happened.
+ * - Results come back through an `out` parameter placed first. A pointer returned
+ *   through `out` is owned by the caller; a pointer returned as the function's
+ *   result is borrowed and lives as long as its owning handle (each doc says so).
+ * - Strings in are NUL-terminated UTF-8 and are copied; invalid UTF-8 is refused
+ *   with FLICKR_EINVAL. Strings the library allocates are released with flickr_free().
+ * - Every `*_free(NULL)` is a no-op.
+ */
+#ifndef FLICKR_COMMON_H
+#define FLICKR_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define FLICKR_API __attribute__((visibility("default")))
+#define FLICKR_DEPRECATED(msg) __attribute__((deprecated(msg)))
+#else
+#define FLICKR_API
+#define FLICKR_DEPRECATED(msg)
+#endif
+
+#ifdef __cplusplus
+#define FLICKR_BEGIN_DECLS extern "C" {
+#define FLICKR_END_DECLS }
+#else
+#define FLICKR_BEGIN_DECLS
+#define FLICKR_END_DECLS
+#endif
+
+FLICKR_BEGIN_DECLS
+
+/**
+ * @brief Status codes returned by fallible functions.
+ *
+ * Zero is success; every error is negative. Values are never renumbered and
+ * new codes are only appended, so bindings may map them to exception classes.
+ */
+typedef enum flickr_status {
+    FLICKR_OK = 0,          /**< Success. */
+    FLICKR_ERROR = -1,      /**< An internal error that fits no other code. */
+    FLICKR_EINVAL = -2,     /**< An argument was NULL, malformed or out of range. */
+    FLICKR_ENOMEM = -3,     /**< Memory could not be allocated. */
+    FLICKR_ENETWORK = -4,   /**< DNS, connect, reset or another transport failure. */
+    FLICKR_ETIMEOUT = -5,   /**< A connect, idle or total time limit passed. */
+    FLICKR_EHTTP = -6,      /**< A non-2xx HTTP answer without a Flickr envelope; see http_status. */
+    FLICKR_EAPI = -7,       /**< Flickr answered stat="fail"; see api_code and the message. */
+    FLICKR_EOAUTH = -8,     /**< An OAuth endpoint or check refused the request; the message holds its text. */
+    FLICKR_EPARSE = -9,     /**< The answer was empty, not XML, or not the expected form. */
+    FLICKR_EABORTED = -10,  /**< A callback asked to stop, or the request was cancelled. */
+    FLICKR_ETLS = -11,      /**< TLS failed: certificate not trusted, wrong host, handshake error. */
+    FLICKR_EIO = -12,       /**< A local file or stream could not be read. */
+    FLICKR_ETOOBIG = -13,   /**< The answer exceeded FLICKR_OPT_MAX_RESPONSE_BYTES. */
+    FLICKR_ESTATE = -14     /**< The handle is not in a state that allows the call. */
+} flickr_status;
+
+/**
+ * @brief What the calling thread's last failing call reported.
+ *
+ * Read through flickr_error_last(). Only meaningful right after a call that
+ * returned an error: successful calls do not clear it.
+ */
+typedef struct flickr_error {
+    int code;            /**< A FLICKR_E* code. */
+    int api_code;        /**< Flickr's <err code="...">, or 0 when Flickr gave none. */
+    int http_status;     /**< The HTTP status of the answer, or 0 when none arrived. */
+    const char *message; /**< Human-readable UTF-8 text; never NULL, never holds a secret. */
+} flickr_error;
+
+/**
+ * @brief The library's version, "MAJOR.MINOR.PATCH".
+ * @return a static string; never NULL, never freed.
+ * @note Added in 0.1. Thread-safe.
+ */
+FLICKR_API const char *flickr_version(void);
+
+/**
+ * @brief The library's version as 0xMMmmpp, to compare with FLICKR_VERSION_NUM.
+ * @return the version number.
+ * @note Added in 0.1. Thread-safe.
+ */
+FLICKR_API int flickr_version_number(void);
+
+/**
+ * @brief A static description of a status code.
+ * @param code FLICKR_OK or a FLICKR_E* code; unknown values are described as such.
+ * @return a static string; never NULL, never freed.
+ * @note Added in 0.1. Thread-safe.
+ */
+FLICKR_API const char *flickr_strerror(int code);
+
+/**
+ * @brief The calling thread's last failure.
+ *
+ * Each thread has its own record, so a failure on one thread never changes
+ * what another reads. The record is replaced by the next failure on this
+ * thread and is not cleared by success.
+ *
+ * @return a pointer to the thread's record; never NULL. Before any failure its
+ *         code is FLICKR_OK and its message "no error". The record and its
+ *         message stay valid until the next libflickr call on this thread.
+ * @note Added in 0.1. Thread-safe (thread-local).
+ */
+FLICKR_API const flickr_error *flickr_error_last(void);
+
+/**
+ * @brief Release a string or buffer that libflickr allocated and handed to the caller.
+ * @param p what a libflickr function returned as owned (documented "free with
+ *          flickr_free"); if NULL, nothing happens.
+ * @note Added in 0.1. Thread-safe. Never pass a pointer that libflickr did not give you as owned.
+ */
+FLICKR_API void flickr_free(void *p);
+
+FLICKR_END_DECLS
+
+#endif /* FLICKR_COMMON_H */

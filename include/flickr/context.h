@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file flickr/context.h
+ * @brief The context: API credentials, tokens, endpoints and transport settings.
+ *
+ * A context is what every call runs against. It is safe to share between
+ * threads: setters and calls may run concurrently from any thread. A request
+ * takes a snapshot of the settings when it starts, so changing an option
+ * affects only requests started afterwards.
+ */
+#ifndef FLICKR_CONTEXT_H
+#define FLICKR_CONTEXT_H
+
+#include "common.h"
+
+FLICKR_BEGIN_DECLS
+
+/** @brief An opaque context; create with flickr_context_new(), release with flickr_context_free(). */
+typedef struct flickr_context flickr_context;
+
+/**
+ * @brief Settings of a context.
+ *
+ * String options (set with flickr_context_set_string) are numbered from 1;
+ * numeric options (set with flickr_context_set_long) from 100. Passing an
+ * option to the setter of the other kind fails with FLICKR_EINVAL.
+ * Values are never renumbered; new options are appended.
+ */
+typedef enum flickr_option {
+    /** REST endpoint URL (http or https). Default "https://api.flickr.com/services/rest/". */
+    FLICKR_OPT_REST_ENDPOINT = 1,
+    /** Upload endpoint URL. Default "https://up.flickr.com/services/upload/". */
+    FLICKR_OPT_UPLOAD_ENDPOINT = 2,
+    /** Replace endpoint URL. Default "https://up.flickr.com/services/replace/". */
+    FLICKR_OPT_REPLACE_ENDPOINT = 3,
+    /** Base URL of the OAuth endpoints request_token, authorize and access_token.
+     *  Default "https://www.flickr.com/services/oauth/"; a missing final "/" is added. */
+    FLICKR_OPT_OAUTH_ENDPOINT = 4,
+    /** OAuth access token. With FLICKR_OPT_OAUTH_TOKEN_SECRET, calls are OAuth-signed. Default none. */
+    FLICKR_OPT_OAUTH_TOKEN = 5,
+    /** OAuth access token secret. Default none. Never appears in messages or logs. */
+    FLICKR_OPT_OAUTH_TOKEN_SECRET = 6,
+    /** Legacy (pre-OAuth) auth token; calls are then signed with api_sig. Default none. */
+    FLICKR_OPT_AUTH_TOKEN = 7,
+    /** User-Agent header. Default "libflickr/VERSION". No CR or LF allowed. */
+    FLICKR_OPT_USER_AGENT = 8,
+    /** Proxy URL, e.g. "http://proxy:3128" or "socks5h://host:1080". NULL (default) uses the
+     *  usual proxy environment variables; "" disables any proxy, environment included. */
+    FLICKR_OPT_PROXY = 9,
+    /** PEM file of CA certificates trusted for TLS instead of the system's. Must be readable. */
+    FLICKR_OPT_CA_FILE = 10,
+    /** Legacy authentication (frob) endpoint. Default "https://www.flickr.com/services/auth/". */
+    FLICKR_OPT_AUTH_ENDPOINT = 11,
+
+    /** Total time limit of one call in milliseconds; 0 means none. Default 30000. */
+    FLICKR_OPT_TIMEOUT_MS = 100,
+    /** Time limit for establishing a connection in milliseconds; 0 means the transport's own. Default 10000. */
+    FLICKR_OPT_CONNECT_TIMEOUT_MS = 101,
+    /** Largest response body accepted, in bytes (at least 1024); a larger one fails with
+     *  FLICKR_ETOOBIG. Default 33554432 (32 MiB). */
+    FLICKR_OPT_MAX_RESPONSE_BYTES = 102,
+    /** 1: send OAuth parameters in an "Authorization: OAuth" header; 0 (default): in the
+     *  query (GET) or form body (POST). */
+    FLICKR_OPT_OAUTH_IN_HEADER = 103
+} flickr_option;
+
+/**
+ * @brief Create a context.
+ * @param[out] out       receives the new context; release it with flickr_context_free().
+ *                       Set to NULL on failure.
+ * @param api_key        the application's API key (the OAuth consumer key); non-empty UTF-8, copied.
+ * @param shared_secret  the application's secret (the OAuth consumer secret); UTF-8, copied.
+ *                       NULL or "" makes a context that can only make unsigned calls.
+ * @return FLICKR_OK, FLICKR_EINVAL (NULL out, missing key, invalid UTF-8 or control
+ *         characters) or FLICKR_ENOMEM.
+ * @note Added in 0.1. Thread-safe. Makes no network access.
+ */
+FLICKR_API int flickr_context_new(flickr_context **out, const char *api_key, const char *shared_secret);
+
+/**
+ * @brief Release a context.
+ *
+ * Objects created from the context (responses, requests) keep what they need
+ * alive, so they may be released before or after it.
+ *
+ * @param ctx the context; if NULL, nothing happens.
+ * @note Added in 0.1. Thread-safe with respect to other contexts; do not use ctx afterwards.
+ */
+FLICKR_API void flickr_context_free(flickr_context *ctx);
+
+/**
+ * @brief Set a string option.
+ * @param ctx   the context.
+ * @param opt   a string option (numbered below 100).
+ * @param value UTF-8, copied; NULL restores the option's default.
+ * @return FLICKR_OK, or FLICKR_EINVAL for a NULL context, a numeric or unknown option, or
+ *         a value the option does not accept (not an http(s) URL, control characters,
+ *         unreadable CA file...); the context is then unchanged.
+ * @note Added in 0.1. Thread-safe.
+ */
+FLICKR_API int flickr_context_set_string(flickr_context *ctx, flickr_option opt, const char *value);
+
+/**
+ * @brief Set a numeric option.
+ * @param ctx   the context.
+ * @param opt   a numeric option (numbered from 100).
+ * @param value the new value, in the option's unit.
+ * @return FLICKR_OK, or FLICKR_EINVAL for a NULL context, a string or unknown option, or a
+ *         value out of the option's range; the context is then unchanged.
+ * @note Added in 0.1. Thread-safe.
+ */
+FLICKR_API int flickr_context_set_long(flickr_context *ctx, flickr_option opt, long value);
+
+/**
+ * @brief Read a string option.
+ * @param[out] out receives a copy of the value, or NULL when the option is unset;
+ *                 free it with flickr_free().
+ * @param ctx      the context.
+ * @param opt      a string option.
+ * @return FLICKR_OK, FLICKR_EINVAL or FLICKR_ENOMEM.
+ * @note Added in 0.1. Thread-safe.
+ */
+FLICKR_API int flickr_context_get_string(char **out, flickr_context *ctx, flickr_option opt);
+
+/**
+ * @brief Read a numeric option.
+ * @param[out] out receives the value.
+ * @param ctx      the context.
+ * @param opt      a numeric option.
+ * @return FLICKR_OK or FLICKR_EINVAL.
+ * @note Added in 0.1. Thread-safe.
+ */
+FLICKR_API int flickr_context_get_long(long *out, flickr_context *ctx, flickr_option opt);
+
+FLICKR_END_DECLS
+
+#endif /* FLICKR_CONTEXT_H */

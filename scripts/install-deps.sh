@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Installs what building and testing libflickr needs on Debian/Ubuntu:
+# system packages through apt (only when missing) and Python packages through pip.
+# The Swift toolchain (6.3 or later) must already be on PATH.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(build-essential cmake pkg-config libcurl4-openssl-dev libssl-dev libexpat1-dev openssl
+          binutils file valgrind)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    echo "== installing system packages: ${missing[*]}"
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null; then
+    echo "error: the Swift toolchain (6.3 or later) is not on PATH; see https://swift.org/install" >&2
+    exit 1
+fi
+
+python3 -m pip install --quiet --disable-pip-version-check -r bindings/python/requirements-test.txt

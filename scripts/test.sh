@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Runs every test: Swift unit tests (swift test), C tests (ctest), Python tests (pytest).
+# Installs what it needs first. Each runner prints its counts; the exit status is
+# non-zero if any suite failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+scripts/install-deps.sh || exit 1
+scripts/build.sh || exit 1
+
+failed=()
+
+echo "== Swift unit tests (swift test)"
+swift test || failed+=("swift test")
+
+echo "== C tests (ctest)"
+ctest --test-dir build --output-on-failure || failed+=("ctest")
+
+echo "== Python tests (pytest)"
+FLICKR_LIBRARY="$root/build/libflickr.so.0" PYTHONPATH="$root/bindings/python" \
+    python3 -m pytest "$root/bindings/python/tests" -v -p no:cacheprovider || failed+=("pytest")
+
+if ((${#failed[@]})); then
+    echo "FAILED suites: ${failed[*]}" >&2
+    exit 1
+fi
+echo "All suites passed: swift test, ctest, pytest."

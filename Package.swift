@@ -25,7 +25,18 @@ let package = Package(
     targets: [
         // The hand-written public header, imported so that @c @implementation checks against it.
         .target(name: "CFlickr", path: "Sources/CFlickr"),
-        .target(name: "FlickrCore", path: "Sources/FlickrCore", swiftSettings: swiftSettings),
+        // System libraries: libcurl (HTTP), expat (streaming XML), libcrypto (HMAC-SHA1, MD5, random).
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl"),
+        .systemLibrary(name: "CExpat", path: "Sources/CExpat", pkgConfig: "expat"),
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto"),
+        // Typed wrappers for libcurl's variadic setopt/getinfo.
+        .target(name: "CFlickrShims", dependencies: ["CCurl"], path: "Sources/CFlickrShims"),
+        .target(
+            name: "FlickrCore",
+            dependencies: ["CCurl", "CExpat", "COpenSSL", "CFlickrShims"],
+            path: "Sources/FlickrCore",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "Flickr",
             dependencies: ["CFlickr", "FlickrCore"],

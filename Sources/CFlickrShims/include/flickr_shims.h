@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* Typed wrappers for libcurl's variadic calls, which Swift cannot call.
+ * Hidden visibility: none of these reach libflickr's export list. */
+#ifndef FLICKR_SHIMS_H
+#define FLICKR_SHIMS_H
+
+#include <curl/curl.h>
+
+#define FLICKR_SHIM __attribute__((visibility("hidden")))
+
+FLICKR_SHIM CURLcode flickr__easy_setopt_long(CURL *handle, CURLoption option, long value);
+FLICKR_SHIM CURLcode flickr__easy_setopt_off(CURL *handle, CURLoption option, curl_off_t value);
+FLICKR_SHIM CURLcode flickr__easy_setopt_ptr(CURL *handle, CURLoption option, const void *value);
+FLICKR_SHIM CURLcode flickr__easy_setopt_write(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
+FLICKR_SHIM CURLcode flickr__easy_setopt_read(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
+FLICKR_SHIM CURLcode flickr__easy_setopt_header(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
+FLICKR_SHIM CURLcode flickr__easy_setopt_xferinfo(CURL *handle,
+                                                  int (*fn)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t));
+FLICKR_SHIM CURLcode flickr__easy_setopt_seek(CURL *handle, int (*fn)(void *, curl_off_t, int));
+FLICKR_SHIM CURLcode flickr__easy_getinfo_long(CURL *handle, CURLINFO info, long *out);
+FLICKR_SHIM CURLcode flickr__easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *out);
+FLICKR_SHIM CURLcode flickr__easy_getinfo_string(CURL *handle, CURLINFO info, char **out);
+FLICKR_SHIM CURLcode flickr__easy_getinfo_ptr(CURL *handle, CURLINFO info, void **out);
+FLICKR_SHIM CURLMcode flickr__multi_setopt_long(CURLM *multi, CURLMoption option, long value);
+
+#endif

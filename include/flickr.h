@@ -13,5 +13,9 @@
 #include "flickr/version.h"
 #include "flickr/common.h"
 #include "flickr/context.h"
+#include "flickr/response.h"
+#include "flickr/client.h"
+#include "flickr/photos.h"
+#include "flickr/auth.h"
 
 #endif /* FLICKR_H */

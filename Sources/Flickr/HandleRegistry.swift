@@ -6,10 +6,13 @@ internal import FlickrCore
 /// The handles currently alive, so that a NULL, foreign, freed or
 /// double-freed handle is refused with FLICKR_EINVAL instead of crashing.
 ///
-/// Lookups return a strong reference taken under the lock, so a concurrent
-/// `_free` cannot deallocate an object while a call is still using it.
+/// An object may be handed out more than once (the same response to a done
+/// callback and to flickr_request_response): each registration holds one
+/// reference and needs one release. Lookups return a strong reference taken
+/// under the lock, so a concurrent `_free` cannot deallocate an object while
+/// a call is still using it.
 final class HandleRegistry<Object: AnyObject & Sendable>: Sendable {
-    private let live = Mutex<Set<UInt>>([])
+    private let live = Mutex<[UInt: Int]>([:])
     private let kind: String
 
     init(kind: String) { self.kind = kind }
@@ -17,25 +20,30 @@ final class HandleRegistry<Object: AnyObject & Sendable>: Sendable {
     /// Retains `object` and returns the opaque pointer the caller will hold.
     func register(_ object: Object) -> OpaquePointer {
         let raw = Unmanaged.passRetained(object).toOpaque()
-        live.withLock { _ = $0.insert(UInt(bitPattern: raw)) }
+        live.withLock { $0[UInt(bitPattern: raw), default: 0] += 1 }
         return OpaquePointer(raw)
     }
 
     /// The live object behind `handle`, or FLICKR_EINVAL.
     func object(_ handle: OpaquePointer?) throws(FlickrError) -> Object {
         guard let handle else { throw .invalid("the \(kind) must not be NULL") }
-        let found: Object? = live.withLock { set in
-            guard set.contains(UInt(bitPattern: UnsafeRawPointer(handle))) else { return nil }
+        let found: Object? = live.withLock { table in
+            guard table[UInt(bitPattern: UnsafeRawPointer(handle))] != nil else { return nil }
             return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
         }
         guard let found else { throw .invalid("the \(kind) is not a live handle (already freed?)") }
         return found
     }
 
-    /// Drops the registry's reference; unknown handles (NULL, already freed) are ignored.
+    /// Drops one registration's reference; unknown handles (NULL, already freed) are ignored.
     func release(_ handle: OpaquePointer?) {
         guard let handle else { return }
-        let wasLive = live.withLock { $0.remove(UInt(bitPattern: UnsafeRawPointer(handle))) != nil }
+        let key = UInt(bitPattern: UnsafeRawPointer(handle))
+        let wasLive = live.withLock { table -> Bool in
+            guard let count = table[key] else { return false }
+            table[key] = count > 1 ? count - 1 : nil
+            return true
+        }
         if wasLive {
             Unmanaged<Object>.fromOpaque(UnsafeRawPointer(handle)).release()
         }

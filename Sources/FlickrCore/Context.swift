@@ -6,9 +6,16 @@ import Synchronization
 /// every thread and request that uses the context.
 package final class Context: Sendable {
     private let settings: Mutex<Settings>
+    /// The connection pool and worker thread every request of this context goes through.
+    let engine: Engine
 
     package init(apiKey: String, sharedSecret: String?) throws(FlickrError) {
         settings = Mutex(try Settings(apiKey: apiKey, sharedSecret: sharedSecret))
+        engine = try Engine()
+    }
+
+    deinit {
+        engine.shutdown()
     }
 
     /// A consistent copy of the settings, taken when a request starts.
@@ -22,5 +29,24 @@ package final class Context: Sendable {
 
     package func set(_ option: ContextOption, number value: Int) throws(FlickrError) {
         try settings.withLock { (s: inout Settings) throws(FlickrError) in try s.set(option, number: value) }
+    }
+}
+
+extension Context {
+    /// Calls a method and waits for the answer.
+    package func perform(_ call: RESTCall) throws(FlickrError) -> Response {
+        if engine.isWorkerThread {
+            throw FlickrError(.state, "synchronous calls cannot be made from a done callback; use flickr_call_async")
+        }
+        let request = Request(context: self, call: call, onComplete: nil)
+        try request.start()
+        return try request.wait().get()
+    }
+
+    /// Starts a call; `onComplete` runs once on the engine's thread when it ends.
+    package func start(_ call: RESTCall, onComplete: Request.Completion?) throws(FlickrError) -> Request {
+        let request = Request(context: self, call: call, onComplete: onComplete)
+        try request.start()
+        return request
     }
 }

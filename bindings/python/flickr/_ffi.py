@@ -10,7 +10,7 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
-from ctypes import POINTER, Structure, c_char_p, c_int, c_long, c_void_p
+from ctypes import CFUNCTYPE, POINTER, Structure, c_char_p, c_int, c_long, c_size_t, c_void_p
 from importlib import resources
 
 from . import errors
@@ -23,6 +23,18 @@ class ContextRef(Structure):
     """Opaque `flickr_context`; a distinct type so ctypes rejects other handles."""
 
 
+class ResponseRef(Structure):
+    """Opaque `flickr_response`."""
+
+
+class RequestRef(Structure):
+    """Opaque `flickr_request`."""
+
+
+class ValueRef(Structure):
+    """Opaque `flickr_value` (borrowed from a response)."""
+
+
 class ErrorRecord(Structure):
     _fields_ = [
         ("code", c_int),
@@ -33,6 +45,13 @@ class ErrorRecord(Structure):
 
 
 ContextPtr = POINTER(ContextRef)
+ResponsePtr = POINTER(ResponseRef)
+RequestPtr = POINTER(RequestRef)
+ValuePtr = POINTER(ValueRef)
+Params = POINTER(c_char_p)
+
+#: void (*)(flickr_request *req, int status, const flickr_response *resp, void *userdata)
+DoneCallback = CFUNCTYPE(None, RequestPtr, c_int, ResponsePtr, c_void_p)
 
 # One table: name -> (restype, argtypes). "status" marks int-returning fallible functions,
 # which get an errcheck that raises the matching FlickrError subclass.
@@ -49,6 +68,30 @@ _SIGNATURES = {
     "flickr_context_set_long": (_STATUS, [ContextPtr, c_int, c_long]),
     "flickr_context_get_string": (_STATUS, [POINTER(c_void_p), ContextPtr, c_int]),
     "flickr_context_get_long": (_STATUS, [POINTER(c_long), ContextPtr, c_int]),
+    "flickr_call": (_STATUS, [POINTER(ResponsePtr), ContextPtr, c_char_p, Params, c_int]),
+    "flickr_call_async": (_STATUS, [POINTER(RequestPtr), ContextPtr, c_char_p, Params, c_int, DoneCallback, c_void_p]),
+    "flickr_request_wait": (c_int, [RequestPtr]),
+    "flickr_request_cancel": (None, [RequestPtr]),
+    "flickr_request_free": (None, [RequestPtr]),
+    "flickr_request_response": (_STATUS, [POINTER(ResponsePtr), RequestPtr]),
+    "flickr_request_error": (POINTER(ErrorRecord), [RequestPtr]),
+    "flickr_response_parse": (_STATUS, [POINTER(ResponsePtr), c_char_p, c_size_t]),
+    "flickr_response_free": (None, [ResponsePtr]),
+    "flickr_response_root": (ValuePtr, [ResponsePtr]),
+    "flickr_response_json": (c_void_p, [ResponsePtr]),
+    "flickr_response_body": (c_void_p, [ResponsePtr, POINTER(c_size_t)]),
+    "flickr_response_http_status": (c_int, [ResponsePtr]),
+    "flickr_value_kind": (c_int, [ValuePtr]),
+    "flickr_value_get": (ValuePtr, [ValuePtr, c_char_p]),
+    "flickr_value_string": (c_char_p, [ValuePtr]),
+    "flickr_value_count": (c_size_t, [ValuePtr]),
+    "flickr_value_at": (ValuePtr, [ValuePtr, c_size_t]),
+    "flickr_value_key_at": (c_char_p, [ValuePtr, c_size_t]),
+    "flickr_value_json": (c_void_p, [ValuePtr]),
+    "flickr_photo_source_url": (c_void_p, [ValuePtr, c_char_p]),
+    "flickr_photo_page_url": (c_void_p, [ValuePtr]),
+    "flickr_photo_short_url": (c_void_p, [c_char_p]),
+    "flickr_oauth_signature": (c_void_p, [c_char_p, c_char_p, Params, c_char_p, c_char_p, POINTER(c_void_p)]),
 }
 
 _lock = threading.Lock()
@@ -134,15 +177,39 @@ def check_version(number: int, path: str) -> None:
 
 def last_error() -> errors.FlickrError:
     """The calling thread's last failure as an exception (read at once, same thread)."""
-    record = _lib.flickr_error_last().contents
-    message = record.message.decode("utf-8", "replace") if record.message else ""
-    return errors.from_status(record.code, message, record.api_code, record.http_status)
+    return error_from_record(_lib.flickr_error_last().contents)
 
 
 def _raise_on_error(result, function, arguments):
     if result != 0:
         raise last_error()
     return result
+
+
+def error_from_record(record: ErrorRecord) -> errors.FlickrError:
+    message = record.message.decode("utf-8", "replace") if record.message else ""
+    return errors.from_status(record.code, message, record.api_code, record.http_status)
+
+
+def params_array(params: dict) -> "ctypes.Array":
+    """{name: value} -> a NULL-terminated `const char *const *` (values converted by `param_text`)."""
+    flat = []
+    for name, value in params.items():
+        if value is None:
+            continue
+        flat.append(encode(name, "parameter name"))
+        flat.append(encode(param_text(value), f"parameter {name!r}"))
+    flat.append(None)
+    return (c_char_p * len(flat))(*flat)
+
+
+def param_text(value) -> str:
+    """Python values as Flickr expects them: bools as 1/0, sequences comma-joined."""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return ",".join(param_text(v) for v in value)
+    return str(value)
 
 
 def take_string(pointer: int | None) -> str | None:

@@ -2,8 +2,13 @@
 """`Flickr`: a context holding credentials, tokens, endpoints and transport settings."""
 from __future__ import annotations
 
+import atexit
 import ctypes
-from typing import Union
+import json
+import threading
+import time
+from concurrent.futures import Future
+from typing import Any, Union
 
 from . import _ffi, errors
 
@@ -29,6 +34,86 @@ NUMBER_OPTIONS = {
     "max_response_bytes": 102,
     "oauth_in_header": 103,
 }
+
+
+GET, POST = 0, 1
+
+
+def _response_dict(response) -> dict:
+    """The response's value tree as a dict (the library renders it as JSON)."""
+    text = _ffi.take_string(_ffi.lib().flickr_response_json(response))
+    if text is None:
+        raise _ffi.last_error()
+    return json.loads(text)
+
+
+class _Pending:
+    """An asynchronous call in flight: its future and its C request."""
+
+    __slots__ = ("future", "request")
+
+    def __init__(self, future: "RequestFuture"):
+        self.future = future
+        self.request = None
+
+
+_pending: dict[int, _Pending] = {}
+_pending_lock = threading.Lock()
+_next_key = 0
+
+
+@_ffi.DoneCallback
+def _on_done(request, status, response, userdata):
+    # One module-level callback for every request, so the ctypes thunk never dies
+    # while C may call it; userdata is the key of the request's _Pending entry.
+    with _pending_lock:
+        pending = _pending.pop(userdata or 0, None)
+        if pending is not None:
+            pending.request = None  # from here on, cancel() must not touch the C request
+    if pending is None:
+        return
+    try:
+        if status == 0:
+            outcome, failed = _response_dict(response), False
+        else:
+            outcome, failed = _ffi.error_from_record(_ffi.lib().flickr_request_error(request).contents), True
+    except BaseException as error:  # never let an exception escape into C
+        outcome, failed = error, True
+    finally:
+        _ffi.lib().flickr_request_free(request)  # allowed inside the callback; does not wait
+    if failed:
+        pending.future.set_exception(outcome)
+    else:
+        pending.future.set_result(outcome)
+
+
+@atexit.register
+def _cancel_pending_at_exit():
+    """Interpreter shutdown: stop every request still in flight so no callback arrives late."""
+    with _pending_lock:
+        requests = [p.request for p in _pending.values() if p.request is not None]
+    for request in requests:
+        _ffi.lib().flickr_request_cancel(request)
+    deadline = time.monotonic() + 5
+    while _pending and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+class RequestFuture(Future):
+    """A `concurrent.futures.Future` whose `cancel()` aborts the HTTP request.
+
+    A cancelled request fails with `flickr.Aborted` (the C request ends with FLICKR_EABORTED).
+    """
+
+    _key = 0
+
+    def cancel(self) -> bool:
+        with _pending_lock:
+            pending = _pending.get(self._key)
+            request = pending.request if pending is not None else None
+            if request is not None:
+                _ffi.lib().flickr_request_cancel(request)
+        return request is not None
 
 
 class Flickr:
@@ -83,6 +168,61 @@ class Flickr:
             _ffi.lib().flickr_context_get_long(ctypes.byref(number), handle, NUMBER_OPTIONS[name])
             return number.value
         raise TypeError(f"unknown option {name!r}")
+
+    # -- calls ----------------------------------------------------------
+
+    def call(self, method: str, **params: Any) -> dict:
+        """Calls `method` with GET and returns the response as a dict (the `<rsp>` object).
+
+        Parameter values are converted to text: bools as 1/0, lists comma-joined;
+        None values are left out. Raises a `FlickrError` subclass on failure
+        (`APIError` with `.api_code` for Flickr's stat="fail").
+        """
+        return self._call(method, params, GET)
+
+    def post(self, method: str, **params: Any) -> dict:
+        """Like :meth:`call`, with POST (Flickr's write methods require it)."""
+        return self._call(method, params, POST)
+
+    def _call(self, method: str, params: dict, verb: int) -> dict:
+        lib = _ffi.lib()
+        response = _ffi.ResponsePtr()
+        lib.flickr_call(ctypes.byref(response), self._live(), _ffi.encode(method, "method"),
+                        _ffi.params_array(params), verb)
+        try:
+            return _response_dict(response)
+        finally:
+            lib.flickr_response_free(response)
+
+    def call_async(self, method: str, *, post: bool = False, **params: Any) -> RequestFuture:
+        """Starts a call and returns at once with a future of its dict.
+
+        The request runs on the library's worker thread; many may be in flight
+        on one Flickr object. `future.cancel()` aborts it (the future then
+        raises `flickr.Aborted`).
+        """
+        global _next_key
+        lib = _ffi.lib()
+        future = RequestFuture()
+        future.set_running_or_notify_cancel()
+        pending = _Pending(future)
+        with _pending_lock:
+            _next_key += 1
+            key = future._key = _next_key
+            _pending[key] = pending
+        request = _ffi.RequestPtr()
+        try:
+            # The lock keeps the callback from running before `pending.request` is set.
+            with _pending_lock:
+                lib.flickr_call_async(ctypes.byref(request), self._live(), _ffi.encode(method, "method"),
+                                      _ffi.params_array(params), POST if post else GET, _on_done, key)
+                if key in _pending:
+                    pending.request = request
+        except BaseException:
+            with _pending_lock:
+                _pending.pop(key, None)
+            raise
+        return future
 
     # -- lifetime -------------------------------------------------------
 

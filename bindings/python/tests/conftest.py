@@ -1,12 +1,11 @@
 # SPDX-License-Identifier: MIT
-"""Shared fixtures: where the built library and the repository are."""
+"""Shared fixtures: the built library and sandbox servers."""
 import os
 import pathlib
 
 import pytest
 
-REPO = pathlib.Path(__file__).resolve().parents[3]
-PACKAGE_DIR = REPO / "bindings" / "python"
+from libtest import REPO, start_sandbox, stop_sandbox
 
 
 @pytest.fixture(scope="session")
@@ -17,3 +16,19 @@ def library_path() -> pathlib.Path:
         pytest.fail(f"libflickr not built: {path} is missing (run the README's test command)")
     os.environ["FLICKR_LIBRARY"] = str(path)
     return path
+
+
+@pytest.fixture(scope="session")
+def sandbox():
+    """A sandbox server (plain HTTP) in a subprocess, shared by the session."""
+    server = start_sandbox()
+    yield server
+    stop_sandbox(server)
+
+
+@pytest.fixture(scope="session")
+def tls_sandbox():
+    """A sandbox serving HTTPS with its own CA (server.ca_file)."""
+    server = start_sandbox("--tls")
+    yield server
+    stop_sandbox(server)

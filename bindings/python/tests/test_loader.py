@@ -9,7 +9,7 @@ import venv
 
 import pytest
 
-from conftest import PACKAGE_DIR, REPO
+from libtest import PACKAGE_DIR, REPO
 
 PROBE = "import flickr, flickr._ffi as f; print(flickr.library_version()); print(f.loaded_path())"
 

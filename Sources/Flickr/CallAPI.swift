@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+
+public import CFlickr
+internal import FlickrCore
+
+private func restCall(
+    _ method: UnsafePointer<CChar>?, _ params: UnsafePointer<UnsafePointer<CChar>?>?, _ verb: flickr_http_method
+) throws(FlickrError) -> RESTCall {
+    guard let httpVerb = HTTPRequest.Verb(cValue: verb.rawValue) else {
+        throw .invalid("verb must be FLICKR_GET or FLICKR_POST")
+    }
+    return try RESTCall(method: try requiredString(method, "method"), parameters: try parameters(params), verb: httpVerb)
+}
+
+@c @implementation
+public func flickr_call(
+    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ ctx: OpaquePointer?, _ method: UnsafePointer<CChar>?,
+    _ params: UnsafePointer<UnsafePointer<CChar>?>?, _ verb: flickr_http_method
+) -> CInt {
+    boundary { () throws(FlickrError) in
+        guard let out else { throw .invalid("out must not be NULL") }
+        out.pointee = nil
+        let context = try contexts.object(ctx)
+        let response = try context.perform(try restCall(method, params, verb))
+        out.pointee = responses.register(response)
+    }
+}
+
+@c @implementation
+public func flickr_call_async(
+    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ ctx: OpaquePointer?, _ method: UnsafePointer<CChar>?,
+    _ params: UnsafePointer<UnsafePointer<CChar>?>?, _ verb: flickr_http_method, _ done: flickr_done_fn?,
+    _ userdata: UnsafeMutableRawPointer?
+) -> CInt {
+    boundary { () throws(FlickrError) in
+        guard let out else { throw .invalid("out must not be NULL") }
+        out.pointee = nil
+        let context = try contexts.object(ctx)
+        let call = try restCall(method, params, verb)
+        let handle = RequestHandle(done: done, userdata: userdata)
+        let pointer = requests.register(handle)
+        do throws(FlickrError) {
+            try handle.start(context: context, call: call, pointer: pointer)
+        } catch {
+            requests.release(pointer)
+            throw error
+        }
+        out.pointee = pointer
+    }
+}

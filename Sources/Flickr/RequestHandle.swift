@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+
+public import CFlickr
+internal import FlickrCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Every live flickr_request.
+let requests = HandleRegistry<RequestHandle>(kind: "request")
+
+/// What flickr_request points to: the core request, the caller's done
+/// callback, and the request's own error record (requests end on the worker
+/// thread, so the thread-local record cannot describe them).
+final class RequestHandle: @unchecked Sendable {
+    private let done: flickr_done_fn?
+    private let userdata: UInt  // the caller's pointer, carried as a number (never dereferenced here)
+    private let core = Mutex<FlickrCore.Request?>(nil)
+    private let record = UnsafeMutablePointer<flickr_error>.allocate(capacity: 1)
+    private var message: UnsafeMutablePointer<CChar>?
+
+    init(done: flickr_done_fn?, userdata: UnsafeMutableRawPointer?) {
+        self.done = done
+        self.userdata = UInt(bitPattern: userdata)
+        record.initialize(to: flickr_error(code: 0, api_code: 0, http_status: 0, message: staticCString("")))
+    }
+
+    deinit {
+        free(message)
+        record.deallocate()
+    }
+
+    /// Starts the call; its completion calls the caller back with `pointer` (this handle's C address).
+    func start(context: Context, call: RESTCall, pointer: OpaquePointer) throws(FlickrError) {
+        let address = UInt(bitPattern: UnsafeRawPointer(pointer))
+        let request = try context.start(call) { [weak self] core in
+            guard let self, let pointer = OpaquePointer(bitPattern: address) else { return }
+            self.completed(core, pointer: pointer)
+        }
+        core.withLock { $0 = request }
+    }
+
+    var request: FlickrCore.Request? { core.withLock { $0 } }
+
+    /// The worker thread's completion: fill the record, then call the caller back.
+    func completed(_ request: FlickrCore.Request, pointer: OpaquePointer) {
+        let result = request.result
+        var status: CInt = 0
+        var response: Response?
+        switch result {
+        case .success(let value)?:
+            response = value
+        case .failure(let error)?:
+            status = error.code.rawValue
+            setRecord(error)
+        case nil:
+            break
+        }
+        guard let done else { return }
+        if let response {
+            // Borrowed for the callback: registered so the caller may use the response API on it.
+            let handle = responses.register(response)
+            done(pointer, status, handle, UnsafeMutableRawPointer(bitPattern: userdata))
+            responses.release(handle)
+        } else {
+            done(pointer, status, nil, UnsafeMutableRawPointer(bitPattern: userdata))
+        }
+    }
+
+    private func setRecord(_ error: FlickrError) {
+        let copy = error.message.withCString { strdup($0) }
+        free(message)
+        message = copy
+        record.pointee = flickr_error(
+            code: error.code.rawValue, api_code: error.apiCode, http_status: error.httpStatus,
+            message: copy.map { UnsafePointer($0) } ?? staticCString(""))
+    }
+
+    var errorRecord: UnsafePointer<flickr_error> { UnsafePointer(record) }
+}

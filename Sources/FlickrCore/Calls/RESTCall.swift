@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+
+/// A call of a Flickr method as the caller asked for it, before signing.
+package struct RESTCall: Sendable {
+    package var method: String
+    package var parameters: [(String, String)]
+    package var verb: HTTPRequest.Verb
+
+    /// Names the library sets itself; a caller passing them would break the signature or the parsing.
+    static let reservedNames: Set<String> = ["method", "api_key", "api_sig", "auth_token", "format", "nojsoncallback"]
+
+    package init(method: String, parameters: [(String, String)], verb: HTTPRequest.Verb) throws(FlickrError) {
+        guard !method.isEmpty else { throw .invalid("the method name must not be empty") }
+        guard method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw .invalid("the method name must be printable ASCII without spaces")
+        }
+        for (name, _) in parameters {
+            guard !name.isEmpty else { throw .invalid("a parameter name must not be empty") }
+            if RESTCall.reservedNames.contains(name) || name.hasPrefix("oauth_") {
+                throw .invalid("parameter \"\(name)\" is set by libflickr; do not pass it")
+            }
+        }
+        self.method = method
+        self.parameters = parameters
+        self.verb = verb
+    }
+}
+
+extension HTTPRequest.Verb {
+    package init?(cValue: UInt32) {
+        switch cValue {
+        case 0: self = .get
+        case 1: self = .post
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+
+/// Turns a call into a signed HTTP request, choosing the scheme from the
+/// context: OAuth 1.0a when it holds an access token and secret, the legacy
+/// api_sig when it holds a legacy auth token, unsigned otherwise.
+enum RequestSigning {
+    static func request(for call: RESTCall, settings: Settings, endpoint: String) throws(FlickrError) -> HTTPRequest {
+        var parameters = call.parameters
+        parameters.append(("method", call.method))
+        parameters.append(("api_key", settings.apiKey))
+        var headers: [String] = []
+
+        if let token = settings.oauthToken {
+            guard !settings.sharedSecret.isEmpty else {
+                throw .invalid("OAuth-signed calls need the shared secret (flickr_context_new's shared_secret)")
+            }
+            let signer = OAuthRequestSigner(
+                consumerKey: settings.apiKey, consumerSecret: settings.sharedSecret, token: token.token,
+                tokenSecret: token.secret)
+            let signed = try signer.sign(method: call.verb.rawValue, url: endpoint, parameters: parameters)
+            if settings.number(.oauthInHeader) != 0 {
+                headers.append("Authorization: \(signed.authorizationHeader)")
+            } else {
+                parameters = signed.parameters
+            }
+        } else if let authToken = settings.string(.authToken) {
+            guard !settings.sharedSecret.isEmpty else {
+                throw .invalid("calls with a legacy auth token need the shared secret to compute api_sig")
+            }
+            parameters.append(("auth_token", authToken))
+            parameters.append(("api_sig", LegacySignature.apiSig(secret: settings.sharedSecret, parameters: parameters)))
+        }
+
+        let encoded = PercentEncoding.formEncode(parameters)
+        switch call.verb {
+        case .get:
+            let separator = endpoint.contains("?") ? "&" : "?"
+            var request = HTTPRequest(verb: .get, url: endpoint + separator + encoded, settings: settings)
+            request.headers = headers
+            return request
+        case .post:
+            var request = HTTPRequest(verb: .post, url: endpoint, settings: settings)
+            request.headers = headers + ["Content-Type: application/x-www-form-urlencoded"]
+            request.body = Array(encoded.utf8)
+            return request
+        }
+    }
+}

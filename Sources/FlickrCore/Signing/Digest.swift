@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+
+import COpenSSL
+
+/// Standard base64 (RFC 4648 §4: `A-Z a-z 0-9 + /`, `=` padding, no line breaks).
+package enum Base64 {
+    private static let alphabet: [UInt8] =
+        Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    package static func encode(_ bytes: some Collection<UInt8>) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var iterator = bytes.makeIterator()
+        while let b0 = iterator.next() {
+            let b1 = iterator.next()
+            let b2 = iterator.next()
+            let group = UInt32(b0) << 16 | UInt32(b1 ?? 0) << 8 | UInt32(b2 ?? 0)
+            out.append(alphabet[Int(group >> 18 & 0x3F)])
+            out.append(alphabet[Int(group >> 12 & 0x3F)])
+            out.append(b1 == nil ? UInt8(ascii: "=") : alphabet[Int(group >> 6 & 0x3F)])
+            out.append(b2 == nil ? UInt8(ascii: "=") : alphabet[Int(group & 0x3F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// Thin, non-trapping wrappers over libcrypto.
+package enum Crypto {
+    /// Lowercase hexadecimal of `bytes`.
+    package static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// HMAC-SHA1 of `data` under `key`; nil if libcrypto fails.
+    package static func hmacSHA1(key: [UInt8], data: [UInt8]) -> [UInt8]? {
+        guard key.count <= Int(Int32.max) else { return nil }
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        // A one-byte stand-in keeps the pointers non-NULL for empty inputs; the lengths stay 0.
+        let keyBuffer = key.isEmpty ? [0] : key
+        let dataBuffer = data.isEmpty ? [0] : data
+        let ok = keyBuffer.withUnsafeBufferPointer { keyPointer in
+            dataBuffer.withUnsafeBufferPointer { dataPointer in
+                digest.withUnsafeMutableBufferPointer { digestPointer in
+                    HMAC(
+                        EVP_sha1(), keyPointer.baseAddress, Int32(key.count),
+                        dataPointer.baseAddress, data.count, digestPointer.baseAddress, &length) != nil
+                }
+            }
+        }
+        guard ok, length > 0, Int(length) <= digest.count else { return nil }
+        return Array(digest[..<Int(length)])
+    }
+
+    /// MD5 of `data` (through EVP, so it follows the loaded providers); nil if libcrypto refuses.
+    package static func md5(_ data: [UInt8]) -> [UInt8]? {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let dataBuffer = data.isEmpty ? [0] : data
+        let ok = dataBuffer.withUnsafeBufferPointer { dataPointer in
+            digest.withUnsafeMutableBufferPointer { digestPointer in
+                EVP_Digest(dataPointer.baseAddress, data.count, digestPointer.baseAddress, &length, EVP_md5(), nil)
+            }
+        }
+        guard ok == 1, length > 0, Int(length) <= digest.count else { return nil }
+        return Array(digest[..<Int(length)])
+    }
+
+    /// `count` cryptographically random bytes from RAND_bytes, falling back to the
+    /// system generator (getrandom) should libcrypto ever refuse.
+    package static func randomBytes(_ count: Int) -> [UInt8] {
+        guard count > 0 else { return [] }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let ok = count <= Int(Int32.max) && bytes.withUnsafeMutableBufferPointer { buffer in
+            RAND_bytes(buffer.baseAddress, Int32(count)) == 1
+        }
+        if !ok {
+            var generator = SystemRandomNumberGenerator()
+            for index in bytes.indices { bytes[index] = generator.next() }
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+
+import CCurl
+
+/// Maps libcurl's result codes onto the library's status codes.
+enum CurlErrorMapping {
+    static func code(for curlCode: CURLcode) -> FlickrError.Code {
+        switch curlCode {
+        case CURLE_OPERATION_TIMEDOUT:
+            return .timeout
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+            CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+            CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED,
+            CURLE_SSL_ENGINE_INITFAILED, CURLE_USE_SSL_FAILED, CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CRL_BADFILE,
+            CURLE_SSL_CLIENTCERT:
+            return .tls
+        case CURLE_FILESIZE_EXCEEDED:
+            return .tooBig
+        case CURLE_ABORTED_BY_CALLBACK:
+            return .aborted
+        case CURLE_READ_ERROR:
+            return .io
+        case CURLE_OUT_OF_MEMORY:
+            return .noMemory
+        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
+            return .invalidArgument
+        default:
+            return .network
+        }
+    }
+
+    static func error(for curlCode: CURLcode, detail: String, url: String, maxResponseBytes: Int) -> FlickrError {
+        let code = code(for: curlCode)
+        if code == .tooBig {
+            return FlickrError(.tooBig, "the response from \(url) exceeds \(maxResponseBytes) bytes")
+        }
+        let reason = String(cString: curl_easy_strerror(curlCode))
+        let extra = detail.isEmpty || detail == reason ? "" : ": \(detail.trimmingSpaces)"
+        return FlickrError(code, "\(reason)\(extra) (\(url))")
+    }
+}

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+
+/// One HTTP exchange as the engine performs it: everything is decided
+/// (URL, signature, headers, limits) before it reaches the transport.
+package struct HTTPRequest: Sendable {
+    package enum Verb: String, Sendable { case get = "GET", post = "POST" }
+
+    var verb: Verb
+    /// The full URL, query included.
+    var url: String
+    var headers: [String] = []
+    /// A form or other in-memory body (POST).
+    var body: [UInt8]? = nil
+    var userAgent: String
+    var proxy: String?
+    var caFile: String?
+    var timeoutMs: Int
+    var connectTimeoutMs: Int
+    var maxResponseBytes: Int
+
+    init(verb: Verb, url: String, settings: Settings) {
+        self.verb = verb
+        self.url = url
+        self.userAgent = settings.string(.userAgent) ?? LibraryVersion.userAgent
+        self.proxy = settings.string(.proxy)
+        self.caFile = settings.string(.caFile)
+        self.timeoutMs = settings.number(.timeoutMs)
+        self.connectTimeoutMs = settings.number(.connectTimeoutMs)
+        self.maxResponseBytes = settings.number(.maxResponseBytes)
+    }
+
+    /// Host and path for messages and logs: never the query, which carries tokens and signatures.
+    var redactedURL: String {
+        var end = url.endIndex
+        if let mark = url.firstIndex(of: "?") { end = mark }
+        return String(url[..<end])
+    }
+}
+
+/// What came back from the transport, before any Flickr-level interpretation.
+struct HTTPOutcome: Sendable {
+    var status: Int
+    var location: String?
+    var retryAfterSeconds: Int?
+}

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A one-shot gate: `wait()` blocks until `open()` has been called once.
+/// Built on pthread primitives because the standard library has no condition variable.
+final class Latch: @unchecked Sendable {
+    // Heap-allocated so the pthread objects never move.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var isOpen = false
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    func open() {
+        pthread_mutex_lock(mutex)
+        isOpen = true
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
+    func wait() {
+        pthread_mutex_lock(mutex)
+        while !isOpen {
+            pthread_cond_wait(condition, mutex)
+        }
+        pthread_mutex_unlock(mutex)
+    }
+
+    var opened: Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return isOpen
+    }
+}

@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: MIT
+"""``python -m flickr.sandbox``: run the sandbox until SIGINT or SIGTERM.
+
+The first stdout line is the base URL; ``name=value`` lines follow (see --help).
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+
+from . import constants as C
+from . import faults
+from .server import Sandbox
+from .tls import TLSSetupError
+
+EPILOG = f"""\
+output (stdout, flushed before serving):
+  http://127.0.0.1:PORT          base URL, always the first line (https:// with --tls)
+  api_key=KEY                    fixed test consumer key
+  api_secret=SECRET              fixed test consumer secret
+  oauth_token=TOKEN              pre-authorised OAuth access token (perms delete)
+  oauth_token_secret=SECRET      its secret
+  auth_token=TOKEN               legacy auth token of the same user (perms delete)
+  data_dir=DIR                   state directory (SQLite database, uploaded files)
+  ca_file=PATH                   CA certificate to trust (--tls only)
+
+fixed credentials:
+  api_key            {C.API_KEY}
+  api_secret         {C.API_SECRET}
+  user               {C.USER_NSID} (username {C.USER_NAME}, "{C.USER_REALNAME}")
+  oauth_token        {C.OAUTH_TOKEN}
+  oauth_token_secret {C.OAUTH_TOKEN_SECRET}
+  auth_token         {C.AUTH_TOKEN}
+
+fault injection (parameter sandbox_fault=SPEC or header X-Sandbox-Fault: SPEC):
+{faults.__doc__.split("Syntax::", 1)[1].rstrip()}
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m flickr.sandbox",
+        description="A local Flickr-compatible API server (REST, OAuth 1.0a, upload) for tests.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int, required=True, help="TCP port; 0 picks a free one")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument("--data", metavar="DIR",
+                        help="state directory, kept at exit (default: a temporary one, removed at exit)")
+    parser.add_argument("--tls", action="store_true", help="serve HTTPS with a generated private CA")
+    parser.add_argument("--latency-ms", type=int, default=0, metavar="N",
+                        help="add N milliseconds before every response")
+    parser.add_argument("--verbose", action="store_true", help="log requests (paths only) to stderr")
+    args = parser.parse_args(argv)
+    try:
+        sandbox = Sandbox(port=args.port, host=args.host, data_dir=args.data, tls_enabled=args.tls,
+                          latency_ms=args.latency_ms, verbose=args.verbose)
+    except (OSError, TLSSetupError) as err:
+        print(f"flickr.sandbox: {err}", file=sys.stderr)
+        return 1
+    lines = [sandbox.url, f"api_key={sandbox.api_key}", f"api_secret={sandbox.api_secret}",
+             f"oauth_token={sandbox.oauth_token}", f"oauth_token_secret={sandbox.oauth_token_secret}",
+             f"auth_token={sandbox.auth_token}", f"data_dir={sandbox.data_dir}"]
+    if sandbox.ca_file:
+        lines.append(f"ca_file={sandbox.ca_file}")
+    print("\n".join(lines), flush=True)
+
+    def stop(signum, frame):
+        # shutdown() waits for serve_forever(), which runs on this very thread.
+        threading.Thread(target=sandbox.shutdown, daemon=True).start()
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        sandbox.serve_forever()
+    finally:
+        sandbox.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

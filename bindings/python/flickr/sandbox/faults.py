@@ -1,0 +1,147 @@
+# SPDX-License-Identifier: MIT
+"""Per-request fault injection, so client tests can reach every error path.
+
+A fault is requested with the ``sandbox_fault`` parameter (query, form or
+multipart field; it is signed like any parameter, then removed before the
+method sees the arguments) or the ``X-Sandbox-Fault`` header.  Syntax::
+
+    SPEC[;times=N][;key=K]
+
+    latency=MS    wait MS milliseconds, then answer normally
+    slow=MS       answer normally, but send the body 32 bytes at a time, MS ms apart
+    drop          send headers (true Content-Length) and half the body, then reset the connection
+    truncate      send headers with a Content-Length larger than the body, the body, then close
+    reset         close the connection (TCP RST) without any response
+    http500 | http502 | http503 | http504
+                  that status with an HTML outage page
+    http429[=N]   429 Too Many Requests with Retry-After: N (default 1)
+    malformed     200 text/xml whose body is broken XML
+    empty         200 text/xml with an empty body
+    huge=BYTES    200 text/xml, a valid <rsp stat="ok"> padded with a comment to BYTES bytes
+
+With ``times=N`` the fault hits only the first N requests that carry the same
+key (``key=K``, default: the whole spec), later ones are served normally, so
+retry logic can be tested.  Faults that replace the answer (http*, malformed,
+empty, huge, reset) skip processing entirely: no side effects, no nonce use.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Iterator
+
+from . import envelope
+from .response import Response, html
+
+# kind -> (takes a value, value required, default value)
+_KINDS = {
+    "latency": (True, True, None), "slow": (True, True, None), "huge": (True, True, None),
+    "http429": (True, False, 1),
+    "drop": (False, False, None), "truncate": (False, False, None), "reset": (False, False, None),
+    "malformed": (False, False, None), "empty": (False, False, None),
+    "http500": (False, False, None), "http502": (False, False, None),
+    "http503": (False, False, None), "http504": (False, False, None),
+}
+# Faults that stand in for the real answer (the request is not processed).
+REPLACING = {"http429", "http500", "http502", "http503", "http504", "malformed", "empty", "huge", "reset"}
+
+_OUTAGE_TITLES = {500: "500 Internal Server Error", 502: "502 Bad Gateway",
+                  503: "503 Service Unavailable", 504: "504 Gateway Time-out"}
+
+
+class FaultSyntaxError(ValueError):
+    """The fault spec cannot be parsed."""
+
+
+@dataclass(frozen=True)
+class Fault:
+    kind: str
+    value: int | None = None
+
+
+def parse(spec: str) -> tuple[Fault, int | None, str | None]:
+    """Parse ``SPEC[;times=N][;key=K]`` into (fault, times, key)."""
+    head, *options = [p.strip() for p in spec.split(";")]
+    kind, has_value, raw = head.partition("=")
+    kind = kind.strip().lower()
+    if kind not in _KINDS:
+        raise FaultSyntaxError(f"unknown fault {kind!r}")
+    takes, required, default = _KINDS[kind]
+    if has_value and not takes:
+        raise FaultSyntaxError(f"fault {kind!r} takes no value")
+    if required and not has_value:
+        raise FaultSyntaxError(f"fault {kind!r} needs a value")
+    value = default
+    if has_value:
+        if not raw.strip().isdigit():
+            raise FaultSyntaxError(f"fault value must be a non-negative integer: {raw!r}")
+        value = int(raw)
+    times = key = None
+    for option in options:
+        name, _, val = option.partition("=")
+        if name == "times" and val.isdigit():
+            times = int(val)
+        elif name == "key" and val:
+            key = val
+        else:
+            raise FaultSyntaxError(f"bad fault option {option!r}")
+    return Fault(kind, value), times, key
+
+
+class FaultInjector:
+    """Decides, request by request, whether a requested fault applies (``times``/``key`` counting)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._seen: dict[str, int] = {}
+
+    def activate(self, spec: str | None) -> Fault | None:
+        if not spec:
+            return None
+        fault, times, key = parse(spec)
+        if times is None:
+            return fault
+        key = key or spec
+        with self._lock:
+            seen = self._seen.get(key, 0)
+            self._seen[key] = seen + 1
+        return fault if seen < times else None
+
+
+def replacement(fault: Fault) -> Response | None:
+    """The stand-in response for a replacing fault (None for reset: nothing is sent)."""
+    if fault.kind == "reset":
+        return None
+    if fault.kind == "http429":
+        return html(429, "429 Too Many Requests",
+                    "You have sent too many requests in a given amount of time.",
+                    [("Retry-After", str(fault.value))])
+    if fault.kind.startswith("http"):
+        status = int(fault.kind[4:])
+        return html(status, _OUTAGE_TITLES[status],
+                    "Flickr is having a massage. Please try again in a moment.")
+    if fault.kind == "malformed":
+        return Response(200, (envelope.XML_HEADER + '<rsp stat="ok">\n<photos page="1" pages="1"'
+                              ' perpage="100" total="1">\n\t<photo id="1" title="unterminated & '
+                              '<broken\n</rsp>\n').encode())
+    if fault.kind == "empty":
+        return Response(200, b"")
+    return Response(200, _huge_body(fault.value), length=max(fault.value, _HUGE_MIN))
+
+
+_HUGE_HEAD = (envelope.XML_HEADER + '<rsp stat="ok">\n<!-- ').encode()
+_HUGE_TAIL = b" -->\n</rsp>\n"
+_HUGE_MIN = len(_HUGE_HEAD) + len(_HUGE_TAIL)
+
+
+def _huge_body(size: int) -> Iterator[bytes]:
+    """A valid envelope padded inside a comment, generated in 64 KiB pieces."""
+    yield _HUGE_HEAD
+    remaining = max(0, size - _HUGE_MIN)
+    block = b"x" * 65536
+    while remaining > 0:
+        n = min(remaining, len(block))
+        yield block[:n]
+        remaining -= n
+    yield _HUGE_TAIL

@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: MIT
+"""Photo file serving: ``/photos/{server}/{id}_{secret}[_{suffix}].{ext}``.
+
+Every size answers with the original bytes (the sandbox does not resize);
+seeded photos, which have no uploaded file, get a mid-grey placeholder JPEG
+of their recorded dimensions.  URLs must carry the right secret for the size,
+as on Flickr's static hosts; anything else is 404.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+
+from . import response as R
+from .images import CONTENT_TYPES, placeholder_jpeg
+from .methods.photolist import SIZES, size_dims, size_secret
+from .request import Prepared, Request
+
+PHOTO_PATH = re.compile(r"^/photos/(\w+)/(\d+)_([0-9a-f]+)(?:_(\w+))?\.(\w+)$")
+_BY_SUFFIX = {s[1]: s for s in SIZES}
+
+
+@functools.lru_cache(maxsize=8)
+def _placeholder(width: int, height: int) -> bytes:
+    return placeholder_jpeg(width, height)
+
+
+def prepare(req: Request, match: re.Match) -> Prepared:
+    req.read_form()  # consume any body so the connection stays usable
+    return Prepared(req.query_pairs, lambda: serve(req, match))
+
+
+def _not_found() -> R.Response:
+    return R.html(404, "404 Not Found", "The requested photo does not exist.")
+
+
+def serve(req: Request, match: re.Match) -> R.Response:
+    server, photo_id, secret, suffix, ext = match.groups()
+    photo = req.sandbox.store.photo(photo_id)
+    suffix = suffix or ""
+    if photo is None or photo["server"] != server or suffix not in _BY_SUFFIX:
+        return _not_found()
+    expected_ext = photo["originalformat"] if suffix == "o" else "jpg"
+    if ext != expected_ext or secret != size_secret(photo, suffix) or \
+            size_dims(photo, _BY_SUFFIX[suffix]) is None:
+        return _not_found()
+    path = photo["file_path"]
+    if path is None:
+        return R.Response(200, _placeholder(photo["width"], photo["height"]), "image/jpeg")
+    if not os.path.exists(path):
+        return _not_found()
+    size = os.path.getsize(path)
+    return R.Response(200, _file_chunks(path), CONTENT_TYPES[photo["originalformat"]], length=size)
+
+
+def _file_chunks(path: str):
+    with open(path, "rb") as f:
+        while chunk := f.read(64 * 1024):
+            yield chunk

@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: MIT
+"""REST method registry.
+
+Each module registers its methods with :func:`method`; a method receives a
+:class:`Call` and returns the payload (a list of envelope Nodes) or raises
+:class:`~flickr.sandbox.errors.ApiError`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..auth import Caller
+from ..envelope import Node
+from ..errors import ApiError
+from ..store import Store
+
+
+@dataclass
+class Call:
+    """One REST call after authentication."""
+
+    store: Store
+    pairs: list[tuple[str, str]]  # every parameter in request order (echo needs them)
+    args: dict[str, str]  # the same, last value wins
+    caller: Caller
+    base_url: str  # the sandbox's own URL, for photo and page links
+
+    def arg(self, name: str, default: str = "") -> str:
+        return self.args.get(name, default).strip() if name in self.args else default
+
+    def page_args(self, default_per_page: int = 100, max_per_page: int = 500) -> tuple[int, int]:
+        """Flickr's paging rules: bad or missing values fall back, per_page is capped."""
+        try:
+            per_page = int(self.arg("per_page"))
+        except ValueError:
+            per_page = default_per_page
+        if per_page <= 0:
+            per_page = default_per_page
+        per_page = min(per_page, max_per_page)
+        try:
+            page = max(1, int(self.arg("page")))
+        except ValueError:
+            page = 1
+        return page, per_page
+
+
+@dataclass
+class Method:
+    func: Callable[[Call], list[Node]]
+    perms: int  # 0 none, 1 read, 2 write, 3 delete
+    signed: bool  # needs a signature even without login (legacy auth methods)
+
+
+METHODS: dict[str, Method] = {}
+
+
+def method(name: str, perms: int = 0, signed: bool = False):
+    """Register a REST method under its Flickr name."""
+    def register(func):
+        METHODS[name] = Method(func, perms, signed)
+        return func
+    return register
+
+
+def photo_not_found() -> ApiError:
+    return ApiError(1, "Photo not found")
+
+
+# Import the modules for their registrations.
+from . import auth, people, photos, photosets, places, sandbox, test, upload  # noqa: E402,F401

@@ -1,0 +1,152 @@
+# SPDX-License-Identifier: MIT
+"""Shared photo rendering: visibility, size table, URLs, standard photo lists."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import sqlite3
+
+from ..envelope import Node
+from ..store import Store
+
+# label, URL suffix, sizes-page code, longest edge (None: original), extras key.
+SIZES = [
+    ("Square", "s", "sq", 75, "sq"),
+    ("Large Square", "q", "q", 150, "q"),
+    ("Thumbnail", "t", "t", 100, "t"),
+    ("Small", "m", "s", 240, "s"),
+    ("Small 320", "n", "n", 320, "n"),
+    ("Small 400", "w", "w", 400, "w"),
+    ("Medium", "", "m", 500, "m"),
+    ("Medium 640", "z", "z", 640, "z"),
+    ("Medium 800", "c", "c", 800, "c"),
+    ("Large", "b", "l", 1024, "l"),
+    ("Large 1600", "h", "h", 1600, "h"),
+    ("Large 2048", "k", "k", 2048, "k"),
+    ("X-Large 3K", "3k", "3k", 3072, None),
+    ("X-Large 4K", "4k", "4k", 4096, None),
+    ("X-Large 5K", "5k", "5k", 5120, None),
+    ("X-Large 6K", "6k", "6k", 6144, None),
+    ("Original", "o", "o", None, "o"),
+]
+# From 1600 px up each size has its own secret (flickr-protocol.md §8).
+OWN_SECRET = {"h", "k", "3k", "4k", "5k", "6k"}
+# url_* extras in the order the interestingness fixture shows them, others slotted in.
+URL_EXTRAS = ["t", "s", "sq", "q", "w", "n", "z", "c", "o", "l", "h", "k", "m"]
+_BY_EXTRA = {s[4]: s for s in SIZES if s[4]}
+
+
+def size_secret(photo: sqlite3.Row, suffix: str) -> str:
+    """The secret in a size's URL: shared, per-size (h and up) or original."""
+    if suffix == "o":
+        return photo["originalsecret"]
+    if suffix in OWN_SECRET:
+        return hashlib.sha1(f"{suffix}-{photo['id']}-{photo['secret']}".encode()).hexdigest()[:10]
+    return photo["secret"]
+
+
+def size_dims(photo: sqlite3.Row, size: tuple) -> tuple[int, int] | None:
+    """(width, height) of a size, or None if the original is too small for it."""
+    width, height, longest = photo["width"], photo["height"], size[3]
+    if longest is None:
+        return width, height
+    if size[1] in ("s", "q"):
+        return longest, longest
+    edge = max(width, height)
+    if longest >= edge:
+        return None
+    scale = longest / edge
+    return max(1, math.floor(width * scale + 0.5)), max(1, math.floor(height * scale + 0.5))
+
+
+def size_url(base_url: str, photo: sqlite3.Row, suffix: str) -> str:
+    secret = size_secret(photo, suffix)
+    if suffix == "o":
+        return f"{base_url}/photos/{photo['server']}/{photo['id']}_{secret}_o.{photo['originalformat']}"
+    tail = f"_{suffix}" if suffix else ""
+    return f"{base_url}/photos/{photo['server']}/{photo['id']}_{secret}{tail}.jpg"
+
+
+def can_see(photo: sqlite3.Row | None, nsid: str | None) -> bool:
+    return photo is not None and (bool(photo["ispublic"]) or photo["owner"] == nsid)
+
+
+def fmt_coord(value: float, fixed: bool) -> str:
+    """Coordinates: getInfo prints six decimals, photo lists trim zeros."""
+    text = f"{value:.6f}"
+    return text if fixed else (text.rstrip("0").rstrip(".") or "0")
+
+
+def paginate(total: int, page: int, per_page: int) -> dict[str, int]:
+    return {"page": page, "pages": math.ceil(total / per_page), "perpage": per_page, "total": total}
+
+
+def parse_extras(value: str) -> set[str]:
+    return {e.strip() for e in value.split(",") if e.strip()}
+
+
+def photo_element(store: Store, base_url: str, photo: sqlite3.Row, extras: set[str],
+                  leading: dict | None = None) -> Node:
+    """A ``<photo>`` of a standard photo list with the requested extras.
+
+    Attribute order follows fixtures/flickr.interestingness.getList.xml.
+    ``leading`` holds list-specific attributes placed after ``title`` (isprimary).
+    """
+    attrs = {"id": photo["id"], "owner": photo["owner"], "secret": photo["secret"],
+             "server": photo["server"], "farm": photo["farm"], "title": photo["title"]}
+    attrs.update(leading or {})
+    attrs.update(ispublic=photo["ispublic"], isfriend=photo["isfriend"], isfamily=photo["isfamily"])
+    owner = None
+    if extras & {"owner_name", "icon_server", "path_alias"}:
+        owner = store.user(photo["owner"])
+    if "license" in extras:
+        attrs["license"] = photo["license"]
+    if "o_dims" in extras:
+        attrs.update(o_width=photo["width"], o_height=photo["height"])
+    if "date_upload" in extras:
+        attrs["dateupload"] = photo["dateupload"]
+    if "last_update" in extras:
+        attrs["lastupdate"] = photo["lastupdate"]
+    if "date_taken" in extras:
+        attrs.update(datetaken=photo["datetaken"], datetakengranularity=0, datetakenunknown=0)
+    if "owner_name" in extras:
+        attrs["ownername"] = owner["realname"] or owner["username"]
+    if "icon_server" in extras:
+        attrs.update(iconserver=owner["iconserver"], iconfarm=owner["iconfarm"])
+    if "views" in extras:
+        attrs["views"] = photo["views"]
+    if extras & {"tags", "machine_tags"}:
+        tags = store.tags(photo["id"])
+        if "tags" in extras:
+            attrs["tags"] = " ".join(t["tag"] for t in tags if not t["machine_tag"])
+        if "machine_tags" in extras:
+            attrs["machine_tags"] = " ".join(t["tag"] for t in tags if t["machine_tag"])
+    if "original_format" in extras:
+        attrs.update(originalsecret=photo["originalsecret"], originalformat=photo["originalformat"])
+    if "geo" in extras:
+        if photo["latitude"] is None:
+            attrs.update(latitude=0, longitude=0, accuracy=0, context=0)
+        else:
+            place = store.place(photo["place_id"]) if photo["place_id"] else None
+            attrs.update(latitude=fmt_coord(photo["latitude"], False),
+                         longitude=fmt_coord(photo["longitude"], False),
+                         accuracy=photo["accuracy"], context=0,
+                         place_id=photo["place_id"] or "", woeid=place["woeid"] if place else "",
+                         geo_is_public=1, geo_is_contact=0, geo_is_friend=0, geo_is_family=0)
+    if "media" in extras:
+        attrs.update(media=photo["media"], media_status="ready")
+    for key in URL_EXTRAS:
+        if f"url_{key}" in extras:
+            size = _BY_EXTRA[key]
+            dims = size_dims(photo, size)
+            if dims:
+                attrs[f"url_{key}"] = size_url(base_url, photo, size[1])
+                attrs[f"height_{key}"] = dims[1]
+                attrs[f"width_{key}"] = dims[0]
+    if "path_alias" in extras:
+        attrs["pathalias"] = owner["path_alias"] or ""
+    node = Node("photo", attrs)
+    if "description" in extras:
+        node.add("description", text=photo["description"])
+    return node

@@ -1,0 +1,266 @@
+# SPDX-License-Identifier: MIT
+"""flickr.photos.*: search, getRecent, getInfo, getSizes, setMeta, addTags, delete."""
+
+from __future__ import annotations
+
+import calendar
+import os
+import shlex
+import time
+
+from ..auth import insufficient
+from ..envelope import Node
+from ..errors import ApiError
+from ..seed import is_machine_tag, normalize_tag
+from . import Call, method, photo_not_found
+from .photolist import (SIZES, can_see, fmt_coord, paginate, parse_extras, photo_element,
+                        size_dims, size_url)
+
+_SORTS = {
+    "date-posted-desc": "p.dateupload DESC, p.id DESC",
+    "date-posted-asc": "p.dateupload ASC, p.id ASC",
+    "date-taken-desc": "p.datetaken DESC, p.id DESC",
+    "date-taken-asc": "p.datetaken ASC, p.id ASC",
+    "interestingness-desc": "p.views DESC, p.id DESC",
+    "interestingness-asc": "p.views ASC, p.id ASC",
+    "relevance": "p.dateupload DESC, p.id DESC",
+}
+# Any of these makes a search "parameterized"; without one Flickr refuses (error 3).
+_SEARCH_CRITERIA = ("text", "tags", "user_id", "place_id", "woe_id", "min_upload_date",
+                    "max_upload_date", "min_taken_date", "max_taken_date", "has_geo", "bbox",
+                    "machine_tags", "group_id", "lat", "lon")
+
+
+def _unix_time(value: str) -> int | None:
+    """Flickr dates: unix seconds or MySQL datetime (``YYYY-MM-DD[ HH:MM:SS]``)."""
+    if value.isdigit():
+        return int(value)
+    for fmt in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d"):
+        try:
+            return calendar.timegm(time.strptime(value, fmt))
+        except ValueError:
+            pass
+    return None
+
+
+def _mysql_time(value: str) -> str | None:
+    stamp = _unix_time(value)
+    return None if stamp is None else time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(stamp))
+
+
+def _photo_list(call: Call, where: list[str], args: list, order: str,
+                default_per_page: int = 100) -> list[Node]:
+    page, per_page = call.page_args(default_per_page)
+    clause = " AND ".join(where) or "1"
+    total = call.store.one(f"SELECT COUNT(*) AS n FROM photos p WHERE {clause}", tuple(args))["n"]
+    rows = call.store.all(f"SELECT p.* FROM photos p WHERE {clause} ORDER BY {order} LIMIT ? OFFSET ?",
+                          tuple(args) + (per_page, (page - 1) * per_page))
+    extras = parse_extras(call.arg("extras"))
+    photos = Node("photos", paginate(total, page, per_page))
+    photos.children = [photo_element(call.store, call.base_url, row, extras) for row in rows]
+    return [photos]
+
+
+@method("flickr.photos.getRecent")
+def get_recent(call: Call) -> list[Node]:
+    return _photo_list(call, ["p.ispublic = 1"], [], _SORTS["date-posted-desc"])
+
+
+def _resolve_user(call: Call, ident: str) -> str:
+    if ident == "me":
+        if not call.caller.nsid:
+            raise insufficient(1, call.caller.perms)
+        return call.caller.nsid
+    user = call.store.find_user(ident)
+    if user is None:
+        raise ApiError(2, "Unknown user")
+    return user["nsid"]
+
+
+@method("flickr.photos.search")
+def search(call: Call) -> list[Node]:
+    if not any(call.arg(name) for name in _SEARCH_CRITERIA):
+        raise ApiError(3, "Parameterless searches have been disabled. "
+                          "Please use flickr.photos.getRecent instead.")
+    where = ["(p.ispublic = 1 OR p.owner = ?)"]
+    args: list = [call.caller.nsid or ""]
+    if call.arg("user_id"):
+        where.append("p.owner = ?")
+        args.append(_resolve_user(call, call.arg("user_id")))
+    tags = [normalize_tag(t) for t in call.arg("tags").split(",") if normalize_tag(t)]
+    if tags:
+        exists = "EXISTS (SELECT 1 FROM tags t WHERE t.photo_id = p.id AND t.tag = ?)"
+        if call.arg("tag_mode", "any") == "all":
+            where.extend([exists] * len(tags))
+        else:
+            where.append("(" + " OR ".join([exists] * len(tags)) + ")")
+        args.extend(tags)
+    for word in call.arg("text").split():
+        negate = word.startswith("-") and len(word) > 1
+        term = (word[1:] if negate else word).lower()
+        match = ("(instr(pylower(p.title), ?) OR instr(pylower(p.description), ?) OR EXISTS "
+                 "(SELECT 1 FROM tags t WHERE t.photo_id = p.id AND instr(t.tag, ?)))")
+        where.append(f"NOT {match}" if negate else match)
+        args.extend([term, term, normalize_tag(term) or term])
+    place_id = call.arg("place_id")
+    if place_id:
+        inside = [row["place_id"] for row in call.store.all("SELECT place_id FROM places")
+                  if place_id in [p["place_id"] for p in call.store.place_chain(row["place_id"])]]
+        where.append(f"p.place_id IN ({','.join('?' * len(inside)) or 'NULL'})")
+        args.extend(inside)
+    if call.arg("has_geo") == "1":
+        where.append("p.latitude IS NOT NULL")
+    for name, op, column, convert in (("min_upload_date", ">=", "p.dateupload", _unix_time),
+                                      ("max_upload_date", "<=", "p.dateupload", _unix_time),
+                                      ("min_taken_date", ">=", "p.datetaken", _mysql_time),
+                                      ("max_taken_date", "<=", "p.datetaken", _mysql_time)):
+        if call.arg(name):
+            value = convert(call.arg(name))
+            if value is not None:
+                where.append(f"{column} {op} ?")
+                args.append(value)
+    media = call.arg("media", "all")
+    if media in ("photos", "videos"):
+        where.append("p.media = ?")
+        args.append(media[:-1])
+    order = _SORTS.get(call.arg("sort", "date-posted-desc"), _SORTS["date-posted-desc"])
+    return _photo_list(call, where, args, order)
+
+
+def _visible_photo(call: Call):
+    photo = call.store.photo(call.arg("photo_id"))
+    if not can_see(photo, call.caller.nsid):
+        raise photo_not_found()
+    return photo
+
+
+def _own_photo(call: Call):
+    """The caller's own photo; Flickr answers 1 for others' photos too."""
+    photo = call.store.photo(call.arg("photo_id"))
+    if photo is None or photo["owner"] != call.caller.nsid:
+        raise photo_not_found()
+    return photo
+
+
+@method("flickr.photos.getInfo")
+def get_info(call: Call) -> list[Node]:
+    photo = _visible_photo(call)
+    owner = call.store.user(photo["owner"])
+    is_owner = photo["owner"] == call.caller.nsid
+    node = Node("photo", {
+        "id": photo["id"], "secret": photo["secret"], "server": photo["server"], "farm": photo["farm"],
+        "dateuploaded": photo["dateupload"], "isfavorite": 0, "license": photo["license"],
+        "safety_level": photo["safety_level"], "rotation": 0,
+        "originalsecret": photo["originalsecret"], "originalformat": photo["originalformat"],
+        "views": photo["views"], "media": photo["media"]})
+    node.add("owner", {"nsid": owner["nsid"], "username": owner["username"],
+                       "realname": owner["realname"], "location": owner["location"],
+                       "iconserver": owner["iconserver"], "iconfarm": owner["iconfarm"],
+                       "path_alias": owner["path_alias"] or ""})
+    node.add("title", text=photo["title"])
+    node.add("description", text=photo["description"])
+    node.add("visibility", {"ispublic": photo["ispublic"], "isfriend": photo["isfriend"],
+                            "isfamily": photo["isfamily"]})
+    node.add("dates", {"posted": photo["dateupload"], "taken": photo["datetaken"],
+                       "takengranularity": 0, "takenunknown": 0, "lastupdate": photo["lastupdate"]})
+    node.add("permissions", {"permcomment": 3, "permaddmeta": 2})
+    node.add("editability", {"cancomment": int(call.caller.nsid is not None),
+                             "canaddmeta": int(is_owner)})
+    node.add("publiceditability", {"cancomment": 1, "canaddmeta": 0})
+    node.add("usage", {"candownload": 1, "canblog": 1, "canprint": 1, "canshare": 1})
+    node.add("comments", text=0)
+    node.add("notes")
+    node.add("people", {"haspeople": 0})
+    tags = node.add("tags")
+    author_num = owner["nsid"].split("@")[0]
+    for tag in call.store.tags(photo["id"]):
+        author = call.store.user(tag["author"])
+        tags.add("tag", {"id": f"{author_num}-{photo['id']}-{tag['seq']}", "author": tag["author"],
+                         "authorname": author["username"] if author else "", "raw": tag["raw"],
+                         "machine_tag": tag["machine_tag"]}, text=tag["tag"])
+    if photo["latitude"] is not None:
+        location = node.add("location", {"latitude": fmt_coord(photo["latitude"], True),
+                                         "longitude": fmt_coord(photo["longitude"], True),
+                                         "accuracy": photo["accuracy"], "context": 0})
+        by_type = {p["place_type"]: p for p in call.store.place_chain(photo["place_id"])}
+        for kind in ("locality", "neighbourhood", "region", "country"):
+            place = by_type.get(kind)
+            location.add(kind, text=place["woe_name"] if place else None)
+        node.add("geoperms", {"ispublic": 1, "iscontact": 0, "isfriend": 0, "isfamily": 0})
+    urls = node.add("urls")
+    urls.add("url", {"type": "photopage"},
+             text=f"{call.base_url}/photos/{owner['path_alias'] or owner['nsid']}/{photo['id']}/")
+    return [node]
+
+
+@method("flickr.photos.getSizes")
+def get_sizes(call: Call) -> list[Node]:
+    photo = _visible_photo(call)
+    owner = call.store.user(photo["owner"])
+    page = f"{call.base_url}/photos/{owner['path_alias'] or owner['nsid']}/{photo['id']}/sizes"
+    sizes = Node("sizes", {"canblog": 1, "canprint": 1, "candownload": 1})
+    for size in SIZES:
+        dims = size_dims(photo, size)
+        if dims:
+            sizes.add("size", {"label": size[0], "width": dims[0], "height": dims[1],
+                               "source": size_url(call.base_url, photo, size[1]),
+                               "url": f"{page}/{size[2]}/", "media": photo["media"]})
+    return [sizes]
+
+
+@method("flickr.photos.setMeta", perms=2)
+def set_meta(call: Call) -> list[Node]:
+    photo = _own_photo(call)
+    title = call.args.get("title", photo["title"])
+    description = call.args.get("description", photo["description"])
+    call.store.run("UPDATE photos SET title=?, description=?, lastupdate=? WHERE id=?",
+                   (title, description, int(time.time()), photo["id"]))
+    return []
+
+
+MAX_TAGS = 75  # Flickr's per-photo tag limit
+
+
+def split_tags(text: str) -> list[str]:
+    """Flickr tag input: space-separated, double quotes group multi-word tags."""
+    try:
+        return [t for t in shlex.split(text, posix=True) if t.strip()]
+    except ValueError:  # unbalanced quote: fall back to plain words
+        return [t.strip('"') for t in text.split() if t.strip('"')]
+
+
+def add_tags(store, photo_id: int, author: str, raw_tags: list[str]) -> None:
+    """Append tags not already on the photo (compared by clean form)."""
+    with store.transaction():
+        existing = {t["tag"] for t in store.tags(photo_id)}
+        row = store.one("SELECT COALESCE(MAX(seq), 0) AS n FROM tags WHERE photo_id=?", (photo_id,))
+        seq = row["n"]
+        for raw in raw_tags:
+            clean = normalize_tag(raw)
+            if not clean or clean in existing:
+                continue
+            existing.add(clean)
+            seq += 1
+            store.run("INSERT INTO tags VALUES (?,?,?,?,?,?)",
+                      (photo_id, seq, author, raw, clean, int(is_machine_tag(raw))))
+
+
+@method("flickr.photos.addTags", perms=2)
+def add_tags_method(call: Call) -> list[Node]:
+    photo = _own_photo(call)
+    tags = split_tags(call.arg("tags"))
+    if len(call.store.tags(photo["id"])) + len(tags) > MAX_TAGS:
+        raise ApiError(2, "Maximum tags reached")
+    add_tags(call.store, photo["id"], call.caller.nsid, tags)
+    call.store.run("UPDATE photos SET lastupdate=? WHERE id=?", (int(time.time()), photo["id"]))
+    return []
+
+
+@method("flickr.photos.delete", perms=3)
+def delete(call: Call) -> list[Node]:
+    photo = _own_photo(call)
+    call.store.run("DELETE FROM photos WHERE id=?", (photo["id"],))
+    if photo["file_path"] and os.path.exists(photo["file_path"]):
+        os.remove(photo["file_path"])
+    return []
+

@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: MIT
+"""flickr.photosets.create, getList, getPhotos, addPhoto."""
+
+from __future__ import annotations
+
+import math
+import time
+
+from ..envelope import Node
+from ..errors import ApiError
+from . import Call, method
+from .photolist import can_see, parse_extras, photo_element
+
+
+def _set_or_fail(call: Call):
+    set_id = call.arg("photoset_id")
+    row = call.store.one("SELECT * FROM photosets WHERE id=?", (int(set_id),)) if set_id.isdigit() else None
+    if row is None:
+        raise ApiError(1, "Photoset not found")
+    return row
+
+
+def _visible_members(call: Call, set_id: int):
+    return call.store.all(
+        "SELECT p.* FROM photoset_photos sp JOIN photos p ON p.id = sp.photo_id"
+        " WHERE sp.set_id = ? AND (p.ispublic = 1 OR p.owner = ?) ORDER BY sp.position",
+        (set_id, call.caller.nsid or ""))
+
+
+@method("flickr.photosets.create", perms=2)
+def create(call: Call) -> list[Node]:
+    title = call.arg("title")
+    if not title:
+        raise ApiError(1, "No title specified")
+    primary = call.store.photo(call.arg("primary_photo_id"))
+    if primary is None or primary["owner"] != call.caller.nsid:
+        raise ApiError(2, "Photo not found")
+    set_id = call.store.next_value("photoset", 72157700000000010)
+    now = int(time.time())
+    with call.store.transaction():
+        call.store.run("INSERT INTO photosets VALUES (?,?,?,?,?,?,?)",
+                       (set_id, call.caller.nsid, title, call.arg("description"), primary["id"], now, now))
+        call.store.run("INSERT INTO photoset_photos VALUES (?,?,0)", (set_id, primary["id"]))
+    owner = call.store.user(call.caller.nsid)
+    return [Node("photoset", {"id": set_id, "url":
+                              f"{call.base_url}/photos/{owner['path_alias'] or owner['nsid']}/sets/{set_id}/"})]
+
+
+@method("flickr.photosets.getList")
+def get_list(call: Call) -> list[Node]:
+    ident = call.arg("user_id") or call.caller.nsid
+    user = call.store.find_user(ident) if ident else None
+    if user is None:
+        raise ApiError(1, "User not found")
+    page, per_page = call.page_args(500)
+    sets = call.store.all("SELECT * FROM photosets WHERE owner=? ORDER BY date_create DESC, id DESC",
+                          (user["nsid"],))
+    node = Node("photosets", {"cancreate": int(call.caller.nsid == user["nsid"]), "page": page,
+                              "pages": math.ceil(len(sets) / per_page), "perpage": per_page,
+                              "total": len(sets)})
+    for row in sets[(page - 1) * per_page: page * per_page]:
+        members = _visible_members(call, row["id"])
+        primary = call.store.photo(row["primary_photo"])
+        photos = sum(1 for m in members if m["media"] == "photo")
+        videos = len(members) - photos
+        item = node.add("photoset", {
+            "id": row["id"], "owner": user["nsid"], "username": user["username"],
+            "primary": row["primary_photo"], "secret": primary["secret"] if primary else "",
+            "server": primary["server"] if primary else "", "farm": primary["farm"] if primary else "",
+            "count_views": 0, "count_comments": 0, "count_photos": photos, "count_videos": videos,
+            "can_comment": int(call.caller.nsid is not None), "date_create": row["date_create"],
+            "date_update": row["date_update"], "photos": photos, "videos": videos,
+            "visibility_can_see_set": 1, "needs_interstitial": 0})
+        item.add("title", text=row["title"])
+        item.add("description", text=row["description"])
+        item.add("primary_photo_extras", {"lastupdate": primary["lastupdate"] if primary else 0,
+                                          "ownername": user["username"]})
+    return [node]
+
+
+@method("flickr.photosets.getPhotos")
+def get_photos(call: Call) -> list[Node]:
+    row = _set_or_fail(call)
+    owner = call.store.user(row["owner"])
+    page, per_page = call.page_args(500)
+    members = _visible_members(call, row["id"])
+    extras = parse_extras(call.arg("extras"))
+    node = Node("photoset", {"id": row["id"], "primary": row["primary_photo"], "owner": owner["nsid"],
+                             "ownername": owner["username"], "page": page, "per_page": per_page,
+                             "perpage": per_page, "pages": math.ceil(len(members) / per_page),
+                             "title": row["title"], "total": len(members)})
+    for photo in members[(page - 1) * per_page: page * per_page]:
+        node.children.append(photo_element(call.store, call.base_url, photo, extras,
+                                           {"isprimary": int(photo["id"] == row["primary_photo"])}))
+    return [node]
+
+
+@method("flickr.photosets.addPhoto", perms=2)
+def add_photo(call: Call) -> list[Node]:
+    row = _set_or_fail(call)
+    if row["owner"] != call.caller.nsid:
+        raise ApiError(1, "Photoset not found")
+    photo = call.store.photo(call.arg("photo_id"))
+    if not can_see(photo, call.caller.nsid) or photo["owner"] != call.caller.nsid:
+        raise ApiError(2, "Photo not found")
+    with call.store.transaction():
+        if call.store.one("SELECT 1 FROM photoset_photos WHERE set_id=? AND photo_id=?",
+                          (row["id"], photo["id"])):
+            raise ApiError(3, "Photo already in set")
+        pos = call.store.one("SELECT COALESCE(MAX(position), -1) + 1 AS n FROM photoset_photos"
+                             " WHERE set_id=?", (row["id"],))["n"]
+        call.store.run("INSERT INTO photoset_photos VALUES (?,?,?)", (row["id"], photo["id"], pos))
+        call.store.run("UPDATE photosets SET date_update=? WHERE id=?", (int(time.time()), row["id"]))
+    return []

@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: MIT
+"""HTTP responses and how they go on the wire (including injected faults).
+
+Every response carries a Content-Length, so HTTP/1.1 keep-alive works and
+clients can reuse connections.
+"""
+
+from __future__ import annotations
+
+
+import socket
+import struct
+from dataclasses import dataclass, field
+from html import escape as html_escape
+from typing import Iterable
+
+from . import envelope
+from .errors import ApiError
+
+
+@dataclass
+class Response:
+    status: int
+    body: bytes | Iterable[bytes] = b""
+    content_type: str = envelope.XML_CONTENT_TYPE
+    headers: list[tuple[str, str]] = field(default_factory=list)
+    length: int | None = None  # required when body is an iterable
+
+    def chunks(self) -> Iterable[bytes]:
+        return [self.body] if isinstance(self.body, bytes) else self.body
+
+    @property
+    def content_length(self) -> int:
+        return len(self.body) if isinstance(self.body, bytes) else self.length
+
+
+def xml_ok(payload) -> Response:
+    return Response(200, envelope.xml_ok(payload))
+
+
+def api_error(err: ApiError, json_callback: str | None = None, as_json: bool = False) -> Response:
+    if as_json:
+        return Response(200, envelope.json_bytes(envelope.json_fail(err.code, err.message), json_callback),
+                        envelope.JSON_CONTENT_TYPE)
+    return Response(200, envelope.xml_fail(err.code, err.message))
+
+
+def text(status: int, body: str) -> Response:
+    """The plain-text form answers of the OAuth endpoints."""
+    return Response(status, body.encode("utf-8"), "text/plain;charset=UTF-8")
+
+
+def html(status: int, title: str, message: str, headers: list | None = None) -> Response:
+    body = (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{html_escape(title)}</title>"
+            f"</head>\n<body><h1>{html_escape(title)}</h1>\n<p>{message}</p></body></html>\n")
+    return Response(status, body.encode("utf-8"), "text/html; charset=utf-8", headers or [])
+
+
+def json_ok(payload, callback: str | None) -> Response:
+    return Response(200, envelope.json_bytes(envelope.json_ok(payload), callback),
+                    envelope.JSON_CONTENT_TYPE)
+
+
+def redirect(location: str) -> Response:
+    return Response(302, b"", "text/html; charset=utf-8", [("Location", location)])
+
+
+def abort_connection(sock: socket.socket) -> None:
+    """Close with a TCP RST (SO_LINGER 0) instead of an orderly FIN."""
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    except OSError:
+        pass
+    try:
+        sock.close()
+    except OSError:
+        pass
+
+

@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: MIT
+"""The REST endpoint: ``/services/rest/`` (GET query or POST form)."""
+
+from __future__ import annotations
+
+from . import response as R
+from .auth import authenticate, insufficient
+from .errors import ApiError, OAuthProblem
+from .methods import METHODS, Call
+from .request import Prepared, Request
+
+FAULT_PARAM = "sandbox_fault"
+TOKEN_ABSENT = "oauth_problem=parameter_absent&oauth_parameters_absent=oauth_token"
+
+
+def prepare(req: Request) -> Prepared:
+    params = req.read_form()
+    return Prepared(params, lambda: handle(req, params))
+
+
+def handle(req: Request, params: list[tuple[str, str]]) -> R.Response:
+    args = dict(params)
+    fmt = args.get("format", "rest")
+    as_json = fmt == "json"
+    callback = None if args.get("nojsoncallback") == "1" else (args.get("jsoncallback") or "jsonFlickrApi")
+    if fmt not in ("rest", "json"):
+        return R.api_error(ApiError(111, f'Format "{fmt}" not found'))
+    store = req.sandbox.store
+    try:
+        caller = authenticate(store, req.method, req.signing_url(), params, req.header_oauth())
+        name = args.get("method", "")
+        method = METHODS.get(name)
+        if method is None:
+            raise ApiError(112, f'Method "{name}" not found')
+        if method.perms > caller.perms:
+            if caller.scheme == "oauth" and caller.token is None:
+                return R.text(400, TOKEN_ABSENT)
+            raise insufficient(method.perms, caller.perms)
+        if method.signed and caller.scheme == "none":
+            raise ApiError(97, "Missing signature")
+        visible = [(k, v) for k, v in params if k != FAULT_PARAM]
+        payload = method.func(Call(store, visible, dict(visible), caller, req.sandbox.url))
+    except OAuthProblem as problem:
+        return R.text(problem.status, problem.body)
+    except ApiError as err:
+        return R.api_error(err, callback, as_json)
+    return R.json_ok(payload, callback) if as_json else R.xml_ok(payload)

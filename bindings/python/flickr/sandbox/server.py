@@ -1,0 +1,294 @@
+# SPDX-License-Identifier: MIT
+"""The HTTP server, its request handler, and :class:`Sandbox`, the in-process API."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import ssl
+import sys
+import tempfile
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from . import constants as C
+from . import faults, files, oauth_endpoints, rest, tls, uploads
+from . import response as R
+from .errors import BodyError
+from .request import Prepared, Request
+from .seed import seed
+from .store import Store
+
+ROUTES = {
+    "/services/rest": rest.prepare,
+    "/services/upload": lambda req: uploads.prepare(req, replace=False),
+    "/services/replace": lambda req: uploads.prepare(req, replace=True),
+    "/services/oauth/request_token": oauth_endpoints.prepare(oauth_endpoints.request_token),
+    "/services/oauth/authorize": oauth_endpoints.prepare(oauth_endpoints.authorize),
+    "/services/oauth/access_token": oauth_endpoints.prepare(oauth_endpoints.access_token),
+    "/services/auth": oauth_endpoints.prepare(oauth_endpoints.legacy_auth),
+}
+SLOW_CHUNK = 32
+
+
+def route(req: Request):
+    """The prepare function for a path (trailing slash optional), or None."""
+    path = req.path.rstrip("/") if req.path != "/" else req.path
+    if path in ROUTES:
+        return ROUTES[path]
+    match = files.PHOTO_PATH.match(req.path)
+    if match:
+        return lambda r: files.prepare(r, match)
+    return None
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "FlickrSandbox/1.0"
+    sys_version = ""
+    timeout = 120  # idle keep-alive connections are closed after this
+    # Headers and body go out in separate writes: without TCP_NODELAY the body waits
+    # for the client's delayed ACK (~40 ms per response).
+    disable_nagle_algorithm = True
+    server: _HTTPServer
+
+    def setup(self):
+        super().setup()
+        self.server.track(self.connection, add=True)
+
+    def finish(self):
+        try:
+            super().finish()
+        finally:
+            self.server.track(self.connection, add=False)
+
+    def do_GET(self):
+        self._dispatch()
+
+    do_POST = do_PUT = do_DELETE = do_GET
+
+    def log_request(self, code="-", size="-"):
+        # Path only: query strings carry tokens and signatures.
+        if self.server.sandbox.verbose:
+            sys.stderr.write(f"{self.address_string()} {self.command} {self.path.split('?')[0]} {code}\n")
+
+    def log_message(self, format, *args):
+        if self.server.sandbox.verbose:
+            sys.stderr.write(f"{self.address_string()} {format % args}\n")
+
+    def _dispatch(self):
+        sandbox = self.server.sandbox
+        req = Request(self, sandbox)
+        prepare = route(req)
+        if prepare is None:
+            self.close_connection = True  # an unread body may follow
+            self._transmit(R.html(404, "404 Not Found", "No such page on the Flickr sandbox."), None)
+            return
+        try:
+            prepared: Prepared = prepare(req)
+        except BodyError as err:
+            self.close_connection = True
+            self._transmit(R.text(err.status, err.message), None)
+            return
+        try:
+            spec = self.headers.get("X-Sandbox-Fault") or \
+                next((v for k, v in reversed(prepared.params) if k == rest.FAULT_PARAM), None)
+            try:
+                fault = sandbox.faults.activate(spec)
+            except faults.FaultSyntaxError as err:
+                self._transmit(R.text(400, f"sandbox_fault: {err}"), None)
+                return
+            if fault is not None and fault.kind in faults.REPLACING:
+                resp = faults.replacement(fault)
+                if resp is None:
+                    self.close_connection = True
+                    R.abort_connection(self.connection)
+                    return
+            else:
+                resp = prepared.run()
+            if not req.body_consumed:
+                self.close_connection = True
+            self._transmit(resp, fault)
+        finally:
+            prepared.cleanup()
+
+    def _transmit(self, resp: R.Response, fault: faults.Fault | None) -> None:
+        delay = self.server.sandbox.latency_ms
+        if fault is not None and fault.kind == "latency":
+            delay += fault.value
+        if delay:
+            time.sleep(delay / 1000)
+        length = resp.content_length
+        declared = length + max(16, length) if fault and fault.kind == "truncate" else length
+        self.send_response(resp.status)
+        self.send_header("Content-Type", resp.content_type)
+        self.send_header("Content-Length", str(declared))
+        for name, value in resp.headers:
+            self.send_header(name, value)
+        if self.close_connection or (fault and fault.kind in ("truncate", "drop")):
+            self.send_header("Connection", "close")
+        self.end_headers()
+        try:
+            if fault is not None and fault.kind == "drop":
+                self._send_prefix(resp, length // 2)
+                self.close_connection = True
+                R.abort_connection(self.connection)
+                return
+            first = True
+            for chunk in resp.chunks():
+                if fault is not None and fault.kind == "slow":
+                    for i in range(0, len(chunk), SLOW_CHUNK):
+                        if not first:
+                            time.sleep(fault.value / 1000)
+                        first = False
+                        self.wfile.write(chunk[i:i + SLOW_CHUNK])
+                else:
+                    self.wfile.write(chunk)
+        except OSError:
+            self.close_connection = True  # the client went away
+            return
+        if fault is not None and fault.kind == "truncate":
+            self.close_connection = True
+
+    def _send_prefix(self, resp: R.Response, n: int) -> None:
+        for chunk in resp.chunks():
+            if n <= 0:
+                break
+            self.wfile.write(chunk[:n])
+            n -= len(chunk)
+
+
+class _HTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    # Clients open many connections at once (128 requests in flight); the default
+    # backlog of 5 makes the rest retry their SYN a second later.
+    request_queue_size = 512
+
+    def __init__(self, address, sandbox: Sandbox, ssl_context: ssl.SSLContext | None):
+        self.sandbox = sandbox
+        self.ssl_context = ssl_context
+        self._connections: set = set()
+        self._conn_lock = threading.Lock()
+        if ":" in address[0]:
+            self.address_family = socket.AF_INET6
+        super().__init__(address, Handler)
+
+    def track(self, conn, add: bool) -> None:
+        with self._conn_lock:
+            (self._connections.add if add else self._connections.discard)(conn)
+
+    def close_all_connections(self) -> None:
+        with self._conn_lock:
+            conns = list(self._connections)
+        for conn in conns:
+            try:
+                conn.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def finish_request(self, request, client_address):
+        if self.ssl_context is None:
+            return super().finish_request(request, client_address)
+        # The TLS handshake runs here, in the connection's own thread, not in accept().
+        request.settimeout(Handler.timeout)
+        try:
+            tls_sock = self.ssl_context.wrap_socket(request, server_side=True)
+        except (ssl.SSLError, OSError):
+            return
+        try:
+            self.RequestHandlerClass(tls_sock, client_address, self)
+        finally:
+            try:
+                tls_sock.close()
+            except OSError:
+                pass
+
+    def handle_error(self, request, client_address):
+        if self.sandbox.verbose:
+            super().handle_error(request, client_address)
+
+
+class Sandbox:
+    """A running Flickr-compatible server.
+
+    Usable as a context manager::
+
+        with Sandbox() as sb:
+            urllib.request.urlopen(sb.url + "/services/rest/?method=flickr.test.echo&api_key=" + sb.api_key)
+
+    ``data_dir=None`` uses a fresh temporary directory, removed by :meth:`stop`.
+    """
+
+    api_key = C.API_KEY
+    api_secret = C.API_SECRET
+    oauth_token = C.OAUTH_TOKEN
+    oauth_token_secret = C.OAUTH_TOKEN_SECRET
+    auth_token = C.AUTH_TOKEN
+    user_nsid = C.USER_NSID
+
+    def __init__(self, port: int = 0, host: str = "127.0.0.1", data_dir: str | None = None,
+                 tls_enabled: bool = False, latency_ms: int = 0, verbose: bool = False):
+        self._own_dir = data_dir is None
+        self.data_dir = os.path.abspath(data_dir or tempfile.mkdtemp(prefix="flickr-sandbox-"))
+        os.makedirs(self.data_dir, exist_ok=True)
+        self.host = host
+        self.tls = tls_enabled
+        self.latency_ms = latency_ms
+        self.verbose = verbose
+        self.faults = faults.FaultInjector()
+        self.ca_file: str | None = None
+        context = None
+        try:
+            if tls_enabled:
+                self.ca_file, cert, key = tls.generate(os.path.join(self.data_dir, "tls"), host)
+                context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+                context.load_cert_chain(cert, key)
+            self.store = Store(self.data_dir)
+            seed(self.store)
+            self._httpd = _HTTPServer((host, port), self, context)
+        except BaseException:
+            if self._own_dir:
+                shutil.rmtree(self.data_dir, ignore_errors=True)
+            raise
+        self.port = self._httpd.server_address[1]
+        url_host = f"[{host}]" if ":" in host else host
+        self.url = f"{'https' if tls_enabled else 'http'}://{url_host}:{self.port}"
+        self._thread: threading.Thread | None = None
+        self._stopped = False
+
+    def start(self) -> Sandbox:
+        """Serve on a background thread."""
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.1},
+                                        name="flickr-sandbox", daemon=True)
+        self._thread.start()
+        return self
+
+    def serve_forever(self) -> None:
+        """Serve on the calling thread until :meth:`shutdown` is called from another."""
+        self._httpd.serve_forever(poll_interval=0.1)
+
+    def shutdown(self) -> None:
+        self._httpd.shutdown()
+
+    def stop(self) -> None:
+        """Stop serving, close connections and the database, remove a temporary data dir."""
+        if self._stopped:
+            return
+        self._stopped = True
+        if self._thread is not None:
+            self._httpd.shutdown()
+            self._thread.join()
+        self._httpd.server_close()
+        self._httpd.close_all_connections()
+        self.store.close()
+        if self._own_dir:
+            shutil.rmtree(self.data_dir, ignore_errors=True)
+
+    def __enter__(self) -> Sandbox:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

@@ -1,0 +1,168 @@
+# SPDX-License-Identifier: MIT
+"""SQLite state of the sandbox: users, photos, tags, photosets, places,
+tokens, frobs, upload tickets and OAuth nonces.
+
+One connection shared by all request threads, serialised by a lock: every
+statement is short, and it keeps multi-statement updates atomic without
+per-thread connection bookkeeping.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from contextlib import contextmanager
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS users (
+    nsid TEXT PRIMARY KEY, username TEXT UNIQUE NOT NULL, realname TEXT NOT NULL,
+    path_alias TEXT, location TEXT NOT NULL DEFAULT '', description TEXT NOT NULL DEFAULT '',
+    iconserver TEXT NOT NULL DEFAULT '0', iconfarm TEXT NOT NULL DEFAULT '0',
+    ispro INTEGER NOT NULL DEFAULT 0, date_joined INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS places (
+    place_id TEXT PRIMARY KEY, woeid TEXT NOT NULL, name TEXT NOT NULL, woe_name TEXT NOT NULL,
+    place_type TEXT NOT NULL, place_type_id INTEGER NOT NULL, place_url TEXT NOT NULL,
+    latitude REAL NOT NULL, longitude REAL NOT NULL, parent_id TEXT
+);
+CREATE TABLE IF NOT EXISTS photos (
+    id INTEGER PRIMARY KEY, owner TEXT NOT NULL REFERENCES users(nsid),
+    secret TEXT NOT NULL, originalsecret TEXT NOT NULL, server TEXT NOT NULL, farm TEXT NOT NULL,
+    title TEXT NOT NULL DEFAULT '', description TEXT NOT NULL DEFAULT '',
+    ispublic INTEGER NOT NULL DEFAULT 1, isfriend INTEGER NOT NULL DEFAULT 0,
+    isfamily INTEGER NOT NULL DEFAULT 0, license INTEGER NOT NULL DEFAULT 0,
+    safety_level INTEGER NOT NULL DEFAULT 0, content_type INTEGER NOT NULL DEFAULT 1,
+    hidden INTEGER NOT NULL DEFAULT 1, dateupload INTEGER NOT NULL, lastupdate INTEGER NOT NULL,
+    datetaken TEXT NOT NULL, views INTEGER NOT NULL DEFAULT 0, media TEXT NOT NULL DEFAULT 'photo',
+    originalformat TEXT NOT NULL DEFAULT 'jpg', width INTEGER NOT NULL, height INTEGER NOT NULL,
+    latitude REAL, longitude REAL, accuracy INTEGER, place_id TEXT REFERENCES places(place_id),
+    file_path TEXT, file_size INTEGER, file_sha256 TEXT, ticket_ready REAL
+);
+CREATE INDEX IF NOT EXISTS photos_owner ON photos(owner);
+CREATE INDEX IF NOT EXISTS photos_upload ON photos(dateupload);
+CREATE TABLE IF NOT EXISTS tags (
+    photo_id INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL, author TEXT NOT NULL, raw TEXT NOT NULL, tag TEXT NOT NULL,
+    machine_tag INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (photo_id, seq)
+);
+CREATE INDEX IF NOT EXISTS tags_tag ON tags(tag);
+CREATE TABLE IF NOT EXISTS photosets (
+    id INTEGER PRIMARY KEY, owner TEXT NOT NULL, title TEXT NOT NULL,
+    description TEXT NOT NULL DEFAULT '', primary_photo INTEGER NOT NULL,
+    date_create INTEGER NOT NULL, date_update INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS photoset_photos (
+    set_id INTEGER NOT NULL REFERENCES photosets(id) ON DELETE CASCADE,
+    photo_id INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL, PRIMARY KEY (set_id, photo_id)
+);
+-- kind: request (OAuth request token), access (OAuth access token), legacy (auth_token)
+CREATE TABLE IF NOT EXISTS tokens (
+    token TEXT PRIMARY KEY, secret TEXT NOT NULL, kind TEXT NOT NULL, nsid TEXT,
+    perms INTEGER NOT NULL DEFAULT 0, callback TEXT, verifier TEXT,
+    created REAL NOT NULL, used INTEGER NOT NULL DEFAULT 0, denied INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS frobs (
+    frob TEXT PRIMARY KEY, nsid TEXT, perms INTEGER NOT NULL DEFAULT 0, created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tickets (
+    id TEXT PRIMARY KEY, photo_id INTEGER, complete_at REAL NOT NULL, failed INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS nonces (
+    consumer TEXT NOT NULL, nonce TEXT NOT NULL, timestamp INTEGER NOT NULL,
+    PRIMARY KEY (consumer, nonce, timestamp)
+);
+CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+"""
+
+
+class Store:
+    """Thread-safe access to the sandbox database in ``data_dir``."""
+
+    def __init__(self, data_dir: str):
+        self.data_dir = data_dir
+        self.photo_dir = os.path.join(data_dir, "photos")
+        os.makedirs(self.photo_dir, exist_ok=True)
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(os.path.join(data_dir, "sandbox.sqlite3"),
+                                   check_same_thread=False, isolation_level=None)
+        self._db.row_factory = sqlite3.Row
+        # Unicode-aware lower() for case-insensitive text search (SQLite's is ASCII-only).
+        self._db.create_function("pylower", 1, lambda s: s.lower() if isinstance(s, str) else s,
+                                 deterministic=True)
+        self._db.execute("PRAGMA foreign_keys = ON")
+        self._db.execute("PRAGMA journal_mode = WAL")
+        self._db.executescript(SCHEMA)
+
+    @contextmanager
+    def transaction(self):
+        """Hold the lock and run the enclosed statements as one transaction."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def all(self, sql: str, args: tuple = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    def one(self, sql: str, args: tuple = ()) -> sqlite3.Row | None:
+        with self._lock:
+            return self._db.execute(sql, args).fetchone()
+
+    def run(self, sql: str, args: tuple = ()) -> sqlite3.Cursor:
+        with self._lock:
+            return self._db.execute(sql, args)
+
+    def many(self, sql: str, rows) -> None:
+        with self._lock:
+            self._db.executemany(sql, rows)
+
+    def next_value(self, name: str, start: int) -> int:
+        """Atomically increment a named counter (photo ids, set ids, tickets)."""
+        with self._lock:
+            row = self._db.execute("SELECT value FROM counters WHERE name=?", (name,)).fetchone()
+            value = (row["value"] if row else start) + 1
+            self._db.execute("INSERT OR REPLACE INTO counters(name, value) VALUES (?, ?)", (name, value))
+            return value
+
+    # -- lookups shared by several modules ---------------------------------
+
+    def user(self, nsid: str) -> sqlite3.Row | None:
+        return self.one("SELECT * FROM users WHERE nsid=?", (nsid,))
+
+    def find_user(self, ident: str) -> sqlite3.Row | None:
+        """A user by NSID, username or path alias (as Flickr URLs accept)."""
+        return self.one("SELECT * FROM users WHERE nsid=? OR username=? OR path_alias=?",
+                        (ident, ident, ident))
+
+    def photo(self, photo_id: str) -> sqlite3.Row | None:
+        if not str(photo_id).isdigit():
+            return None
+        return self.one("SELECT * FROM photos WHERE id=?", (int(photo_id),))
+
+    def tags(self, photo_id: int) -> list[sqlite3.Row]:
+        return self.all("SELECT * FROM tags WHERE photo_id=? ORDER BY seq", (photo_id,))
+
+    def place(self, place_id: str) -> sqlite3.Row | None:
+        return self.one("SELECT * FROM places WHERE place_id=?", (place_id,))
+
+    def place_chain(self, place_id: str | None) -> list[sqlite3.Row]:
+        """The place and its ancestors (locality, region, country...)."""
+        chain = []
+        while place_id:
+            row = self.place(place_id)
+            if row is None:
+                break
+            chain.append(row)
+            place_id = row["parent_id"]
+        return chain
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

@@ -1,0 +1,225 @@
+# SPDX-License-Identifier: MIT
+"""Upload and replace endpoints: streamed multipart straight to disk.
+
+The body is read 64 KiB at a time and fed to the multipart parser; the
+``photo`` part is written to a temporary file while its size and SHA-256 are
+computed, so memory use does not depend on the upload's size.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+import tempfile
+import time
+
+from . import constants as C
+from . import response as R
+from .auth import authenticate, insufficient
+from .envelope import Node
+from .errors import ApiError, OAuthProblem
+from .images import dimensions, sniff
+from .methods.photos import add_tags, split_tags
+from .multipart import MultipartError, MultipartParser, boundary_from_content_type, parse_disposition
+from .request import Prepared, Request
+from .rest import FAULT_PARAM, TOKEN_ABSENT
+
+MAX_FIELD_BYTES = 1024 * 1024
+DEFAULT_DIMENSIONS = (4000, 3000)  # when the header does not tell (TIFF, HEIC, video)
+ASYNC_DELAY = 0.5  # seconds until an async ticket completes
+
+
+class _FileSink:
+    """Writes one file part to disk, hashing and counting as it goes."""
+
+    def __init__(self, directory: str):
+        fd, self.path = tempfile.mkstemp(prefix=".upload-", dir=directory)
+        self._file = os.fdopen(fd, "wb")
+        self.sha256 = hashlib.sha256()
+        self.size = 0
+        self.head = b""
+
+    def write(self, data: bytes) -> None:
+        if len(self.head) < 32:
+            self.head += data[:32 - len(self.head)]
+        self.sha256.update(data)
+        self.size += len(data)
+        self._file.write(data)
+
+    def close(self) -> None:
+        self._file.close()
+
+
+class _FieldSink:
+    def __init__(self, fields: list, name: str):
+        self._fields, self._name, self._data = fields, name, bytearray()
+
+    def write(self, data: bytes) -> None:
+        self._data += data
+        if len(self._data) > MAX_FIELD_BYTES:
+            raise MultipartError(f"field {self._name!r} too large")
+
+    def close(self) -> None:
+        self._fields.append((self._name, self._data.decode("utf-8", "replace")))
+
+
+class _Discard:
+    def write(self, data: bytes) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class _Upload:
+    """What the multipart body held: text fields and at most one photo file."""
+
+    def __init__(self):
+        self.fields: list[tuple[str, str]] = []
+        self.photo: _FileSink | None = None
+        self.error: str | None = None
+
+    def cleanup(self) -> None:
+        if self.photo is not None and os.path.exists(self.photo.path):
+            os.remove(self.photo.path)
+
+
+def prepare(req: Request, replace: bool) -> Prepared:
+    upload = _Upload()
+    boundary = boundary_from_content_type(req.headers.get("Content-Type", ""))
+    if boundary is None:
+        # Not multipart: the parameters may still be an urlencoded form.
+        upload.fields = req.read_form()[len(req.query_pairs):]
+    else:
+        def on_part(headers: dict[str, str]):
+            disposition = parse_disposition(headers.get("content-disposition", ""))
+            name = disposition.get("name", "")
+            if name == "photo":
+                if upload.photo is not None:
+                    return _Discard()
+                upload.photo = _FileSink(req.sandbox.store.photo_dir)
+                return upload.photo
+            if "filename" in disposition:
+                return _Discard()  # other file parts are not Flickr arguments
+            return _FieldSink(upload.fields, name)
+
+        parser = MultipartParser(boundary, on_part)
+        chunks = req.body_chunks()
+        try:
+            for chunk in chunks:
+                parser.feed(chunk)
+            parser.close()
+        except MultipartError as exc:
+            upload.error = str(exc)
+            # Drain what is left so the connection stays usable.
+            for _ in chunks:
+                pass
+        except BaseException:
+            upload.cleanup()
+            raise
+    params = req.query_pairs + upload.fields
+    return Prepared(params, lambda: _handle(req, upload, replace), upload.cleanup)
+
+
+def _handle(req: Request, upload: _Upload, replace: bool) -> R.Response:
+    store = req.sandbox.store
+    params = req.query_pairs + upload.fields
+    try:
+        # Every field is signed except the photo itself (flickr-protocol.md §5).
+        caller = authenticate(store, req.method, req.signing_url(), params, req.header_oauth(),
+                              unsigned=("photo",))
+        if caller.perms < C.PERMS["write"]:
+            if caller.scheme == "oauth" and caller.token is None:
+                return R.text(400, TOKEN_ABSENT)
+            raise insufficient(C.PERMS["write"], caller.perms)
+        if upload.error is not None:
+            raise ApiError(3, "General upload failure")
+        args = {k: v for k, v in params if k != FAULT_PARAM}
+        target = None
+        if replace:
+            target = store.photo(args.get("photo_id", ""))
+            if target is None or target["owner"] != caller.nsid:
+                raise ApiError(1, "Photo not found")
+        if upload.photo is None:
+            raise ApiError(2, "No photo specified")
+        is_async = args.get("async") == "1"
+        kind = sniff(upload.photo.head)
+        if upload.photo.size == 0 or kind is None:
+            if is_async:
+                # The file is examined after the ticket is issued: the ticket fails (complete="2").
+                return _ticket(store, None)
+            raise ApiError(4, "Filesize was zero") if upload.photo.size == 0 else \
+                ApiError(5, "Filetype was not recognised")
+        if replace:
+            photo_id = _replace(store, target, upload.photo, kind)
+        else:
+            photo_id = _store_new(store, caller.nsid, args, upload.photo, kind)
+    except OAuthProblem as problem:
+        return R.text(problem.status, problem.body)
+    except ApiError as err:
+        return R.api_error(err)  # upload always answers XML, whatever format says
+    if is_async:
+        return _ticket(store, photo_id)
+    row = store.photo(str(photo_id))
+    return R.xml_ok([Node("photoid", {"secret": row["secret"], "originalsecret": row["originalsecret"]},
+                          text=photo_id)])
+
+
+def _ticket(store, photo_id: int | None) -> R.Response:
+    """Issue an async ticket; it completes (or fails, without a photo) after ASYNC_DELAY."""
+    number = store.next_value("ticket", 78701000)
+    ticket = f"{number}-{72157600000000000 + (photo_id or number) % 10 ** 11}"
+    store.run("INSERT INTO tickets VALUES (?,?,?,?)",
+              (ticket, photo_id, time.time() + ASYNC_DELAY, int(photo_id is None)))
+    return R.xml_ok([Node("ticketid", text=ticket)])
+
+
+def _move_into_place(store, sink: _FileSink, photo_id: int, originalsecret: str, fmt: str) -> str:
+    path = os.path.join(store.photo_dir, f"{photo_id}_{originalsecret}.{fmt}")
+    os.replace(sink.path, path)
+    return path
+
+
+def _int_arg(args: dict, name: str, allowed: range, default: int) -> int:
+    value = args.get(name, "")
+    return int(value) if value.isdigit() and int(value) in allowed else default
+
+
+def _store_new(store, nsid: str, args: dict, sink: _FileSink, kind: tuple[str, str]) -> int:
+    fmt, media = kind
+    photo_id = store.next_value("photo", 53000000000)
+    secret, original = secrets.token_hex(5), secrets.token_hex(5)
+    path = _move_into_place(store, sink, photo_id, original, fmt)
+    width, height = dimensions(path) or DEFAULT_DIMENSIONS
+    now = int(time.time())
+    store.run(
+        "INSERT INTO photos(id, owner, secret, originalsecret, server, farm, title, description,"
+        " ispublic, isfriend, isfamily, safety_level, content_type, hidden, dateupload, lastupdate,"
+        " datetaken, media, originalformat, width, height, file_path, file_size, file_sha256)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (photo_id, nsid, secret, original, C.SERVER, C.FARM, args.get("title", ""),
+         args.get("description", ""), _int_arg(args, "is_public", range(2), 1),
+         _int_arg(args, "is_friend", range(2), 0), _int_arg(args, "is_family", range(2), 0),
+         _int_arg(args, "safety_level", range(1, 4), 1), _int_arg(args, "content_type", range(1, 4), 1),
+         _int_arg(args, "hidden", range(1, 3), 1), now, now,
+         time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(now)), media, fmt, width, height, path,
+         sink.size, sink.sha256.hexdigest()))
+    tags = split_tags(args.get("tags", ""))
+    if tags:
+        add_tags(store, photo_id, nsid, tags)
+    return photo_id
+
+
+def _replace(store, photo, sink: _FileSink, kind: tuple[str, str]) -> int:
+    fmt, media = kind
+    old_path = photo["file_path"]
+    path = _move_into_place(store, sink, photo["id"], photo["originalsecret"], fmt)
+    if old_path and old_path != path and os.path.exists(old_path):
+        os.remove(old_path)
+    width, height = dimensions(path) or DEFAULT_DIMENSIONS
+    store.run("UPDATE photos SET file_path=?, file_size=?, file_sha256=?, originalformat=?, media=?,"
+              " width=?, height=?, lastupdate=? WHERE id=?",
+              (path, sink.size, sink.sha256.hexdigest(), fmt, media, width, height,
+               int(time.time()), photo["id"]))
+    return photo["id"]

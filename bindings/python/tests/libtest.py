@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: MIT
+"""Helpers shared by the binding's tests (fixtures are in conftest.py)."""
+import os
+import pathlib
+import subprocess
+import sys
+import types
+
+REPO = pathlib.Path(__file__).resolve().parents[3]
+PACKAGE_DIR = REPO / "bindings" / "python"
+
+
+def start_sandbox(*extra):
+    """Starts `python -m flickr.sandbox --port 0` and reads the lines it prints."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "flickr.sandbox", "--port", "0", *extra],
+        stdout=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=str(PACKAGE_DIR)),
+    )
+    info = {"url": process.stdout.readline().strip(), "process": process}
+    if not info["url"].startswith("http"):
+        process.kill()
+        raise RuntimeError(f"the sandbox did not start: {info['url']!r}")
+    wanted = {"api_key", "api_secret", "oauth_token", "oauth_token_secret", "auth_token", "data_dir"}
+    if "--tls" in extra:
+        wanted.add("ca_file")
+    while not wanted.issubset(info):
+        name, _, value = process.stdout.readline().strip().partition("=")
+        if not name:
+            break
+        info[name] = value
+    return types.SimpleNamespace(**info)
+
+
+def stop_sandbox(sandbox):
+    sandbox.process.terminate()
+    try:
+        sandbox.process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        sandbox.process.kill()
+
+
+def endpoints(server) -> dict:
+    """The option keywords pointing a Flickr object at a sandbox."""
+    return {
+        "rest_endpoint": server.url + "/services/rest/",
+        "upload_endpoint": server.url + "/services/upload/",
+        "replace_endpoint": server.url + "/services/replace/",
+        "oauth_endpoint": server.url + "/services/oauth/",
+    }

@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: MIT
+"""Fixtures for the sandbox tests: a shared in-process sandbox and OAuth helpers.
+
+Requests are signed with oauthlib, an OAuth implementation independent of the
+sandbox's own code, so the tests prove the sandbox speaks standard OAuth 1.0a.
+"""
+from __future__ import annotations
+
+import pathlib
+import sys
+
+import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+
+from sbclient import Client  # noqa: E402
+
+from flickr.sandbox import Sandbox  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def sandbox():
+    """One in-process sandbox for the whole session (tests create their own data)."""
+    with Sandbox() as sb:
+        yield sb
+
+
+@pytest.fixture(scope="session")
+def client(sandbox) -> Client:
+    return Client(sandbox)
+
+
+@pytest.fixture
+def fresh_sandbox():
+    """A private sandbox, for tests that change shared state (tokens, deletions)."""
+    with Sandbox() as sb:
+        yield sb

@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: MIT
+"""Envelope writer: Flickr's exact XML layout, escaping and JSON mapping."""
+from sbclient import fixture_text
+
+from flickr.sandbox.envelope import Node, escape, json_ok, xml_fail, xml_ok
+
+
+def test_error_envelope_matches_recorded_bytes():
+    assert xml_fail(112, 'Method "flickr.fakeMethod" not found').decode() == \
+        fixture_text("error.112.method-not-found.xml")
+    assert xml_fail(2, "No photo specified").decode() == fixture_text("upload.error.2.no-photo.xml")
+
+
+def test_ok_layout_tabs_and_self_closing():
+    photos = Node("photos", {"page": 1, "total": 2})
+    photos.add("photo", {"id": "1", "title": "a & b"})
+    p2 = photos.add("photo", {"id": "2"})
+    p2.add("description", text="x<y")
+    assert xml_ok([photos]).decode() == (
+        '<?xml version="1.0" encoding="utf-8" ?>\n<rsp stat="ok">\n'
+        '<photos page="1" total="2">\n\t<photo id="1" title="a &amp; b" />\n'
+        '\t<photo id="2">\n\t\t<description>x&lt;y</description>\n\t</photo>\n</photos>\n</rsp>\n')
+
+
+def test_escape_like_php_htmlspecialchars():
+    assert escape("<a href=\"x\">'&'</a>") == "&lt;a href=&quot;x&quot;&gt;&#039;&amp;&#039;&lt;/a&gt;"
+    assert escape("bad\x00\x08ctl") == "badctl"
+
+
+def test_json_mapping_lists_and_content():
+    photos = Node("photos", {"page": 1})
+    photos.add("photo", {"id": "1"}).add("description", text="")
+    user = Node("user", {"id": "u"})
+    user.add("username", text="name")
+    obj = json_ok([photos, user])
+    assert obj == {"photos": {"page": "1", "photo": [{"id": "1", "description": {"_content": ""}}]},
+                   "user": {"id": "u", "username": {"_content": "name"}}, "stat": "ok"}

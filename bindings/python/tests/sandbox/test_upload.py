@@ -1,0 +1,237 @@
+# SPDX-License-Identifier: MIT
+"""Upload and replace: shapes, each error code, auth, async tickets, serving, streaming."""
+import hashlib
+import http.client
+import os
+import subprocess
+import sys
+import time
+import urllib.parse
+import xml.etree.ElementTree as ET
+
+import pytest
+from sbclient import Client, fixture_text, multipart, oauth_flow, png_bytes, structure
+
+from flickr.sandbox import Sandbox
+from flickr.sandbox import constants as C
+from flickr.sandbox.images import placeholder_jpeg
+
+
+@pytest.fixture(scope="module")
+def up():
+    with Sandbox() as sb:
+        yield Client(sb)
+
+
+def _sha(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def test_sync_upload_shape_metadata_and_file(up):
+    photo = png_bytes(640, 480)
+    reply = up.upload(photo, title="Upload ✓ & co", description="desc", tags='one "two words"',
+                      is_public=0, safety_level=2, filename="café.png")
+    root = reply.ok()
+    assert reply.headers["Content-Type"] == "text/xml; charset=utf-8"
+    assert structure(root) == structure(ET.fromstring(fixture_text("upload.xml")))
+    node = root.find("photoid")
+    photo_id = node.text
+    info = up.rest("flickr.photos.getInfo", auth="oauth", photo_id=photo_id).ok().find("photo")
+    assert info.get("secret") == node.get("secret") and info.get("originalsecret") == node.get("originalsecret")
+    assert info.get("originalformat") == "png" and info.get("safety_level") == "2"
+    assert info.find("title").text == "Upload ✓ & co" and info.find("visibility").get("ispublic") == "0"
+    assert [t.text for t in info.iter("tag")] == ["one", "twowords"]
+    file_info = up.rest("flickr.sandbox.getFileInfo", photo_id=photo_id).ok().find("file")
+    assert file_info.get("size") == str(len(photo)) and file_info.get("sha256") == _sha(photo)
+    # Sizes follow the real dimensions; every URL serves the original bytes.
+    sizes = up.rest("flickr.photos.getSizes", auth="oauth", photo_id=photo_id).ok()
+    labels = [s.get("label") for s in sizes.iter("size")]
+    assert labels == ["Square", "Large Square", "Thumbnail", "Small", "Small 320", "Small 400", "Medium",
+                      "Original"]  # 640 px wide: no size as large as the original
+    original = [s for s in sizes.iter("size") if s.get("label") == "Original"][0]
+    assert (original.get("width"), original.get("height")) == ("640", "480")
+    assert original.get("source").endswith(f"_{node.get('originalsecret')}_o.png")
+    for s in sizes.iter("size"):
+        got = up.raw("GET", s.get("source")[len(up.url):])
+        assert got.status == 200 and got.body == photo and got.headers["Content-Type"] == "image/png"
+    # Private: other users do not see it.
+    assert up.rest("flickr.photos.getInfo", photo_id=photo_id).err()[0] == 1
+
+
+def test_upload_paths_and_legacy_auth(up):
+    jpeg = placeholder_jpeg(123, 45)
+    for path in ("/services/upload", "/services/upload/"):
+        assert up.upload(jpeg, path=path, title="t").ok().find("photoid").text
+    photo_id = up.upload(jpeg, auth="legacy", title="legacy").ok().find("photoid").text
+    info = up.rest("flickr.sandbox.getFileInfo", photo_id=photo_id).ok().find("file")
+    assert (info.get("width"), info.get("height"), info.get("originalformat")) == ("123", "45", "jpg")
+
+
+@pytest.mark.parametrize("data,code,msg", [
+    (None, 2, "No photo specified"),
+    (b"", 4, "Filesize was zero"),
+    (b"this is not an image at all", 5, "Filetype was not recognised"),
+])
+def test_upload_errors(up, data, code, msg):
+    reply = up.upload(data, title="x")
+    assert reply.status == 200 and reply.err() == (code, msg)
+    if code == 2:
+        assert reply.text == fixture_text("upload.error.2.no-photo.xml")
+
+
+@pytest.mark.parametrize("magic,fmt", [(b"GIF89a\x01\x00\x01\x00", "gif"), (b"II*\x00\x08\x00", "tiff"),
+                                       (b"\x00\x00\x00\x18ftypheic", "heic"),
+                                       (b"\x00\x00\x00\x18ftypisom", "mp4")])
+def test_sniffed_types(up, magic, fmt):
+    photo_id = up.upload(magic + b"\x00" * 64).ok().find("photoid").text
+    assert up.rest("flickr.sandbox.getFileInfo", photo_id=photo_id).ok().find("file").get("originalformat") == fmt
+
+
+def test_upload_auth_errors(up):
+    jpeg = placeholder_jpeg(8, 8)
+    assert up.upload(jpeg, auth="none").err() == (
+        99, "Insufficient permissions. Method requires write privileges; none granted.")
+    read = oauth_flow(up, perms="read")[:2]
+    assert up.upload(jpeg, token=read).err() == (
+        99, "Insufficient permissions. Method requires write privileges; read granted.")
+    bad = up.upload(jpeg, token=(C.OAUTH_TOKEN, "ffffffffffffffff"))
+    assert bad.status == 401 and bad.text.startswith("oauth_problem=signature_invalid&debug_sbs=POST&")
+    assert "photo" not in urllib.parse.unquote(bad.text.split("debug_sbs=")[1]).split("&")[2:]
+    # A tampered field (signed "a", sent "b") fails the signature.
+    body, ctype = multipart({"title": "b"}, jpeg)
+    client = up.oauth_client((C.OAUTH_TOKEN, C.OAUTH_TOKEN_SECRET), signature_type="AUTH_HEADER")
+    _, hdrs, _ = client.sign(up.url + "/services/upload/", "POST", body="title=a",
+                             headers={"Content-Type": "application/x-www-form-urlencoded"})
+    tampered = up.raw("POST", "/services/upload/", body=body,
+                      headers={"Content-Type": ctype, "Authorization": hdrs["Authorization"]})
+    assert tampered.status == 401 and "title%3Db" in tampered.text
+    assert up.upload(jpeg, auth="legacy", token="72157000000000000-0000000000000000").err()[0] == 98
+    garbage = up.raw("POST", "/services/upload/", body=iter([b"x"]),
+                     headers={"Content-Type": "multipart/form-data; boundary=x"})
+    assert garbage.status == 200 and garbage.err()[0] == 100
+
+
+def test_chunked_upload(up):
+    """Transfer-Encoding: chunked bodies (no Content-Length) are streamed too."""
+    jpeg = placeholder_jpeg(64, 64)
+    body, ctype = multipart({"title": "chunked"}, jpeg)
+    client = up.oauth_client((C.OAUTH_TOKEN, C.OAUTH_TOKEN_SECRET), signature_type="AUTH_HEADER")
+    _, hdrs, _ = client.sign(up.url + "/services/upload/", "POST", body="title=chunked",
+                             headers={"Content-Type": "application/x-www-form-urlencoded"})
+    pieces = iter([body[i:i + 100] for i in range(0, len(body), 100)])
+    reply = up.raw("POST", "/services/upload/", body=pieces,
+                   headers={"Content-Type": ctype, "Authorization": hdrs["Authorization"]})
+    photo_id = reply.ok().find("photoid").text
+    assert up.rest("flickr.sandbox.getFileInfo", photo_id=photo_id).ok().find("file").get("sha256") == _sha(jpeg)
+
+
+def test_async_upload_and_check_tickets(up):
+    reply = up.upload(placeholder_jpeg(16, 16), title="async", **{"async": 1})
+    root = reply.ok()
+    assert structure(root) == structure(ET.fromstring(fixture_text("upload.async.xml")))
+    ticket = root.find("ticketid").text
+    assert "-" in ticket
+    first = up.rest("flickr.photos.upload.checkTickets", tickets=f"{ticket},999-1").ok()
+    tickets = first.findall("uploader/ticket")
+    assert tickets[0].attrib == {"id": ticket, "complete": "0"}
+    assert tickets[1].attrib == {"id": "999-1", "invalid": "1"}
+    doc = ET.fromstring(fixture_text("doc.flickr.photos.upload.checkTickets.xml"))
+    assert structure(first.find("uploader"))[0:2] == structure(doc)[0:2]
+    deadline = time.time() + 3
+    while time.time() < deadline:
+        t = up.rest("flickr.photos.upload.checkTickets", tickets=ticket).ok().find("uploader/ticket")
+        if t.get("complete") == "1":
+            break
+        time.sleep(0.1)
+    assert t.get("complete") == "1" and t.get("photoid").isdigit()
+    assert up.rest("flickr.photos.getInfo", auth="oauth", photo_id=t.get("photoid")).ok()
+
+
+def test_async_upload_of_bad_file_fails_its_ticket(up):
+    ticket = up.upload(b"not an image", **{"async": 1}).ok().find("ticketid").text
+    t = up.rest("flickr.photos.upload.checkTickets", tickets=ticket).ok().find("uploader/ticket")
+    assert t.attrib == {"id": ticket, "complete": "0"}
+    time.sleep(0.6)
+    t = up.rest("flickr.photos.upload.checkTickets", tickets=ticket).ok().find("uploader/ticket")
+    assert t.attrib == {"id": ticket, "complete": "2"}
+    assert up.upload(None, **{"async": 1}).err()[0] == 2  # no photo at all is still refused at once
+
+
+def test_replace(up):
+    first = png_bytes(20, 10)
+    node = up.upload(first).ok().find("photoid")
+    photo_id = node.text
+    second = placeholder_jpeg(300, 200)
+    reply = up.upload(second, path="/services/replace/", photo_id=photo_id)
+    root = reply.ok()
+    assert structure(root) == structure(ET.fromstring(fixture_text("replace.xml")))
+    assert root.find("photoid").text == photo_id
+    info = up.rest("flickr.sandbox.getFileInfo", photo_id=photo_id).ok().find("file")
+    assert info.get("sha256") == _sha(second) and info.get("originalformat") == "jpg"
+    assert (info.get("width"), info.get("height")) == ("300", "200")
+    orig = up.rest("flickr.photos.getSizes", photo_id=photo_id, auth="oauth").ok().findall("sizes/size")[-1]
+    assert up.raw("GET", orig.get("source")[len(up.url):]).body == second
+    ticket = up.upload(first, path="/services/replace", photo_id=photo_id, **{"async": 1}).ok()
+    assert ticket.find("ticketid") is not None
+    seeded_other = up.rest("flickr.photos.search", user_id=C.OTHER_NSID, per_page=1).ok().find("photos/photo")
+    assert up.upload(second, path="/services/replace/", photo_id=seeded_other.get("id")).err() == \
+        (1, "Photo not found")
+    assert up.upload(second, path="/services/replace/", photo_id="1").err()[0] == 1
+    assert up.upload(None, path="/services/replace/", photo_id=photo_id).err()[0] == 2
+
+
+def _rss_peak_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    raise AssertionError("no VmHWM")
+
+
+def test_large_upload_is_streamed_to_disk(tmp_path):
+    """300 MB streamed from a generator; the server's peak RSS stays far below that."""
+    proc = subprocess.Popen([sys.executable, "-m", "flickr.sandbox", "--port", "0", "--data", str(tmp_path)],
+                            stdout=subprocess.PIPE, text=True, cwd=os.getcwd(),
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    try:
+        url = proc.stdout.readline().strip()
+        host, port = urllib.parse.urlsplit(url).hostname, urllib.parse.urlsplit(url).port
+        sb = type("S", (), {"url": url, "api_key": C.API_KEY, "api_secret": C.API_SECRET,
+                            "oauth_token": C.OAUTH_TOKEN, "oauth_token_secret": C.OAUTH_TOKEN_SECRET})()
+        client = Client(sb)
+        size = 300 * 1024 * 1024
+        block = b"\xff\xd8\xff\xe0" + bytes(range(256)) * 4096  # ~1 MiB, JPEG magic first
+        head, ctype = multipart({"title": "big"}, None)
+        boundary = ctype.split("boundary=")[1]
+        prefix = head[:-len(f"--{boundary}--\r\n")] + (
+            f"--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"big.jpg\"\r\n"
+            "Content-Type: image/jpeg\r\n\r\n").encode()
+        suffix = f"\r\n--{boundary}--\r\n".encode()
+        sha = hashlib.sha256()
+
+        def body():
+            yield prefix
+            sent = 0
+            while sent < size:
+                chunk = block[:min(len(block), size - sent)]
+                sha.update(chunk)
+                sent += len(chunk)
+                yield chunk
+            yield suffix
+
+        oauth = client.oauth_client((C.OAUTH_TOKEN, C.OAUTH_TOKEN_SECRET), signature_type="AUTH_HEADER")
+        _, hdrs, _ = oauth.sign(url + "/services/upload/", "POST", body="title=big",
+                                headers={"Content-Type": "application/x-www-form-urlencoded"})
+        conn = http.client.HTTPConnection(host, port, timeout=120)
+        conn.request("POST", "/services/upload/", body=body(), headers={
+            "Content-Type": ctype, "Authorization": hdrs["Authorization"],
+            "Content-Length": str(len(prefix) + size + len(suffix))})
+        resp = conn.getresponse()
+        root = ET.fromstring(resp.read())
+        photo_id = root.find("photoid").text
+        info = client.rest("flickr.sandbox.getFileInfo", photo_id=photo_id).ok().find("file")
+        assert info.get("size") == str(size) and info.get("sha256") == sha.hexdigest()
+        assert _rss_peak_kib(proc.pid) < 100 * 1024, "server held the upload in memory"
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file flickr/client.h
+ * @brief Calling any Flickr method, synchronously or asynchronously.
+ *
+ * Calls add `api_key` and sign: OAuth 1.0a HMAC-SHA1 when the context holds an
+ * OAuth token and secret, the legacy api_sig (MD5) when it holds a legacy auth
+ * token, nothing otherwise. GET parameters go in the query, POST parameters in
+ * a form body (FLICKR_OPT_OAUTH_IN_HEADER moves the OAuth ones to an
+ * Authorization header). Every call of a context goes through the context's
+ * own worker thread and connection pool, so connections are kept alive and
+ * many calls may be in flight at once, from any number of threads.
+ */
+#ifndef FLICKR_CLIENT_H
+#define FLICKR_CLIENT_H
+
+#include "context.h"
+#include "response.h"
+
+FLICKR_BEGIN_DECLS
+
+/** @brief An opaque asynchronous request; release with flickr_request_free(). */
+typedef struct flickr_request flickr_request;
+
+/** @brief The HTTP method of a call. Flickr's write methods require FLICKR_POST. */
+typedef enum flickr_http_method {
+    FLICKR_GET = 0,
+    FLICKR_POST = 1
+} flickr_http_method;
+
+/**
+ * @brief Called once when an asynchronous request ends, on the library's worker thread.
+ *
+ * Keep it short: while it runs, the context's other transfers wait. It may
+ * start new asynchronous calls, cancel or free requests (including req), but
+ * not make synchronous calls on the same context (they fail with FLICKR_ESTATE).
+ *
+ * @param req      the request.
+ * @param status   FLICKR_OK or a FLICKR_E* code (FLICKR_EABORTED after flickr_request_cancel()).
+ * @param resp     the response on success, else NULL; borrowed: valid until req is freed
+ *                 (take a reference with flickr_request_response() to keep it longer).
+ * @param userdata the pointer given to flickr_call_async(), untouched.
+ */
+typedef void (*flickr_done_fn)(flickr_request *req, int status, const flickr_response *resp, void *userdata);
+
+/**
+ * @brief Call a Flickr method and wait for the answer.
+ *
+ * @param[out] out receives the response; release it with flickr_response_free(). NULL on failure.
+ * @param ctx      the context.
+ * @param method   the method name, e.g. "flickr.photos.search".
+ * @param params   NULL-terminated array of UTF-8 key, value, key, value, ..., NULL; NULL means none.
+ *                 Copied. `method`, `api_key`, `api_sig`, `auth_token`, `format`, `nojsoncallback`
+ *                 and `oauth_*` are set by the library and refused here.
+ * @param verb     FLICKR_GET or FLICKR_POST.
+ * @return FLICKR_OK; FLICKR_EAPI for stat="fail" (flickr_error_last() gives Flickr's code and
+ *         message); FLICKR_EHTTP for a non-2xx answer without an envelope; FLICKR_EOAUTH for an
+ *         OAuth refusal (401/400 `oauth_problem=...`); FLICKR_EPARSE for an empty or non-XML body;
+ *         FLICKR_ENETWORK, FLICKR_ETIMEOUT, FLICKR_ETLS, FLICKR_ETOOBIG for transport failures;
+ *         FLICKR_EINVAL for bad arguments; FLICKR_ESTATE when called from a done callback.
+ * @note Added in 0.1. Thread-safe: any number of threads may call at once on one context.
+ */
+FLICKR_API int flickr_call(flickr_response **out, flickr_context *ctx, const char *method,
+                           const char *const *params, flickr_http_method verb);
+
+/**
+ * @brief Start a call and return at once.
+ *
+ * @param[out] out  receives the request; release it with flickr_request_free() (also after
+ *                  it completed). NULL on failure, in which case done is never called.
+ * @param ctx       the context (the request keeps what it needs of it alive).
+ * @param method    as for flickr_call().
+ * @param params    as for flickr_call(); copied before this returns.
+ * @param verb      FLICKR_GET or FLICKR_POST.
+ * @param done      called once when the request ends, on the worker thread; may be NULL.
+ * @param userdata  passed to done untouched.
+ * @return FLICKR_OK or, for arguments refused before starting, FLICKR_EINVAL (and the like).
+ * @note Added in 0.1. Thread-safe.
+ */
+FLICKR_API int flickr_call_async(flickr_request **out, flickr_context *ctx, const char *method,
+                                 const char *const *params, flickr_http_method verb, flickr_done_fn done,
+                                 void *userdata);
+
+/**
+ * @brief Wait until a request has ended and its done callback has returned.
+ * @param req the request.
+ * @return its status (FLICKR_OK or a FLICKR_E* code; also recorded for flickr_error_last()),
+ *         FLICKR_EINVAL for a request that is not live, or FLICKR_ESTATE when called from a
+ *         done callback for a request that has not ended yet.
+ * @note Added in 0.1. Thread-safe.
+ */
+FLICKR_API int flickr_request_wait(flickr_request *req);
+
+/**
+ * @brief Abort a request; it ends with FLICKR_EABORTED unless it had already ended.
+ * @param req the request; if NULL or not live, nothing happens.
+ * @note Added in 0.1. Thread-safe; returns at once (the done callback still runs, once).
+ */
+FLICKR_API void flickr_request_cancel(flickr_request *req);
+
+/**
+ * @brief Release a request, cancelling it if it is still running.
+ *
+ * Unless called from a done callback, it first waits for the done callback to
+ * have returned, so that no callback runs after this returns.
+ *
+ * @param req the request; if NULL, nothing happens.
+ * @note Added in 0.1. Thread-safe.
+ */
+FLICKR_API void flickr_request_free(flickr_request *req);
+
+/**
+ * @brief Take a reference to a completed request's response.
+ * @param[out] out receives the response, released with flickr_response_free() independently of req.
+ * @param req      the request.
+ * @return FLICKR_OK; FLICKR_ESTATE when it has not ended; the request's own error code when it failed.
+ * @note Added in 0.1. Thread-safe.
+ */
+FLICKR_API int flickr_request_response(flickr_response **out, flickr_request *req);
+
+/**
+ * @brief A request's own error record (not the thread-local one: requests end on the worker thread).
+ * @param req the request.
+ * @return a record borrowed from req, valid until it is freed; code FLICKR_OK while running or on
+ *         success. NULL when req is not a live request.
+ * @note Added in 0.1. Thread-safe once the request has ended.
+ */
+FLICKR_API const flickr_error *flickr_request_error(flickr_request *req);
+
+FLICKR_END_DECLS
+
+#endif /* FLICKR_CLIENT_H */

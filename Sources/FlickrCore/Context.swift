@@ -33,19 +33,19 @@ package final class Context: Sendable {
 }
 
 extension Context {
-    /// Calls a method and waits for the answer.
-    package func perform(_ call: RESTCall) throws(FlickrError) -> Response {
+    /// Runs an operation (a call, a token request, an upload) and waits for the answer.
+    package func perform(_ operation: any Operation) throws(FlickrError) -> Response {
         if engine.isWorkerThread {
             throw FlickrError(.state, "synchronous calls cannot be made from a done callback; use flickr_call_async")
         }
-        let request = Request(context: self, call: call, onComplete: nil)
+        let request = Request(context: self, operation: operation, onComplete: nil)
         try request.start()
         return try request.wait().get()
     }
 
-    /// Starts a call; `onComplete` runs once on the engine's thread when it ends.
-    package func start(_ call: RESTCall, onComplete: Request.Completion?) throws(FlickrError) -> Request {
-        let request = Request(context: self, call: call, onComplete: onComplete)
+    /// Starts an operation; `onComplete` runs once on the engine's thread when it ends.
+    package func start(_ operation: any Operation, onComplete: Request.Completion?) throws(FlickrError) -> Request {
+        let request = Request(context: self, operation: operation, onComplete: onComplete)
         try request.start()
         return request
     }

@@ -2,9 +2,10 @@
 
 import Synchronization
 
-/// One call in flight: signs, sends through the context's engine, follows
-/// same-origin redirects (re-signing for the new URL), and completes exactly
-/// once with a response or an error. Sync calls are a Request plus `wait()`.
+/// One operation in flight: builds and signs its HTTP request, sends it
+/// through the context's engine, follows same-origin redirects (re-signing
+/// for the new URL), and completes exactly once with a response or an error.
+/// Sync calls are a Request plus `wait()`.
 package final class Request: @unchecked Sendable {
     package typealias Completion = @Sendable (Request) -> Void
 
@@ -18,15 +19,15 @@ package final class Request: @unchecked Sendable {
     static let maxRedirects = 5
 
     private let context: Context  // kept alive while the request lives
-    private let call: RESTCall
+    private let operation: any Operation
     private let settings: Settings
     private let onComplete: Completion?
     private let state = Mutex(State())
     private let done = Latch()
 
-    init(context: Context, call: RESTCall, onComplete: Completion?) {
+    init(context: Context, operation: any Operation, onComplete: Completion?) {
         self.context = context
-        self.call = call
+        self.operation = operation
         self.settings = context.snapshot
         self.onComplete = onComplete
     }
@@ -37,7 +38,7 @@ package final class Request: @unchecked Sendable {
     }
 
     func start() throws(FlickrError) {
-        try attempt(endpoint: settings.string(.restEndpoint) ?? Settings.defaultRESTEndpoint)
+        try attempt(endpoint: operation.endpoint(settings))
     }
 
     /// Blocks until complete (and the done callback has returned). On the
@@ -68,9 +69,10 @@ package final class Request: @unchecked Sendable {
     // MARK: Attempts
 
     private func attempt(endpoint: String) throws(FlickrError) {
-        let request = try RequestSigning.request(for: call, settings: settings, endpoint: endpoint)
-        let parse = StreamingParse()
-        let transfer = try Transfer(request: request, sink: { parse.feed($0) }) { [self] _, outcome in
+        let request = try operation.httpRequest(endpoint: endpoint, settings: settings)
+        let parse = operation.parsesXML ? StreamingParse() : nil
+        let sink: ((UnsafeRawBufferPointer) -> Void)? = parse.map { parse in { parse.feed($0) } }
+        let transfer = try Transfer(request: request, sink: sink) { [self] _, outcome in
             transferFinished(outcome, parse: parse, endpoint: endpoint, url: request.redactedURL)
         }
         let cancelled = state.withLock { s -> Bool in
@@ -86,7 +88,7 @@ package final class Request: @unchecked Sendable {
 
     /// Runs on the engine's thread.
     private func transferFinished(
-        _ outcome: Result<HTTPOutcome, FlickrError>, parse: StreamingParse, endpoint: String, url: String
+        _ outcome: Result<HTTPOutcome, FlickrError>, parse: StreamingParse?, endpoint: String, url: String
     ) {
         let body = state.withLock { s -> [UInt8] in
             defer { s.transfer = nil }
@@ -100,7 +102,7 @@ package final class Request: @unchecked Sendable {
                 follow(location, from: endpoint, status: http.status)
                 return
             }
-            complete(ResponseInterpreter.interpret(status: http.status, body: body, parsed: parse.finish(), url: url))
+            complete(operation.interpret(status: http.status, body: body, parsed: parse?.finish(), url: url))
         }
     }
 

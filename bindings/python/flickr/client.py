@@ -184,13 +184,22 @@ class Flickr:
         """Like :meth:`call`, with POST (Flickr's write methods require it)."""
         return self._call(method, params, POST)
 
-    def _call(self, method: str, params: dict, verb: int) -> dict:
+    def call_xml(self, method: str, *, post: bool = False, **params: Any) -> str:
+        """Like :meth:`call` (or :meth:`post`), returning Flickr's XML body as received."""
+        def body(response):
+            length = ctypes.c_size_t()
+            pointer = _ffi.lib().flickr_response_body(response, ctypes.byref(length))
+            return ctypes.string_at(pointer, length.value).decode("utf-8", "replace")
+
+        return self._call(method, params, POST if post else GET, body)
+
+    def _call(self, method: str, params: dict, verb: int, convert=None) -> Any:
         lib = _ffi.lib()
         response = _ffi.ResponsePtr()
         lib.flickr_call(ctypes.byref(response), self._live(), _ffi.encode(method, "method"),
                         _ffi.params_array(params), verb)
         try:
-            return _response_dict(response)
+            return (convert or _response_dict)(response)
         finally:
             lib.flickr_response_free(response)
 

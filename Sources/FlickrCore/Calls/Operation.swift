@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+
+/// What one request does, apart from how it is driven: how each attempt's
+/// HTTP request is built (and signed), and what the answer means. REST calls,
+/// OAuth token requests and uploads are operations; `Request` drives any of
+/// them through the context's engine, with cancellation and redirects.
+package protocol Operation: Sendable {
+    /// The URL of the first attempt.
+    func endpoint(_ settings: Settings) -> String
+    /// The HTTP request for an attempt at `endpoint`; called again, and so
+    /// re-signed, for each followed redirect.
+    func httpRequest(endpoint: String, settings: Settings) throws(FlickrError) -> HTTPRequest
+    /// Whether the body is XML to stream into the mapper as it arrives.
+    var parsesXML: Bool { get }
+    /// The outcome of a completed exchange. `parsed` is nil when `parsesXML` is false.
+    func interpret(status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>?, url: String)
+        -> Result<Response, FlickrError>
+}
+
+extension RESTCall: Operation {
+    package func endpoint(_ settings: Settings) -> String {
+        settings.string(.restEndpoint) ?? Settings.defaultRESTEndpoint
+    }
+
+    package func httpRequest(endpoint: String, settings: Settings) throws(FlickrError) -> HTTPRequest {
+        try RequestSigning.request(for: self, settings: settings, endpoint: endpoint)
+    }
+
+    package var parsesXML: Bool { true }
+
+    package func interpret(status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>?, url: String)
+        -> Result<Response, FlickrError>
+    {
+        ResponseInterpreter.interpret(
+            status: status, body: body, parsed: parsed ?? .failure(FlickrError(.parse, "no XML body")), url: url)
+    }
+}

@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: MIT
+"""The `flickr` command line (also `python -m flickr`).
+
+Each subcommand lives in its own module with `add_parser(subparsers)`, which
+registers it and sets `handler`. Exit codes tell failures apart:
+0 success, 1 other failure, 2 usage error, 3 Flickr API error (stat="fail"),
+4 network, timeout, TLS or HTTP failure, 5 authentication needed or refused.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .. import errors
+from . import call, sandbox
+from .common import CLIError, EXIT_API, EXIT_AUTH, EXIT_FAILURE, EXIT_NETWORK, EXIT_USAGE
+
+COMMANDS = [call, sandbox]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="flickr",
+        description="Call the Flickr API from the command line (libflickr).",
+        epilog="Credentials: --api-key/--api-secret, else FLICKR_API_KEY/FLICKR_API_SECRET. "
+        "--endpoint points every service at another base URL (e.g. a sandbox: flickr sandbox).",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers.required = True
+    for module in COMMANDS:
+        module.add_parser(subparsers)
+    return parser
+
+
+def _exit_code(error: errors.FlickrError) -> int:
+    if isinstance(error, errors.APIError):
+        return EXIT_API
+    if isinstance(error, errors.OAuthError):
+        return EXIT_AUTH
+    if isinstance(error, (errors.NetworkError, errors.TimeoutError, errors.TLSError, errors.HTTPError)):
+        return EXIT_NETWORK
+    if isinstance(error, errors.InvalidArgument):
+        return EXIT_USAGE
+    return EXIT_FAILURE
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.handler(args) or 0
+    except CLIError as error:
+        print(f"flickr: {error}", file=sys.stderr)
+        return error.exit_code
+    except errors.FlickrError as error:
+        detail = f" (Flickr error {error.api_code})" if error.api_code else ""
+        print(f"flickr: {error.message}{detail}", file=sys.stderr)
+        return _exit_code(error)
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: MIT
+"""`flickr call METHOD key=value ... [--post] [--xml|--json]`."""
+from __future__ import annotations
+
+import json
+
+from .common import add_credential_options, open_api, parse_pairs
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser("call", help="call any Flickr method",
+                                   description="Call a Flickr method and print the answer (JSON by default).")
+    parser.add_argument("method", help="e.g. flickr.photos.search")
+    parser.add_argument("params", nargs="*", metavar="key=value", help="method parameters")
+    parser.add_argument("--post", action="store_true", help="use POST (Flickr's write methods require it)")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print the mapped answer as JSON (default)")
+    output.add_argument("--xml", action="store_true", help="print Flickr's XML as received")
+    add_credential_options(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    with open_api(args) as api:
+        params = parse_pairs(args.params)
+        if args.xml:
+            print(api.call_xml(args.method, post=args.post, **params))
+        else:
+            answer = api.post(args.method, **params) if args.post else api.call(args.method, **params)
+            print(json.dumps(answer, ensure_ascii=False, indent=2))
+    return 0

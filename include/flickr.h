@@ -16,6 +16,7 @@
 #include "flickr/response.h"
 #include "flickr/client.h"
 #include "flickr/photos.h"
+#include "flickr/upload.h"
 #include "flickr/auth.h"
 
 #endif /* FLICKR_H */

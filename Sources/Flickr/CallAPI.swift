@@ -40,7 +40,7 @@ public func flickr_call_async(
         let handle = RequestHandle(done: done, userdata: userdata)
         let pointer = requests.register(handle)
         do throws(FlickrError) {
-            try handle.start(context: context, call: call, pointer: pointer)
+            try handle.start(context: context, operation: call, pointer: pointer)
         } catch {
             requests.release(pointer)
             throw error

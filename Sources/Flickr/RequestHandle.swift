@@ -31,10 +31,10 @@ final class RequestHandle: @unchecked Sendable {
         record.deallocate()
     }
 
-    /// Starts the call; its completion calls the caller back with `pointer` (this handle's C address).
-    func start(context: Context, call: RESTCall, pointer: OpaquePointer) throws(FlickrError) {
+    /// Starts the operation; its completion calls the caller back with `pointer` (this handle's C address).
+    func start(context: Context, operation: any Operation, pointer: OpaquePointer) throws(FlickrError) {
         let address = UInt(bitPattern: UnsafeRawPointer(pointer))
-        let request = try context.start(call) { [weak self] core in
+        let request = try context.start(operation) { [weak self] core in
             guard let self, let pointer = OpaquePointer(bitPattern: address) else { return }
             self.completed(core, pointer: pointer)
         }

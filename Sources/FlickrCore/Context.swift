@@ -33,6 +33,9 @@ package final class Context: Sendable {
 }
 
 extension Context {
+    /// True on this context's worker thread, where done and progress callbacks run.
+    package var isOnWorkerThread: Bool { engine.isWorkerThread }
+
     /// Runs an operation (a call, a token request, an upload) and waits for the answer.
     package func perform(_ operation: any Operation) throws(FlickrError) -> Response {
         if engine.isWorkerThread {

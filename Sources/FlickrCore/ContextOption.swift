@@ -18,6 +18,8 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
     case connectTimeoutMs = 101
     case maxResponseBytes = 102
     case oauthInHeader = 103
+    case uploadIdleTimeoutMs = 104
+    case uploadResponseTimeoutMs = 105
 
     package enum Kind: Sendable { case string, number }
 
@@ -42,6 +44,8 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
         case .connectTimeoutMs: "FLICKR_OPT_CONNECT_TIMEOUT_MS"
         case .maxResponseBytes: "FLICKR_OPT_MAX_RESPONSE_BYTES"
         case .oauthInHeader: "FLICKR_OPT_OAUTH_IN_HEADER"
+        case .uploadIdleTimeoutMs: "FLICKR_OPT_UPLOAD_IDLE_TIMEOUT_MS"
+        case .uploadResponseTimeoutMs: "FLICKR_OPT_UPLOAD_RESPONSE_TIMEOUT_MS"
         }
     }
 
@@ -52,6 +56,7 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
         case .connectTimeoutMs: 0...600_000
         case .maxResponseBytes: 1024...(1 << 40)
         case .oauthInHeader: 0...1
+        case .uploadIdleTimeoutMs, .uploadResponseTimeoutMs: 0...86_400_000
         default: 0...0
         }
     }

@@ -49,6 +49,8 @@ package struct Settings: Sendable {
         case .timeoutMs: return 30_000
         case .connectTimeoutMs: return 10_000
         case .maxResponseBytes: return 32 << 20
+        case .uploadIdleTimeoutMs: return 60_000
+        case .uploadResponseTimeoutMs: return 300_000
         default: return 0
         }
     }

@@ -38,6 +38,8 @@ import Testing
             (.caFile, FLICKR_OPT_CA_FILE), (.authEndpoint, FLICKR_OPT_AUTH_ENDPOINT),
             (.timeoutMs, FLICKR_OPT_TIMEOUT_MS), (.connectTimeoutMs, FLICKR_OPT_CONNECT_TIMEOUT_MS),
             (.maxResponseBytes, FLICKR_OPT_MAX_RESPONSE_BYTES), (.oauthInHeader, FLICKR_OPT_OAUTH_IN_HEADER),
+            (.uploadIdleTimeoutMs, FLICKR_OPT_UPLOAD_IDLE_TIMEOUT_MS),
+            (.uploadResponseTimeoutMs, FLICKR_OPT_UPLOAD_RESPONSE_TIMEOUT_MS),
         ]
         #expect(header.count == ContextOption.allCases.count)
         for (option, cValue) in header {

@@ -31,6 +31,8 @@ import Testing
         #expect(s.number(.connectTimeoutMs) == 10_000)
         #expect(s.number(.maxResponseBytes) == 32 << 20)
         #expect(s.number(.oauthInHeader) == 0)
+        #expect(s.number(.uploadIdleTimeoutMs) == 60_000)
+        #expect(s.number(.uploadResponseTimeoutMs) == 300_000)
     }
 
     @Test func emptyKeyAndControlCharactersAreRefused() {

@@ -58,6 +58,8 @@ static void test_defaults(void) {
     expect_long(ctx, FLICKR_OPT_CONNECT_TIMEOUT_MS, 10000);
     expect_long(ctx, FLICKR_OPT_MAX_RESPONSE_BYTES, 32L * 1024 * 1024);
     expect_long(ctx, FLICKR_OPT_OAUTH_IN_HEADER, 0);
+    expect_long(ctx, FLICKR_OPT_UPLOAD_IDLE_TIMEOUT_MS, 60000);
+    expect_long(ctx, FLICKR_OPT_UPLOAD_RESPONSE_TIMEOUT_MS, 300000);
     flickr_context_free(ctx);
 }
 

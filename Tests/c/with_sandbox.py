@@ -37,6 +37,11 @@ try:
     for name in ("api_key", "api_secret", "oauth_token", "oauth_token_secret", "auth_token", "ca_file"):
         if name in lines:
             env["FLICKR_SANDBOX_" + name.upper()] = lines[name]
+    # The variables the examples (and the CLI) read, so they run against this sandbox.
+    env["FLICKR_ENDPOINT"] = url
+    for name in ("api_key", "api_secret", "oauth_token", "oauth_token_secret", "ca_file"):
+        if name in lines:
+            env["FLICKR_" + name.upper()] = lines[name]
     sys.exit(subprocess.run(args, env=env).returncode)
 finally:
     sandbox.terminate()

@@ -61,7 +61,13 @@ typedef enum flickr_option {
     FLICKR_OPT_MAX_RESPONSE_BYTES = 102,
     /** 1: send OAuth parameters in an "Authorization: OAuth" header; 0 (default): in the
      *  query (GET) or form body (POST). */
-    FLICKR_OPT_OAUTH_IN_HEADER = 103
+    FLICKR_OPT_OAUTH_IN_HEADER = 103,
+    /** Uploads: fail when no byte has moved for this many milliseconds while the body is being
+     *  sent; 0 means never. Uploads have no total time limit. Default 60000. */
+    FLICKR_OPT_UPLOAD_IDLE_TIMEOUT_MS = 104,
+    /** Uploads: fail when no answer has come this many milliseconds after the last byte was sent
+     *  (Flickr can take long to process a large file); 0 means never. Default 300000. */
+    FLICKR_OPT_UPLOAD_RESPONSE_TIMEOUT_MS = 105
 } flickr_option;
 
 /**

@@ -17,6 +17,8 @@ package struct HTTPRequest: Sendable {
     var timeoutMs: Int
     var connectTimeoutMs: Int
     var maxResponseBytes: Int
+    /// A streamed multipart body (uploads), instead of `body`.
+    var upload: UploadPlan? = nil
 
     init(verb: Verb, url: String, settings: Settings) {
         self.verb = verb
@@ -35,6 +37,17 @@ package struct HTTPRequest: Sendable {
         if let mark = url.firstIndex(of: "?") { end = mark }
         return String(url[..<end])
     }
+}
+
+/// How an upload's body is produced and watched.
+struct UploadPlan: Sendable {
+    var fields: [(String, String)]
+    var source: UploadSource
+    var progress: UploadProgress.Handler?
+    /// Fail when no byte moves for this long while the body goes out.
+    var idleTimeoutMs: Int
+    /// Fail when the answer has not come this long after the last byte (Flickr can be slow here).
+    var responseTimeoutMs: Int
 }
 
 /// What came back from the transport, before any Flickr-level interpretation.

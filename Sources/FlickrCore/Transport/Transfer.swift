@@ -28,6 +28,16 @@ final class Transfer: @unchecked Sendable {
     private var retryAfter: Int?
     private var finished = false
 
+    // Uploads: the streamed body, its progress, and the idle/answer-wait clocks.
+    private var upload: MultipartBody?
+    private var progress: UploadProgress?
+    private var idleTimeoutNs: UInt64 = 0
+    private var responseTimeoutNs: UInt64 = 0
+    private var lastActivityNs: UInt64 = 0
+    private var lastUploaded: Int64 = -1
+    private var lastDownloaded: Int64 = -1
+    private var allSentAtNs: UInt64?
+
     init(
         request: HTTPRequest, sink: ((UnsafeRawBufferPointer) -> Void)?, completion: @escaping Completion
     ) throws(FlickrError) {
@@ -51,6 +61,8 @@ final class Transfer: @unchecked Sendable {
     }
 
     private func cleanup() {
+        upload?.close()
+        upload = nil
         curl_easy_cleanup(easy)
         curl_slist_free_all(headerList)
         headerList = nil
@@ -110,6 +122,10 @@ final class Transfer: @unchecked Sendable {
         }
         try check(flickr__easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, headerList), CURLOPT_HTTPHEADER)
 
+        if let plan = request.upload {
+            try configureUpload(plan, me: me)
+            return
+        }
         switch request.verb {
         case .get:
             try set(CURLOPT_HTTPGET, 1)
@@ -126,7 +142,101 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
+    /// A streamed multipart POST: no total deadline, an idle limit while
+    /// sending and a separate limit on waiting for the answer.
+    private func configureUpload(_ plan: UploadPlan, me: UnsafeMutableRawPointer) throws(FlickrError) {
+        let body = MultipartBody(fields: plan.fields, source: plan.source, reader: try plan.source.openReader())
+        upload = body
+        progress = plan.progress.map { UploadProgress(handler: $0) }
+        idleTimeoutNs = UInt64(plan.idleTimeoutMs) * 1_000_000
+        responseTimeoutNs = UInt64(plan.responseTimeoutMs) * 1_000_000
+        lastActivityNs = UploadProgress.nowNs()
+
+        guard let list = "Content-Type: \(body.contentType)".withCString({ curl_slist_append(headerList, $0) }) else {
+            throw FlickrError(.noMemory, "out of memory building request headers")
+        }
+        headerList = list
+        try check(flickr__easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, headerList), CURLOPT_HTTPHEADER)
+        try set(CURLOPT_POST, 1)
+        try check(flickr__easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.length)),
+                  CURLOPT_POSTFIELDSIZE_LARGE)
+        try set(CURLOPT_TIMEOUT_MS, 0)
+        try set(CURLOPT_UPLOAD_BUFFERSIZE, 256 * 1024)
+        try check(flickr__easy_setopt_read(easy, Transfer.readCallback), CURLOPT_READFUNCTION)
+        try check(flickr__easy_setopt_ptr(easy, CURLOPT_READDATA, me), CURLOPT_READDATA)
+        try check(flickr__easy_setopt_seek(easy, Transfer.seekCallback), CURLOPT_SEEKFUNCTION)
+        try check(flickr__easy_setopt_ptr(easy, CURLOPT_SEEKDATA, me), CURLOPT_SEEKDATA)
+        try set(CURLOPT_NOPROGRESS, 0)
+        try check(flickr__easy_setopt_xferinfo(easy, Transfer.transferInfoCallback), CURLOPT_XFERINFOFUNCTION)
+        try check(flickr__easy_setopt_ptr(easy, CURLOPT_XFERINFODATA, me), CURLOPT_XFERINFODATA)
+    }
+
     // MARK: Callbacks (worker thread)
+
+    private static let readCallback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?)
+        -> Int = { data, size, count, user in
+            guard let user, let data else { return Int(CURL_READFUNC_ABORT) }
+            let transfer = Unmanaged<Transfer>.fromOpaque(user).takeUnretainedValue()
+            let (length, overflow) = size.multipliedReportingOverflow(by: count)
+            guard !overflow else { return Int(CURL_READFUNC_ABORT) }
+            return transfer.produce(UnsafeMutableRawBufferPointer(start: data, count: length))
+        }
+
+    private func produce(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let upload else { return 0 }
+        do {
+            return try upload.read(into: buffer)
+        } catch {
+            abortReason = error
+            return Int(CURL_READFUNC_ABORT)
+        }
+    }
+
+    private static let seekCallback: @convention(c) (UnsafeMutableRawPointer?, curl_off_t, Int32) -> Int32 = {
+        user, offset, origin in
+        guard let user, origin == SEEK_SET else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
+        let transfer = Unmanaged<Transfer>.fromOpaque(user).takeUnretainedValue()
+        return transfer.upload?.seek(to: Int64(offset)) == true ? Int32(CURL_SEEKFUNC_OK) : Int32(CURL_SEEKFUNC_CANTSEEK)
+    }
+
+    private static let transferInfoCallback:
+        @convention(c) (UnsafeMutableRawPointer?, curl_off_t, curl_off_t, curl_off_t, curl_off_t) -> Int32 = {
+            user, _, downloaded, _, uploaded in
+            guard let user else { return 0 }
+            let transfer = Unmanaged<Transfer>.fromOpaque(user).takeUnretainedValue()
+            return transfer.transferInfo(uploaded: Int64(uploaded), downloaded: Int64(downloaded)) ? 0 : 1
+        }
+
+    /// Progress and the upload clocks; false stops the transfer (abortReason says why).
+    private func transferInfo(uploaded: Int64, downloaded: Int64) -> Bool {
+        guard let upload else { return true }
+        let now = UploadProgress.nowNs()
+        if uploaded != lastUploaded || downloaded != lastDownloaded {
+            lastActivityNs = now
+            lastUploaded = uploaded
+            lastDownloaded = downloaded
+        }
+        if let progress, !progress.report(sent: uploaded, total: upload.length) {
+            abortReason = FlickrError(.aborted, "the progress callback stopped the upload")
+            return false
+        }
+        if uploaded < upload.length {
+            if idleTimeoutNs > 0, now &- lastActivityNs > idleTimeoutNs {
+                abortReason = FlickrError(
+                    .timeout, "the upload stalled: no byte moved for \(idleTimeoutNs / 1_000_000) ms")
+                return false
+            }
+        } else {
+            let sentAt = allSentAtNs ?? now
+            allSentAtNs = sentAt
+            if responseTimeoutNs > 0, downloaded == 0, now &- sentAt > responseTimeoutNs {
+                abortReason = FlickrError(
+                    .timeout, "no answer \(responseTimeoutNs / 1_000_000) ms after the upload was sent")
+                return false
+            }
+        }
+        return true
+    }
 
     private static let writeCallback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?)
         -> Int = { data, size, count, user in
@@ -182,8 +292,10 @@ final class Transfer: @unchecked Sendable {
         finished = true
         var status = 0
         _ = flickr__easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        upload?.close()  // the file descriptor goes as soon as the exchange ends
         let result: Result<HTTPOutcome, FlickrError>
         if curlCode == CURLE_OK {
+            if let upload { progress?.complete(total: upload.length) }
             result = .success(HTTPOutcome(status: status, location: location, retryAfterSeconds: retryAfter))
         } else {
             var error = abortReason ?? CurlErrorMapping.error(
@@ -199,6 +311,7 @@ final class Transfer: @unchecked Sendable {
     func finish(with error: FlickrError) {
         guard !finished else { return }
         finished = true
+        upload?.close()
         completion(self, .failure(error))
     }
 }

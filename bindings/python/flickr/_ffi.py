@@ -10,7 +10,7 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
-from ctypes import CFUNCTYPE, POINTER, Structure, c_char_p, c_int, c_long, c_size_t, c_void_p
+from ctypes import CFUNCTYPE, POINTER, Structure, c_char_p, c_int, c_int64, c_long, c_size_t, c_void_p
 from importlib import resources
 
 from . import errors
@@ -35,6 +35,10 @@ class ValueRef(Structure):
     """Opaque `flickr_value` (borrowed from a response)."""
 
 
+class UploadSourceRef(Structure):
+    """Opaque `flickr_upload_source`."""
+
+
 class ErrorRecord(Structure):
     _fields_ = [
         ("code", c_int),
@@ -49,6 +53,13 @@ ResponsePtr = POINTER(ResponseRef)
 RequestPtr = POINTER(RequestRef)
 ValuePtr = POINTER(ValueRef)
 Params = POINTER(c_char_p)
+
+UploadSourcePtr = POINTER(UploadSourceRef)
+
+#: int (*)(int64_t sent, int64_t total, void *userdata); non-zero aborts
+ProgressCallback = CFUNCTYPE(c_int, c_int64, c_int64, c_void_p)
+#: int64_t (*)(void *buffer, size_t capacity, void *userdata); negative fails
+ReadCallback = CFUNCTYPE(c_int64, c_void_p, c_size_t, c_void_p)
 
 #: void (*)(flickr_request *req, int status, const flickr_response *resp, void *userdata)
 DoneCallback = CFUNCTYPE(None, RequestPtr, c_int, ResponsePtr, c_void_p)
@@ -92,6 +103,41 @@ _SIGNATURES = {
     "flickr_photo_page_url": (c_void_p, [ValuePtr]),
     "flickr_photo_short_url": (c_void_p, [c_char_p]),
     "flickr_oauth_signature": (c_void_p, [c_char_p, c_char_p, Params, c_char_p, c_char_p, POINTER(c_void_p)]),
+    "flickr_upload_source_new_file": (_STATUS, [POINTER(UploadSourcePtr), c_char_p]),
+    "flickr_upload_source_new_buffer": (_STATUS, [POINTER(UploadSourcePtr), c_void_p, c_size_t, c_char_p]),
+    "flickr_upload_source_new_stream": (_STATUS, [POINTER(UploadSourcePtr), ReadCallback, c_int64, c_void_p, c_char_p]),
+    "flickr_upload_source_set_filename": (_STATUS, [UploadSourcePtr, c_char_p]),
+    "flickr_upload_source_set_mime_type": (_STATUS, [UploadSourcePtr, c_char_p]),
+    "flickr_upload_source_free": (None, [UploadSourcePtr]),
+    "flickr_upload": (c_int, [POINTER(ResponsePtr), ContextPtr, UploadSourcePtr, Params, ProgressCallback, c_void_p]),
+    "flickr_replace": (c_int, [POINTER(ResponsePtr), ContextPtr, UploadSourcePtr, c_char_p, Params, ProgressCallback,
+                               c_void_p]),
+    "flickr_upload_async": (_STATUS, [POINTER(RequestPtr), ContextPtr, UploadSourcePtr, Params, ProgressCallback,
+                                      DoneCallback, c_void_p]),
+    "flickr_replace_async": (_STATUS, [POINTER(RequestPtr), ContextPtr, UploadSourcePtr, c_char_p, Params,
+                                       ProgressCallback, DoneCallback, c_void_p]),
+    "flickr_upload_file": (_STATUS, [POINTER(ResponsePtr), ContextPtr, c_char_p, Params, ProgressCallback, c_void_p]),
+    "flickr_replace_file": (_STATUS, [POINTER(ResponsePtr), ContextPtr, c_char_p, c_char_p, Params, ProgressCallback,
+                                      c_void_p]),
+    "flickr_upload_buffer": (_STATUS, [POINTER(ResponsePtr), ContextPtr, c_void_p, c_size_t, c_char_p, Params,
+                                       ProgressCallback, c_void_p]),
+    "flickr_replace_buffer": (_STATUS, [POINTER(ResponsePtr), ContextPtr, c_void_p, c_size_t, c_char_p, c_char_p,
+                                        Params, ProgressCallback, c_void_p]),
+    "flickr_upload_stream": (_STATUS, [POINTER(ResponsePtr), ContextPtr, ReadCallback, c_int64, c_char_p, Params,
+                                       ProgressCallback, c_void_p]),
+    "flickr_replace_stream": (_STATUS, [POINTER(ResponsePtr), ContextPtr, ReadCallback, c_int64, c_char_p, c_char_p,
+                                        Params, ProgressCallback, c_void_p]),
+    "flickr_upload_wait_ticket": (_STATUS, [POINTER(c_void_p), ContextPtr, c_char_p, c_long]),
+    "flickr_oauth_request_token": (_STATUS, [POINTER(ResponsePtr), ContextPtr, c_char_p]),
+    "flickr_oauth_authorize_url": (c_void_p, [ContextPtr, c_char_p, c_char_p]),
+    "flickr_oauth_parse_callback": (_STATUS, [c_char_p, POINTER(c_void_p), POINTER(c_void_p)]),
+    "flickr_oauth_access_token": (_STATUS, [POINTER(ResponsePtr), ContextPtr, c_char_p, c_char_p, c_char_p]),
+    "flickr_oauth_check_token": (_STATUS, [POINTER(ResponsePtr), ContextPtr, c_char_p, c_char_p]),
+    "flickr_oauth_exchange_legacy_token": (_STATUS, [POINTER(ResponsePtr), ContextPtr, c_char_p]),
+    "flickr_auth_get_frob": (_STATUS, [POINTER(c_void_p), ContextPtr]),
+    "flickr_auth_login_url": (c_void_p, [ContextPtr, c_char_p, c_char_p]),
+    "flickr_auth_get_token": (_STATUS, [POINTER(ResponsePtr), ContextPtr, c_char_p]),
+    "flickr_auth_api_sig": (c_void_p, [c_char_p, Params]),
 }
 
 _lock = threading.Lock()

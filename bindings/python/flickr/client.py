@@ -8,9 +8,12 @@ import json
 import threading
 import time
 from concurrent.futures import Future
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
 from . import _ffi, errors
+
+if TYPE_CHECKING:
+    from .oauth import OAuth
 
 OptionValue = Union[str, int, bool, None]
 
@@ -33,6 +36,8 @@ NUMBER_OPTIONS = {
     "connect_timeout_ms": 101,
     "max_response_bytes": 102,
     "oauth_in_header": 103,
+    "upload_idle_timeout_ms": 104,
+    "upload_response_timeout_ms": 105,
 }
 
 
@@ -128,6 +133,7 @@ class Flickr:
     def __init__(self, api_key: str, secret: str | None = None, **options: OptionValue):
         lib = _ffi.lib()
         self._handle = None
+        self.api_key = api_key
         handle = _ffi.ContextPtr()
         lib.flickr_context_new(ctypes.byref(handle), _ffi.encode(api_key, "api_key"), _ffi.encode(secret, "secret"))
         self._handle = handle
@@ -232,6 +238,62 @@ class Flickr:
                 _pending.pop(key, None)
             raise
         return future
+
+    # -- uploads --------------------------------------------------------
+
+    def upload(self, photo, /, progress=None, *, filename: str | None = None, mime_type: str | None = None,
+               length: int | None = None, **args: Any) -> dict:
+        """Uploads a photo and returns Flickr's answer as a dict.
+
+        `photo` is a path, bytes-like data, or a binary file object (read as
+        the upload goes; `length` when its size cannot be told). `progress(sent,
+        total)` is called as the body goes out (on the library's thread); an
+        exception it raises, or returning False, stops the upload (the
+        exception is re-raised here; False gives `flickr.Aborted`). `args` are
+        Flickr's upload arguments (title, description, tags, is_public,
+        is_friend, is_family, safety_level, content_type, hidden, async...).
+
+        The answer is `{"stat": "ok", "photoid": {"_text": ID, "secret": ..,
+        "originalsecret": ..}}`, or with `async=1`, `{"ticketid": {"_text": T}}`
+        (see :meth:`wait_ticket`).
+        """
+        from . import upload
+
+        return upload.run(self._live(), photo, None, args, progress, filename, mime_type, length, _response_dict)
+
+    def replace(self, photo, photo_id: str, /, progress=None, *, filename: str | None = None,
+                mime_type: str | None = None, length: int | None = None, **args: Any) -> dict:
+        """Replaces the image of `photo_id` (one of the user's photos); as :meth:`upload`."""
+        from . import upload
+
+        return upload.run(self._live(), photo, photo_id, args, progress, filename, mime_type, length,
+                          _response_dict)
+
+    def wait_ticket(self, ticket_id: str, timeout_ms: int = 300_000) -> str:
+        """Waits for an asynchronous upload's ticket and returns the new photo's id."""
+        from . import upload
+
+        return upload.wait_ticket(self._live(), ticket_id, timeout_ms)
+
+    # -- authentication -------------------------------------------------
+
+    @property
+    def oauth(self) -> "OAuth":
+        """The OAuth steps (request_token, authorize_url, parse_callback, access_token, check_token...)."""
+        from .oauth import OAuth
+
+        return OAuth(self)
+
+    def authenticate_console(self, perms: str = "read", **options: Any) -> dict:
+        """Out-of-band login: prints the authorize URL and reads the code. On success this object
+        signs with the new token, which is also saved in the token store. See `OAuth.authenticate_console`."""
+        return self.oauth.authenticate_console(perms, **options)
+
+    def authenticate_via_browser(self, perms: str = "read", **options: Any) -> dict:
+        """Login through a browser and a loopback callback server (times out cleanly). On success
+        this object signs with the new token, also saved in the token store. See
+        `OAuth.authenticate_via_browser`."""
+        return self.oauth.authenticate_via_browser(perms, **options)
 
     # -- lifetime -------------------------------------------------------
 

@@ -24,6 +24,8 @@ def test_defaults(api):
     assert api.get_option("oauth_token") is None
     assert api.get_option("timeout_ms") == 30000
     assert api.get_option("max_response_bytes") == 32 * 1024 * 1024
+    assert api.get_option("upload_idle_timeout_ms") == 60000
+    assert api.get_option("upload_response_timeout_ms") == 300000
 
 
 def test_options_as_keywords(library_path):
@@ -46,7 +48,8 @@ def test_every_option_round_trips(api, tmp_path):
     for name, value in values.items():
         api.set_option(name, value)
         assert api.get_option(name) == value, name
-    numbers = {"timeout_ms": 1, "connect_timeout_ms": 2, "max_response_bytes": 4096, "oauth_in_header": 1}
+    numbers = {"timeout_ms": 1, "connect_timeout_ms": 2, "max_response_bytes": 4096, "oauth_in_header": 1,
+               "upload_idle_timeout_ms": 3, "upload_response_timeout_ms": 4}
     assert set(numbers) == set(NUMBER_OPTIONS)
     for name, value in numbers.items():
         api.set_option(name, value)

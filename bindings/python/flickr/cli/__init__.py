@@ -12,10 +12,10 @@ import argparse
 import sys
 
 from .. import errors
-from . import call, sandbox
+from . import auth, call, sandbox
 from .common import CLIError, EXIT_API, EXIT_AUTH, EXIT_FAILURE, EXIT_NETWORK, EXIT_USAGE
 
-COMMANDS = [call, sandbox]
+COMMANDS = [call, sandbox, auth]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -25,6 +25,8 @@ def add_credential_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--endpoint", help="base URL of every service, e.g. http://127.0.0.1:8080 for a sandbox "
                        "(default: $FLICKR_ENDPOINT, else Flickr)")
     group.add_argument("--ca-file", help="PEM file of trusted CA certificates (e.g. a TLS sandbox's)")
+    group.add_argument("--user", help="which stored login (flickr auth login) to use: NSID or username "
+                       "(default: $FLICKR_USER, else the latest login)")
 
 
 def endpoint_options(base: str | None) -> dict:
@@ -41,8 +43,9 @@ def endpoint_options(base: str | None) -> dict:
     }
 
 
-def credentials(args: argparse.Namespace) -> dict:
-    """api_key, secret and OAuth token from flags, then the environment."""
+def credentials(args: argparse.Namespace, use_store: bool = True) -> dict:
+    """api_key, secret and OAuth token from flags, then the environment, then (for the token,
+    when neither flags nor environment give one) the token store of `flickr auth login`."""
     found = {
         "api_key": args.api_key or os.environ.get("FLICKR_API_KEY"),
         "secret": args.api_secret or os.environ.get("FLICKR_API_SECRET"),
@@ -51,14 +54,36 @@ def credentials(args: argparse.Namespace) -> dict:
     }
     if not found["api_key"]:
         raise CLIError("no API key: pass --api-key or set FLICKR_API_KEY")
+    if use_store and not found["oauth_token"] and not found["oauth_token_secret"]:
+        stored = stored_token(found["api_key"], getattr(args, "user", None) or os.environ.get("FLICKR_USER"))
+        if stored is not None:
+            found["oauth_token"], found["oauth_token_secret"] = stored.oauth_token, stored.oauth_token_secret
     return found
 
 
-def open_api(args: argparse.Namespace):
-    """A Flickr object configured from the command line and the environment."""
+def stored_token(api_key: str, user: str | None):
+    """The token store's entry for api_key and user (the latest when None); None when there is none.
+    A named user without a stored login is an error; a damaged store is reported, not fatal."""
+    import sys
+
+    from .. import errors
+    from ..tokens import TokenStore
+
+    try:
+        found = TokenStore().load(api_key, user)
+    except errors.FileError as error:
+        print(f"flickr: warning: {error.message}", file=sys.stderr)
+        return None
+    if found is None and user:
+        raise CLIError(f"no stored login for user {user!r}: run flickr auth login", EXIT_AUTH)
+    return found
+
+
+def open_api(args: argparse.Namespace, use_store: bool = True):
+    """A Flickr object configured from the command line, the environment and the token store."""
     from .. import Flickr
 
-    found = credentials(args)
+    found = credentials(args, use_store)
     options = endpoint_options(args.endpoint or os.environ.get("FLICKR_ENDPOINT"))
     if args.ca_file:
         options["ca_file"] = args.ca_file

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+
+/// An upload (or a replace) as an operation: the caller's arguments plus the
+/// credentials become signed multipart fields (every field but `photo` is
+/// signed, as Flickr requires), the photo streams from its source.
+package struct UploadOperation: Operation {
+    package enum Target: Sendable {
+        case upload
+        case replace(photoID: String)
+    }
+
+    /// Arguments the library sets itself, refused from callers.
+    static let reservedNames: Set<String> = ["photo", "photo_id", "api_key", "api_sig", "auth_token", "method", "format"]
+
+    let target: Target
+    let source: UploadSource
+    let parameters: [(String, String)]
+    let progress: UploadProgress.Handler?
+
+    package init(
+        target: Target, source: UploadSource, parameters: [(String, String)],
+        progress: (@Sendable (Int64, Int64) -> Bool)?
+    ) throws(FlickrError) {
+        if case .replace(let photoID) = target {
+            guard !photoID.isEmpty, photoID.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                throw .invalid("photo_id must be a decimal photo id")
+            }
+        }
+        for (name, _) in parameters {
+            guard !name.isEmpty else { throw .invalid("a parameter name must not be empty") }
+            if UploadOperation.reservedNames.contains(name) || name.hasPrefix("oauth_") {
+                throw .invalid("parameter \"\(name)\" is set by libflickr; do not pass it")
+            }
+        }
+        self.target = target
+        self.source = source
+        self.parameters = parameters
+        self.progress = progress
+    }
+
+    package func endpoint(_ settings: Settings) -> String {
+        switch target {
+        case .upload: settings.string(.uploadEndpoint) ?? Settings.defaultUploadEndpoint
+        case .replace: settings.string(.replaceEndpoint) ?? Settings.defaultReplaceEndpoint
+        }
+    }
+
+    package func httpRequest(endpoint: String, settings: Settings) throws(FlickrError) -> HTTPRequest {
+        var fields = parameters
+        if case .replace(let photoID) = target { fields.append(("photo_id", photoID)) }
+        fields.append(("api_key", settings.apiKey))
+        var headers: [String] = []
+        if let token = settings.oauthToken {
+            guard !settings.sharedSecret.isEmpty else { throw .invalid("OAuth-signed uploads need the shared secret") }
+            let signer = OAuthRequestSigner(
+                consumerKey: settings.apiKey, consumerSecret: settings.sharedSecret, token: token.token,
+                tokenSecret: token.secret)
+            let signed = try signer.sign(method: "POST", url: endpoint, parameters: fields)
+            if settings.number(.oauthInHeader) != 0 {
+                headers.append("Authorization: \(signed.authorizationHeader)")
+                fields = signed.nonOAuthParameters
+            } else {
+                fields = signed.parameters
+            }
+        } else if let authToken = settings.string(.authToken) {
+            guard !settings.sharedSecret.isEmpty else { throw .invalid("legacy-signed uploads need the shared secret") }
+            fields.append(("auth_token", authToken))
+            fields.append(("api_sig", LegacySignature.apiSig(secret: settings.sharedSecret, parameters: fields)))
+        } else {
+            throw FlickrError(.state, "uploads need a user: set FLICKR_OPT_OAUTH_TOKEN and its secret "
+                              + "(or a legacy FLICKR_OPT_AUTH_TOKEN) on the context")
+        }
+        var request = HTTPRequest(verb: .post, url: endpoint, settings: settings)
+        request.headers = headers
+        request.upload = UploadPlan(
+            fields: fields, source: source, progress: progress,
+            idleTimeoutMs: settings.number(.uploadIdleTimeoutMs),
+            responseTimeoutMs: settings.number(.uploadResponseTimeoutMs))
+        return request
+    }
+
+    package var parsesXML: Bool { true }
+
+    package func interpret(status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>?, url: String)
+        -> Result<Response, FlickrError>
+    {
+        ResponseInterpreter.interpret(
+            status: status, body: body, parsed: parsed ?? .failure(FlickrError(.parse, "no XML body")), url: url)
+    }
+}

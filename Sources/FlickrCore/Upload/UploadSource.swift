@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A caller's read callback: fills up to `capacity` bytes, returns how many
+/// (0 at the end), or a negative number to fail. Same type as flickr_read_fn.
+package typealias UploadReadFunction = @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Int64
+
+/// Where an upload's photo bytes come from. Nothing is copied or opened here:
+/// a file is opened, and a stream read, only while a transfer sends it, so a
+/// source held by the caller keeps no file descriptor and no data.
+package final class UploadSource: @unchecked Sendable {
+    package enum Kind {
+        case file(path: String)
+        /// Borrowed: the caller keeps the bytes alive until the upload ends.
+        case memory(base: UnsafeRawPointer?, count: Int)
+        case stream(read: UploadReadFunction, userdata: UInt, length: Int64)
+    }
+
+    package let kind: Kind
+    private var filenameOverride: String?
+    private var mimeTypeOverride: String?
+
+    package init(_ kind: Kind, filename: String? = nil) throws(FlickrError) {
+        switch kind {
+        case .file(let path):
+            guard !path.isEmpty else { throw .invalid("the path must not be empty") }
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                throw FlickrError(.io, "cannot upload \"\(path)\": \(UploadSource.errnoText())")
+            }
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                throw FlickrError(.io, "cannot upload \"\(path)\": not a regular file")
+            }
+            guard access(path, R_OK) == 0 else {
+                throw FlickrError(.io, "cannot upload \"\(path)\": \(UploadSource.errnoText())")
+            }
+        case .memory(let base, let count):
+            guard count >= 0, base != nil || count == 0 else { throw .invalid("the buffer must not be NULL") }
+        case .stream(_, _, let length):
+            guard length >= 0 else { throw .invalid("the stream length must not be negative") }
+        }
+        self.kind = kind
+        if let filename { try setFilename(filename) }
+    }
+
+    /// The file name sent in the multipart body: set, else the path's last component, else "photo".
+    package var filename: String {
+        if let filenameOverride { return filenameOverride }
+        if case .file(let path) = kind, let name = path.split(separator: "/").last, !name.isEmpty {
+            return String(name)
+        }
+        return "photo"
+    }
+
+    package var mimeType: String { mimeTypeOverride ?? MIMEType.guess(filename: filename) }
+
+    package func setFilename(_ name: String) throws(FlickrError) {
+        guard !name.isEmpty, !name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+            throw .invalid("the file name must be non-empty, without control characters")
+        }
+        filenameOverride = name
+    }
+
+    package func setMIMEType(_ type: String) throws(FlickrError) {
+        let bytes = Array(type.utf8)
+        guard bytes.contains(UInt8(ascii: "/")), bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") })
+        else { throw .invalid("the MIME type must look like type/subtype") }
+        mimeTypeOverride = type
+    }
+
+    /// Opens the bytes for one transfer attempt.
+    func openReader() throws(FlickrError) -> UploadReader {
+        try UploadReader(kind)
+    }
+
+    static func errnoText() -> String {
+        String(cString: strerror(errno))
+    }
+}

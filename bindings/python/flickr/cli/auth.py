@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: MIT
+"""`flickr auth login [--perms P] [--oob] | status | logout`: OAuth logins kept in the token store."""
+from __future__ import annotations
+
+from .. import errors
+from ..tokens import TokenStore
+from .common import EXIT_AUTH, CLIError, add_credential_options, credentials, open_api
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "auth", help="log in with OAuth, show or forget stored logins",
+        description="Log in with OAuth (the token is kept in the token store: $FLICKR_TOKEN_STORE, else "
+        "$XDG_CONFIG_HOME/flickr/tokens.json or ~/.config/flickr/tokens.json); other commands then use it.")
+    actions = parser.add_subparsers(dest="auth_command", metavar="ACTION")
+    actions.required = True
+
+    login = actions.add_parser("login", help="authorize this application for a Flickr account")
+    login.add_argument("--perms", choices=["read", "write", "delete"], default="read",
+                       help="permission to ask for (default: read)")
+    login.add_argument("--oob", action="store_true",
+                       help="out of band: type the code Flickr shows instead of a loopback callback")
+    login.add_argument("--no-browser", action="store_true", help="print the URL but do not open a browser")
+    login.add_argument("--timeout", type=float, default=300.0, metavar="SECONDS",
+                       help="how long to wait for the browser's callback (default: 300)")
+    login.add_argument("--port", type=int, default=0, help="loopback callback port (default: any free one)")
+    add_credential_options(login)
+    login.set_defaults(handler=run_login)
+
+    status = actions.add_parser("status", help="list stored logins and check the default (or --user) one")
+    status.add_argument("--offline", action="store_true", help="do not check the token with Flickr")
+    add_credential_options(status)
+    status.set_defaults(handler=run_status)
+
+    logout = actions.add_parser("logout", help="forget the default (or --user) stored login")
+    logout.add_argument("--all", action="store_true", help="forget every stored login of this API key")
+    add_credential_options(logout)
+    logout.set_defaults(handler=run_logout)
+
+
+def _api_key(args) -> str:
+    return credentials(args, use_store=False)["api_key"]
+
+
+def run_login(args) -> int:
+    found = credentials(args, use_store=False)
+    if not found["secret"]:
+        raise CLIError("logging in needs the API secret: pass --api-secret or set FLICKR_API_SECRET")
+    with open_api(args, use_store=False) as api:
+        api.set_option("oauth_token", None)
+        api.set_option("oauth_token_secret", None)
+        if args.oob:
+            token = api.authenticate_console(args.perms)
+        else:
+            token = api.authenticate_via_browser(args.perms, timeout=args.timeout, port=args.port,
+                                                 browser=not args.no_browser)
+        login = api.call("flickr.test.login")["user"]
+    name = token.get("username") or login.get("username", {}).get("_text", "")
+    print(f"Logged in as {name} ({token.get('user_nsid') or login.get('id')}) with {args.perms} permission; "
+          f"token saved in {TokenStore().path}")
+    return 0
+
+
+def run_status(args) -> int:
+    api_key = _api_key(args)
+    store = TokenStore()
+    entries = store.entries(api_key)
+    if not entries:
+        print(f"Not logged in (no stored token for this API key in {store.path}).")
+        return EXIT_AUTH
+    selected = store.load(api_key, getattr(args, "user", None))
+    if selected is None:
+        raise CLIError(f"no stored login for user {args.user!r}", EXIT_AUTH)
+    for entry in entries:
+        mark = "*" if entry is selected or entry.oauth_token == selected.oauth_token else " "
+        print(f"{mark} {entry.username or '?'} ({entry.user_nsid or '?'}) perms={entry.perms or '?'}")
+    if args.offline:
+        return 0
+    with open_api(args, use_store=False) as api:
+        try:
+            checked = api.oauth.check_token(selected.oauth_token, selected.oauth_token_secret)
+        except (errors.APIError, errors.OAuthError) as error:
+            print(f"The stored token of {selected.username or selected.user_nsid} is no longer valid: {error.message}")
+            return EXIT_AUTH
+    print(f"Token valid: {checked['username']} ({checked['user_nsid']}), perms {checked['perms']}")
+    return 0
+
+
+def run_logout(args) -> int:
+    api_key = _api_key(args)
+    gone = TokenStore().remove(api_key, getattr(args, "user", None), all_users=args.all)
+    if not gone:
+        print("No stored login to forget.")
+        return EXIT_AUTH if getattr(args, "user", None) else 0
+    for entry in gone:
+        print(f"Forgot the login of {entry.username or '?'} ({entry.user_nsid or '?'}).")
+    return 0

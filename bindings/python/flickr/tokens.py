@@ -1,0 +1,184 @@
+# SPDX-License-Identifier: MIT
+"""A small on-disk store of OAuth access tokens: one entry per API key and user.
+
+The file is ``$FLICKR_TOKEN_STORE`` when set, else ``$XDG_CONFIG_HOME/flickr/tokens.json``
+(``~/.config/flickr/tokens.json`` without XDG_CONFIG_HOME). It is JSON, written
+atomically with 0600 permissions in a 0700 directory, since it holds token secrets.
+Several users of one API key may be stored; the one saved (or selected) last is the default.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pathlib
+import stat
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+
+from . import errors
+
+_FORMAT = 1
+_FIELDS = ("oauth_token", "oauth_token_secret", "user_nsid", "username", "fullname", "perms")
+
+
+@dataclass
+class StoredToken:
+    """An access token and whose it is."""
+
+    api_key: str
+    oauth_token: str
+    oauth_token_secret: str = field(repr=False)
+    user_nsid: str = ""
+    username: str = ""
+    fullname: str = ""
+    perms: str = ""
+    saved_at: float = 0.0
+
+    def matches(self, user: str) -> bool:
+        """True when `user` names this entry's user (NSID or username)."""
+        return user in (self.user_nsid, self.username) and bool(user)
+
+
+def default_path() -> pathlib.Path:
+    """Where the store lives, per the environment (see the module doc)."""
+    explicit = os.environ.get("FLICKR_TOKEN_STORE")
+    if explicit:
+        return pathlib.Path(explicit)
+    config = os.environ.get("XDG_CONFIG_HOME")
+    base = pathlib.Path(config) if config and os.path.isabs(config) else pathlib.Path.home() / ".config"
+    return base / "flickr" / "tokens.json"
+
+
+class TokenStore:
+    """Tokens per API key and user, in one JSON file (see the module doc)."""
+
+    def __init__(self, path: str | os.PathLike | None = None):
+        self.path = pathlib.Path(path) if path is not None else default_path()
+
+    # -- reading --------------------------------------------------------
+
+    def _read(self) -> list[dict]:
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return []
+        except OSError as error:
+            raise errors.FileError(errors.EIO, f"cannot read the token store {self.path}: {error.strerror}") from None
+        try:
+            data = json.loads(text)
+            entries = data["tokens"]
+            if data.get("format") != _FORMAT or not isinstance(entries, list):
+                raise ValueError("unknown format")
+            return [e for e in entries if isinstance(e, dict) and e.get("api_key") and e.get("oauth_token")]
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise errors.FileError(errors.EIO, f"the token store {self.path} is damaged; "
+                                   "remove it and log in again") from None
+
+    def entries(self, api_key: str | None = None) -> list[StoredToken]:
+        """Every stored token (of `api_key` when given), the default (latest) first."""
+        found = [StoredToken(**{k: v for k, v in e.items() if k in StoredToken.__dataclass_fields__})
+                 for e in self._read() if api_key is None or e["api_key"] == api_key]
+        return sorted(found, key=lambda t: t.saved_at, reverse=True)
+
+    def load(self, api_key: str, user: str | None = None) -> StoredToken | None:
+        """The token of `user` (NSID or username) for `api_key`, else the default one; None if none."""
+        for token in self.entries(api_key):
+            if user is None or token.matches(user):
+                return token
+        return None
+
+    # -- writing --------------------------------------------------------
+
+    def save(self, api_key: str, token: dict) -> StoredToken:
+        """Stores an access token (a dict with oauth_token, oauth_token_secret and, ideally,
+        user_nsid, username, fullname, perms), replacing the same user's previous one; it
+        becomes the default."""
+        if not api_key or not token.get("oauth_token") or not token.get("oauth_token_secret"):
+            raise errors.InvalidArgument(errors.EINVAL, "a stored token needs the API key, oauth_token and "
+                                         "oauth_token_secret")
+        entry = {"api_key": api_key, **{k: str(token.get(k) or "") for k in _FIELDS}, "saved_at": time.time()}
+        with self._locked():
+            kept = [e for e in self._read() if not self._same(e, entry)]
+            self._write(kept + [entry])
+        return StoredToken(**entry)
+
+    def select(self, api_key: str, user: str) -> StoredToken | None:
+        """Makes `user`'s stored token the default; returns it (None when not stored)."""
+        with self._locked():
+            entries = self._read()
+            for e in entries:
+                if e["api_key"] == api_key and user in (e.get("user_nsid"), e.get("username")):
+                    e["saved_at"] = time.time()
+                    self._write(entries)
+                    return StoredToken(**{k: v for k, v in e.items() if k in StoredToken.__dataclass_fields__})
+        return None
+
+    def remove(self, api_key: str, user: str | None = None, *, all_users: bool = False) -> list[StoredToken]:
+        """Forgets `user`'s token (the default one when None; every one with all_users). Returns what went."""
+        with self._locked():
+            entries = self._read()
+            mine = sorted((e for e in entries if e["api_key"] == api_key),
+                          key=lambda e: e.get("saved_at", 0), reverse=True)
+            if all_users:
+                gone = mine
+            elif user is None:
+                gone = mine[:1]
+            else:
+                gone = [e for e in mine if user in (e.get("user_nsid"), e.get("username"))]
+            if gone:
+                self._write([e for e in entries if all(e is not g for g in gone)])
+        return [StoredToken(**{k: v for k, v in e.items() if k in StoredToken.__dataclass_fields__}) for e in gone]
+
+    @staticmethod
+    def _same(a: dict, b: dict) -> bool:
+        if a["api_key"] != b["api_key"]:
+            return False
+        if a.get("user_nsid") and b.get("user_nsid"):
+            return a["user_nsid"] == b["user_nsid"]
+        return a.get("oauth_token") == b.get("oauth_token")
+
+    def _write(self, entries: list[dict]) -> None:
+        directory = self.path.parent
+        try:
+            directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+            fd, temporary = tempfile.mkstemp(prefix=".tokens-", dir=directory)  # created 0600
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as out:
+                    json.dump({"format": _FORMAT, "tokens": entries}, out, indent=2)
+                    out.write("\n")
+                    out.flush()
+                    os.fsync(out.fileno())
+                os.chmod(temporary, stat.S_IRUSR | stat.S_IWUSR)
+                os.replace(temporary, self.path)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary)
+                raise
+        except OSError as error:
+            raise errors.FileError(errors.EIO, f"cannot write the token store {self.path}: {error.strerror}") from None
+
+    @contextlib.contextmanager
+    def _locked(self):
+        """Serialises writers (processes too) with an advisory lock beside the file."""
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: no cross-process lock
+            yield
+            return
+        try:
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            fd = os.open(self.path.parent / ".tokens.lock", os.O_CREAT | os.O_RDWR, 0o600)
+        except OSError as error:
+            raise errors.FileError(errors.EIO, f"cannot lock the token store {self.path}: {error.strerror}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
+
+
+def as_dict(token: StoredToken) -> dict:
+    """A stored token as the plain dict the OAuth helpers return."""
+    return {k: v for k, v in asdict(token).items() if k in _FIELDS}

@@ -1,0 +1,141 @@
+# SPDX-License-Identifier: MIT
+"""Uploads for `Flickr.upload` / `Flickr.replace`: a path, bytes, or a file object,
+streamed by the library (never read whole into memory), with a progress callback.
+
+Exceptions raised inside the progress callback or the file object's `read`
+stop the upload and are re-raised to the caller, unchanged.
+"""
+from __future__ import annotations
+
+import ctypes
+import io
+import os
+from typing import Any, BinaryIO, Callable, Optional, Union
+
+from . import _ffi, errors
+
+Source = Union[str, os.PathLike, bytes, bytearray, memoryview, BinaryIO]
+Progress = Callable[[int, int], Any]
+
+
+class _Callbacks:
+    """The ctypes thunks of one upload, kept alive for its whole duration, and
+    the first exception a Python callback raised (re-raised after the C call)."""
+
+    def __init__(self, progress: Optional[Progress], stream: Optional[BinaryIO]):
+        self.error: Optional[BaseException] = None
+        self.progress = _ffi.ProgressCallback(self._on_progress) if progress else _ffi.ProgressCallback()
+        self._progress_fn = progress
+        self.read = _ffi.ReadCallback(self._on_read) if stream is not None else None
+        self._stream = stream
+
+    def _on_progress(self, sent, total, userdata):
+        try:
+            result = self._progress_fn(sent, total)
+            return 1 if result is False else 0  # returning False also stops the upload
+        except BaseException as error:  # never let it escape into C
+            self.error = self.error or error
+            return 1
+
+    def _on_read(self, buffer, capacity, userdata):
+        try:
+            data = self._stream.read(capacity)
+            if not data:
+                return 0
+            data = bytes(data[:capacity])
+            ctypes.memmove(buffer, data, len(data))
+            return len(data)
+        except BaseException as error:
+            self.error = self.error or error
+            return -1
+
+
+def _stream_length(stream: BinaryIO, length: Optional[int]) -> int:
+    if length is not None:
+        return length
+    try:
+        return os.fstat(stream.fileno()).st_size - stream.tell()
+    except (AttributeError, OSError, io.UnsupportedOperation):
+        pass
+    try:
+        here = stream.tell()
+        end = stream.seek(0, io.SEEK_END)
+        stream.seek(here)
+        return end - here
+    except (AttributeError, OSError, io.UnsupportedOperation):
+        raise errors.InvalidArgument(errors.EINVAL, "cannot tell the stream's size: pass length=") from None
+
+
+def make_source(source: Source, filename: Optional[str], mime_type: Optional[str], length: Optional[int],
+                callbacks_for) -> tuple:
+    """A C upload source for `source`, plus what must stay alive while it is used."""
+    lib = _ffi.lib()
+    handle = _ffi.UploadSourcePtr()
+    keep: list = []
+    stream = None
+    if isinstance(source, (str, os.PathLike)):
+        lib.flickr_upload_source_new_file(ctypes.byref(handle), _ffi.encode(os.fspath(source), "path"))
+    elif isinstance(source, (bytes, bytearray, memoryview)):
+        if isinstance(source, bytes):
+            buffer = source  # borrowed: no copy
+            pointer = ctypes.cast(ctypes.c_char_p(buffer), ctypes.c_void_p)
+        else:
+            view = memoryview(source)
+            buffer = (ctypes.c_char * view.nbytes).from_buffer(bytearray(view) if view.readonly else view)
+            pointer = ctypes.cast(buffer, ctypes.c_void_p)
+        keep.append(buffer)
+        size = len(source) if not isinstance(source, memoryview) else source.nbytes
+        lib.flickr_upload_source_new_buffer(ctypes.byref(handle), pointer, size, _ffi.encode(filename, "filename"))
+    elif hasattr(source, "read"):
+        stream = source
+    else:
+        raise TypeError(f"cannot upload a {type(source).__name__}: pass a path, bytes or a binary file object")
+    callbacks = callbacks_for(stream)
+    if stream is not None:
+        name = filename or os.path.basename(getattr(stream, "name", "") or "") or None
+        lib.flickr_upload_source_new_stream(ctypes.byref(handle), callbacks.read, _stream_length(stream, length),
+                                            None, _ffi.encode(name, "filename"))
+    try:
+        if filename and stream is None:
+            lib.flickr_upload_source_set_filename(handle, _ffi.encode(filename, "filename"))
+        if mime_type:
+            lib.flickr_upload_source_set_mime_type(handle, _ffi.encode(mime_type, "mime_type"))
+    except BaseException:
+        lib.flickr_upload_source_free(handle)
+        raise
+    return handle, keep, callbacks
+
+
+def run(context, source: Source, photo_id: Optional[str], params: dict, progress: Optional[Progress],
+        filename: Optional[str], mime_type: Optional[str], length: Optional[int], to_dict) -> dict:
+    """Uploads (photo_id None) or replaces, and returns the mapped answer."""
+    lib = _ffi.lib()
+    handle, keep, callbacks = make_source(source, filename, mime_type, length,
+                                          lambda stream: _Callbacks(progress, stream))
+    response = _ffi.ResponsePtr()
+    try:
+        if photo_id is None:
+            status = lib.flickr_upload(ctypes.byref(response), context, handle, _ffi.params_array(params),
+                                       callbacks.progress, None)
+        else:
+            status = lib.flickr_replace(ctypes.byref(response), context, handle,
+                                        _ffi.encode(str(photo_id), "photo_id"), _ffi.params_array(params),
+                                        callbacks.progress, None)
+        if status != 0:
+            failure = _ffi.last_error()
+            if callbacks.error is not None:
+                raise callbacks.error  # the caller's own exception, from its callback
+            raise failure
+        try:
+            return to_dict(response)
+        finally:
+            lib.flickr_response_free(response)
+    finally:
+        lib.flickr_upload_source_free(handle)
+        del keep
+
+
+def wait_ticket(context, ticket_id: str, timeout_ms: int) -> str:
+    out = ctypes.c_void_p()
+    _ffi.lib().flickr_upload_wait_ticket(ctypes.byref(out), context, _ffi.encode(ticket_id, "ticket_id"), timeout_ms)
+    return _ffi.take_string(out.value)

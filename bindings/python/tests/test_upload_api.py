@@ -1,0 +1,150 @@
+# SPDX-License-Identifier: MIT
+"""Flickr.upload / replace / wait_ticket against the sandbox over real sockets."""
+import hashlib
+import io
+
+import pytest
+
+import flickr
+from libtest import endpoints
+
+JPEG_MAGIC = b"\xff\xd8\xff\xe0"
+
+
+def photo_bytes(size: int, seed: int = 1) -> bytes:
+    pattern = bytes((i * 31 + seed) & 0xFF for i in range(256))
+    body = (pattern * (size // 256 + 1))[: size - 4]
+    return JPEG_MAGIC + body
+
+
+@pytest.fixture
+def api(library_path, sandbox):
+    with flickr.Flickr(sandbox.api_key, sandbox.api_secret, oauth_token=sandbox.oauth_token,
+                       oauth_token_secret=sandbox.oauth_token_secret, **endpoints(sandbox)) as api:
+        yield api
+
+
+def stored(api, photo_id) -> dict:
+    return api.call("flickr.sandbox.getFileInfo", photo_id=photo_id)["file"]
+
+
+@pytest.mark.parametrize("kind", ["path", "bytes", "bytearray", "memoryview", "fileobj", "bytesio"])
+def test_every_source_kind(api, tmp_path, kind):
+    data = photo_bytes(300_000 + len(kind))
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(data)
+    if kind == "path":
+        source = str(path)
+    elif kind == "bytes":
+        source = data
+    elif kind == "bytearray":
+        source = bytearray(data)
+    elif kind == "memoryview":
+        source = memoryview(data)
+    elif kind == "fileobj":
+        source = open(path, "rb")
+    else:
+        source = io.BytesIO(data)
+    try:
+        answer = api.upload(source, title=f"from {kind}", tags="a b")
+    finally:
+        if hasattr(source, "close"):
+            source.close()
+    photo_id = answer["photoid"]["_text"]
+    assert answer["photoid"]["secret"] and answer["photoid"]["originalsecret"]
+    file = stored(api, photo_id)
+    assert int(file["size"]) == len(data)
+    assert file["sha256"] == hashlib.sha256(data).hexdigest()
+    info = api.call("flickr.photos.getInfo", photo_id=photo_id)["photo"]
+    assert info["title"]["_text"] == f"from {kind}"
+
+
+def test_arguments_and_unicode(api, tmp_path):
+    path = tmp_path / "çà 日本.jpg"
+    path.write_bytes(photo_bytes(5000))
+    answer = api.upload(path, title="Crème brûlée 🍮", description="<b>&amp;</b>", is_public=False,
+                        is_friend=True, tags="one two")
+    info = api.call("flickr.photos.getInfo", photo_id=answer["photoid"]["_text"])["photo"]
+    assert info["title"]["_text"] == "Crème brûlée 🍮"
+    assert info["description"]["_text"] == "<b>&amp;</b>"
+    assert info["visibility"]["ispublic"] == "0"
+    assert info["visibility"]["isfriend"] == "1"
+    assert [t["_text"] for t in info["tags"]["tag"]] == ["one", "two"]
+
+
+def test_progress_is_monotonic_paced_and_final(api):
+    data = photo_bytes(8 * 1024 * 1024)
+    calls = []
+    api.upload(data, progress=lambda sent, total: calls.append((sent, total)), filename="big.jpg")
+    sents = [s for s, _ in calls]
+    assert sents == sorted(sents)
+    assert calls[-1][0] == calls[-1][1] > len(data)
+    assert 1 <= len(calls) < len(data) // 16384
+
+
+def test_progress_exception_aborts_and_is_reraised(api):
+    class Stop(Exception):
+        pass
+
+    def progress(sent, total):
+        if sent > 100_000:
+            raise Stop("user pressed cancel")
+
+    with pytest.raises(Stop, match="user pressed cancel"):
+        api.upload(photo_bytes(4 * 1024 * 1024), progress=progress)
+    with pytest.raises(flickr.Aborted):
+        api.upload(photo_bytes(4 * 1024 * 1024), progress=lambda s, t: s < 100_000)
+    api.call("flickr.test.login")  # still usable
+
+
+def test_read_exception_is_reraised(api):
+    class Broken(io.RawIOBase):
+        def __init__(self):
+            self.sent = 0
+
+        def readable(self):
+            return True
+
+        def read(self, n=-1):
+            if self.sent > 50_000:
+                raise OSError("disk went away")
+            self.sent += 10_000
+            return JPEG_MAGIC + bytes(9_996)
+
+    with pytest.raises(OSError, match="disk went away"):
+        api.upload(Broken(), length=1_000_000)
+    with pytest.raises(flickr.InvalidArgument, match="length"):
+        api.upload(Broken())
+
+
+def test_async_ticket_and_replace(api):
+    data = photo_bytes(100_000, 5)
+    answer = api.upload(data, **{"async": 1})
+    ticket = answer["ticketid"]["_text"]
+    photo_id = api.wait_ticket(ticket, timeout_ms=20_000)
+    assert stored(api, photo_id)["sha256"] == hashlib.sha256(data).hexdigest()
+    new = photo_bytes(120_000, 6)
+    replaced = api.replace(new, photo_id)
+    assert replaced["photoid"]["_text"] == photo_id
+    assert stored(api, photo_id)["sha256"] == hashlib.sha256(new).hexdigest()
+    with pytest.raises(flickr.APIError) as caught:
+        api.replace(new, "1")
+    assert caught.value.api_code == 1
+
+
+def test_upload_errors(api, library_path, sandbox, tmp_path):
+    with pytest.raises(flickr.APIError) as caught:
+        api.upload(b"", filename="empty.jpg")
+    assert caught.value.api_code == 4
+    with pytest.raises(flickr.APIError) as caught:
+        api.upload(b"plain text, no image", filename="notes.txt")
+    assert caught.value.api_code == 5
+    with pytest.raises(flickr.FileError):
+        api.upload(tmp_path / "missing.jpg")
+    with pytest.raises(flickr.InvalidArgument):
+        api.upload(photo_bytes(10), photo="x")
+    with pytest.raises(TypeError):
+        api.upload(12345)
+    with flickr.Flickr(sandbox.api_key, sandbox.api_secret, **endpoints(sandbox)) as anonymous:
+        with pytest.raises(flickr.StateError, match="need a user"):
+            anonymous.upload(photo_bytes(10))

@@ -32,19 +32,5 @@ public func flickr_call_async(
     _ params: UnsafePointer<UnsafePointer<CChar>?>?, _ verb: flickr_http_method, _ done: flickr_done_fn?,
     _ userdata: UnsafeMutableRawPointer?
 ) -> CInt {
-    boundary { () throws(FlickrError) in
-        guard let out else { throw .invalid("out must not be NULL") }
-        out.pointee = nil
-        let context = try contexts.object(ctx)
-        let call = try restCall(method, params, verb)
-        let handle = RequestHandle(done: done, userdata: userdata)
-        let pointer = requests.register(handle)
-        do throws(FlickrError) {
-            try handle.start(context: context, operation: call, pointer: pointer)
-        } catch {
-            requests.release(pointer)
-            throw error
-        }
-        out.pointee = pointer
-    }
+    startRequest(out, ctx, done, userdata) { () throws(FlickrError) in try restCall(method, params, verb) }
 }

@@ -79,3 +79,25 @@ final class RequestHandle: @unchecked Sendable {
 
     var errorRecord: UnsafePointer<flickr_error> { UnsafePointer(record) }
 }
+
+/// Starts an operation as a flickr_request: the shared body of every `*_async` entry point.
+func startRequest(
+    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ ctx: OpaquePointer?, _ done: flickr_done_fn?,
+    _ userdata: UnsafeMutableRawPointer?, _ makeOperation: () throws(FlickrError) -> any Operation
+) -> CInt {
+    boundary { () throws(FlickrError) in
+        guard let out else { throw .invalid("out must not be NULL") }
+        out.pointee = nil
+        let context = try contexts.object(ctx)
+        let operation = try makeOperation()
+        let handle = RequestHandle(done: done, userdata: userdata)
+        let pointer = requests.register(handle)
+        do throws(FlickrError) {
+            try handle.start(context: context, operation: operation, pointer: pointer)
+        } catch {
+            requests.release(pointer)
+            throw error
+        }
+        out.pointee = pointer
+    }
+}

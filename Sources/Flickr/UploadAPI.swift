@@ -40,27 +40,6 @@ private func perform(
     }
 }
 
-private func startAsync(
-    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ ctx: OpaquePointer?, _ done: flickr_done_fn?,
-    _ userdata: UnsafeMutableRawPointer?, _ makeOperation: () throws(FlickrError) -> UploadOperation
-) -> CInt {
-    boundary { () throws(FlickrError) in
-        guard let out else { throw .invalid("out must not be NULL") }
-        out.pointee = nil
-        let context = try contexts.object(ctx)
-        let operation = try makeOperation()
-        let handle = RequestHandle(done: done, userdata: userdata)
-        let pointer = requests.register(handle)
-        do throws(FlickrError) {
-            try handle.start(context: context, operation: operation, pointer: pointer)
-        } catch {
-            requests.release(pointer)
-            throw error
-        }
-        out.pointee = pointer
-    }
-}
-
 // MARK: Sources
 
 private func newSource(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ make: () throws(FlickrError) -> UploadSource)
@@ -151,7 +130,7 @@ public func flickr_upload_async(
     _ params: UnsafePointer<UnsafePointer<CChar>?>?, _ progress: flickr_progress_fn?, _ done: flickr_done_fn?,
     _ userdata: UnsafeMutableRawPointer?
 ) -> CInt {
-    startAsync(out, ctx, done, userdata) { () throws(FlickrError) in
+    startRequest(out, ctx, done, userdata) { () throws(FlickrError) in
         try operation(.upload, try uploadSources.object(src), params, progress, userdata)
     }
 }
@@ -162,7 +141,7 @@ public func flickr_replace_async(
     _ photoID: UnsafePointer<CChar>?, _ params: UnsafePointer<UnsafePointer<CChar>?>?,
     _ progress: flickr_progress_fn?, _ done: flickr_done_fn?, _ userdata: UnsafeMutableRawPointer?
 ) -> CInt {
-    startAsync(out, ctx, done, userdata) { () throws(FlickrError) in
+    startRequest(out, ctx, done, userdata) { () throws(FlickrError) in
         try operation(try replaceTarget(photoID), try uploadSources.object(src), params, progress, userdata)
     }
 }

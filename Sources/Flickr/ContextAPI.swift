@@ -83,3 +83,12 @@ public func flickr_context_get_long(_ out: UnsafeMutablePointer<Int>?, _ ctx: Op
         out.pointee = context.snapshot.number(option)
     }
 }
+
+@c @implementation
+public func flickr_context_set_log(_ ctx: OpaquePointer?, _ fn: flickr_log_fn?, _ userdata: UnsafeMutableRawPointer?)
+    -> CInt
+{
+    boundary { () throws(FlickrError) in
+        try contexts.object(ctx).setLog(fn.map { LogSink(function: $0, userdata: userdata) })
+    }
+}

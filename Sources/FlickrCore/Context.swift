@@ -27,6 +27,10 @@ package final class Context: Sendable {
         try settings.withLock { (s: inout Settings) throws(FlickrError) in try s.set(option, string: value) }
     }
 
+    package func setLog(_ sink: LogSink?) {
+        settings.withLock { $0.log = sink }
+    }
+
     package func set(_ option: ContextOption, number value: Int) throws(FlickrError) {
         try settings.withLock { (s: inout Settings) throws(FlickrError) in try s.set(option, number: value) }
     }

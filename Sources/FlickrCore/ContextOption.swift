@@ -20,6 +20,11 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
     case oauthInHeader = 103
     case uploadIdleTimeoutMs = 104
     case uploadResponseTimeoutMs = 105
+    case maxRetries = 106
+    case retryBaseMs = 107
+    case retryPost = 108
+    case rateLimitPerHour = 109
+    case rateLimitPerSecond = 110
 
     package enum Kind: Sendable { case string, number }
 
@@ -46,6 +51,11 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
         case .oauthInHeader: "FLICKR_OPT_OAUTH_IN_HEADER"
         case .uploadIdleTimeoutMs: "FLICKR_OPT_UPLOAD_IDLE_TIMEOUT_MS"
         case .uploadResponseTimeoutMs: "FLICKR_OPT_UPLOAD_RESPONSE_TIMEOUT_MS"
+        case .maxRetries: "FLICKR_OPT_MAX_RETRIES"
+        case .retryBaseMs: "FLICKR_OPT_RETRY_BASE_MS"
+        case .retryPost: "FLICKR_OPT_RETRY_POST"
+        case .rateLimitPerHour: "FLICKR_OPT_RATE_LIMIT_PER_HOUR"
+        case .rateLimitPerSecond: "FLICKR_OPT_RATE_LIMIT_PER_SECOND"
         }
     }
 
@@ -57,6 +67,11 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
         case .maxResponseBytes: 1024...(1 << 40)
         case .oauthInHeader: 0...1
         case .uploadIdleTimeoutMs, .uploadResponseTimeoutMs: 0...86_400_000
+        case .maxRetries: 0...10
+        case .retryBaseMs: 0...60_000
+        case .retryPost: 0...1
+        case .rateLimitPerHour: 0...3_600_000
+        case .rateLimitPerSecond: 0...1000
         default: 0...0
         }
     }

@@ -18,6 +18,8 @@ package struct Settings: Sendable {
 
     private var strings: [ContextOption: String] = [:]
     private var numbers: [ContextOption: Int] = [:]
+    /// Where one line per request (and per retry) goes; nil: nowhere.
+    package var log: LogSink?
 
     package init(apiKey: String, sharedSecret: String?) throws(FlickrError) {
         guard !apiKey.isEmpty else { throw .invalid("the API key must not be empty") }
@@ -51,8 +53,19 @@ package struct Settings: Sendable {
         case .maxResponseBytes: return 32 << 20
         case .uploadIdleTimeoutMs: return 60_000
         case .uploadResponseTimeoutMs: return 300_000
+        case .maxRetries: return 3
+        case .retryBaseMs: return 500
         default: return 0
         }
+    }
+
+    /// The minimum time between two request starts under the rate limits, or 0 when off.
+    package var rateSpacingNs: UInt64 {
+        var spacing: UInt64 = 0
+        let perHour = number(.rateLimitPerHour), perSecond = number(.rateLimitPerSecond)
+        if perHour > 0 { spacing = max(spacing, 3_600_000_000_000 / UInt64(perHour)) }
+        if perSecond > 0 { spacing = max(spacing, 1_000_000_000 / UInt64(perSecond)) }
+        return spacing
     }
 
     /// OAuth signing needs both halves of the token; empty strings do not count

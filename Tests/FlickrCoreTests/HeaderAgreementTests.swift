@@ -40,6 +40,9 @@ import Testing
             (.maxResponseBytes, FLICKR_OPT_MAX_RESPONSE_BYTES), (.oauthInHeader, FLICKR_OPT_OAUTH_IN_HEADER),
             (.uploadIdleTimeoutMs, FLICKR_OPT_UPLOAD_IDLE_TIMEOUT_MS),
             (.uploadResponseTimeoutMs, FLICKR_OPT_UPLOAD_RESPONSE_TIMEOUT_MS),
+            (.maxRetries, FLICKR_OPT_MAX_RETRIES), (.retryBaseMs, FLICKR_OPT_RETRY_BASE_MS),
+            (.retryPost, FLICKR_OPT_RETRY_POST), (.rateLimitPerHour, FLICKR_OPT_RATE_LIMIT_PER_HOUR),
+            (.rateLimitPerSecond, FLICKR_OPT_RATE_LIMIT_PER_SECOND),
         ]
         #expect(header.count == ContextOption.allCases.count)
         for (option, cValue) in header {

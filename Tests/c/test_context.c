@@ -60,6 +60,11 @@ static void test_defaults(void) {
     expect_long(ctx, FLICKR_OPT_OAUTH_IN_HEADER, 0);
     expect_long(ctx, FLICKR_OPT_UPLOAD_IDLE_TIMEOUT_MS, 60000);
     expect_long(ctx, FLICKR_OPT_UPLOAD_RESPONSE_TIMEOUT_MS, 300000);
+    expect_long(ctx, FLICKR_OPT_MAX_RETRIES, 3);
+    expect_long(ctx, FLICKR_OPT_RETRY_BASE_MS, 500);
+    expect_long(ctx, FLICKR_OPT_RETRY_POST, 0);
+    expect_long(ctx, FLICKR_OPT_RATE_LIMIT_PER_HOUR, 0);
+    expect_long(ctx, FLICKR_OPT_RATE_LIMIT_PER_SECOND, 0);
     flickr_context_free(ctx);
 }
 

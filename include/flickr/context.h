@@ -67,8 +67,38 @@ typedef enum flickr_option {
     FLICKR_OPT_UPLOAD_IDLE_TIMEOUT_MS = 104,
     /** Uploads: fail when no answer has come this many milliseconds after the last byte was sent
      *  (Flickr can take long to process a large file); 0 means never. Default 300000. */
-    FLICKR_OPT_UPLOAD_RESPONSE_TIMEOUT_MS = 105
+    FLICKR_OPT_UPLOAD_RESPONSE_TIMEOUT_MS = 105,
+    /** How many times a request is retried after a passing failure: a connection failure or
+     *  timeout, HTTP 429/500/502/503/504, or Flickr error 105. Only GET calls are retried unless
+     *  FLICKR_OPT_RETRY_POST is set. 0 to 10; default 3. */
+    FLICKR_OPT_MAX_RETRIES = 106,
+    /** First wait before a retry, in milliseconds; it doubles with each retry (with jitter, at
+     *  most 30 s). A Retry-After answer is honoured up to 120 s (longer: no retry). Default 500. */
+    FLICKR_OPT_RETRY_BASE_MS = 107,
+    /** 1: also retry POST calls and uploads (not uploads from a stream, which cannot be resent);
+     *  0 (default): never, as they may have taken effect. */
+    FLICKR_OPT_RETRY_POST = 108,
+    /** Client-side rate limit: at most this many requests per hour from this context, spaced
+     *  evenly and shared by all its threads (Flickr asks for at most 3600 per key). 0 (default): off. */
+    FLICKR_OPT_RATE_LIMIT_PER_HOUR = 109,
+    /** Client-side rate limit in requests per second (with both limits set, the stricter wins).
+     *  0 (default): off. */
+    FLICKR_OPT_RATE_LIMIT_PER_SECOND = 110
 } flickr_option;
+
+/**
+ * @brief Receives one line per request, and one per retry.
+ *
+ * A request's line holds what was called (the method name, "upload"...), the
+ * verb and URL without its query, the outcome (HTTP status or error code),
+ * the duration and the number of retries; a retry's line says why and how
+ * long it waits. Lines never contain secrets. Called on the library's worker
+ * thread; the line is valid only during the call.
+ *
+ * @param line     NUL-terminated UTF-8, without a newline.
+ * @param userdata the pointer given to flickr_context_set_log(), untouched.
+ */
+typedef void (*flickr_log_fn)(const char *line, void *userdata);
 
 /**
  * @brief Create a context.
@@ -116,6 +146,16 @@ FLICKR_API int flickr_context_set_string(flickr_context *ctx, flickr_option opt,
  * @note Added in 0.1. Thread-safe.
  */
 FLICKR_API int flickr_context_set_long(flickr_context *ctx, flickr_option opt, long value);
+
+/**
+ * @brief Set (or, with NULL, remove) the context's log callback.
+ * @param ctx      the context.
+ * @param fn       receives the lines; NULL stops logging.
+ * @param userdata passed to fn untouched; must stay valid while fn is set and requests run.
+ * @return FLICKR_OK or FLICKR_EINVAL.
+ * @note Added in 0.1. Thread-safe; requests already started keep the callback they started with.
+ */
+FLICKR_API int flickr_context_set_log(flickr_context *ctx, flickr_log_fn fn, void *userdata);
 
 /**
  * @brief Read a string option.

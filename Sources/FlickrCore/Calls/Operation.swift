@@ -15,9 +15,24 @@ package protocol Operation: Sendable {
     /// The outcome of a completed exchange. `parsed` is nil when `parsesXML` is false.
     func interpret(status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>?, url: String)
         -> Result<Response, FlickrError>
+    /// Safe to send twice (a GET call): retried after passing failures without opting in.
+    var isIdempotent: Bool { get }
+    /// Whether the request can be sent again at all (a one-shot stream cannot).
+    var isResendable: Bool { get }
+    /// What the log calls this request (a method name, "upload"...).
+    var logLabel: String { get }
+}
+
+extension Operation {
+    package var isIdempotent: Bool { false }
+    package var isResendable: Bool { true }
+    package var logLabel: String { "request" }
 }
 
 extension RESTCall: Operation {
+    package var isIdempotent: Bool { verb == .get }
+    package var logLabel: String { method }
+
     package func endpoint(_ settings: Settings) -> String {
         settings.string(.restEndpoint) ?? Settings.defaultRESTEndpoint
     }

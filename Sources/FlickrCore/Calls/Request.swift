@@ -14,6 +14,9 @@ package final class Request: @unchecked Sendable {
         var result: Result<Response, FlickrError>?
         var cancelled = false
         var redirects = 0
+        var retries = 0
+        /// The last attempt's verb and URL without query, for the log.
+        var lastAttempt = ""
     }
 
     static let maxRedirects = 5
@@ -24,12 +27,16 @@ package final class Request: @unchecked Sendable {
     private let onComplete: Completion?
     private let state = Mutex(State())
     private let done = Latch()
+    private let retryPolicy: RetryPolicy
+    private let startedNs = Engine.nowNs()
 
     init(context: Context, operation: any Operation, onComplete: Completion?) {
         self.context = context
         self.operation = operation
         self.settings = context.snapshot
         self.onComplete = onComplete
+        retryPolicy = RetryPolicy(
+            settings: settings, idempotent: operation.isIdempotent, resendable: operation.isResendable)
     }
 
     /// The outcome once complete, else nil.
@@ -68,7 +75,7 @@ package final class Request: @unchecked Sendable {
 
     // MARK: Attempts
 
-    private func attempt(endpoint: String) throws(FlickrError) {
+    private func attempt(endpoint: String, notBefore: UInt64 = 0) throws(FlickrError) {
         let request = try operation.httpRequest(endpoint: endpoint, settings: settings)
         let parse = operation.parsesXML ? StreamingParse() : nil
         let sink: ((UnsafeRawBufferPointer) -> Void)? = parse.map { parse in { parse.feed($0) } }
@@ -76,14 +83,17 @@ package final class Request: @unchecked Sendable {
             transferFinished(outcome, parse: parse, endpoint: endpoint, url: request.redactedURL)
         }
         let cancelled = state.withLock { s -> Bool in
-            if !s.cancelled { s.transfer = transfer }
+            if !s.cancelled {
+                s.transfer = transfer
+                s.lastAttempt = "\(request.verb.rawValue) \(request.redactedURL)"
+            }
             return s.cancelled
         }
         if cancelled {
             complete(.failure(FlickrError(.aborted, "the request was cancelled")))
             return
         }
-        try context.engine.submit(transfer)
+        try context.engine.submit(transfer, notBefore: notBefore, spacingNs: settings.rateSpacingNs)
     }
 
     /// Runs on the engine's thread.
@@ -96,14 +106,52 @@ package final class Request: @unchecked Sendable {
         }
         switch outcome {
         case .failure(let error):
-            complete(.failure(error))
+            finishOrRetry(.failure(error), retryAfterSeconds: nil, endpoint: endpoint)
         case .success(let http):
             if (300..<400).contains(http.status), let location = http.location {
                 follow(location, from: endpoint, status: http.status)
                 return
             }
-            complete(operation.interpret(status: http.status, body: body, parsed: parse?.finish(), url: url))
+            finishOrRetry(operation.interpret(status: http.status, body: body, parsed: parse?.finish(), url: url),
+                          retryAfterSeconds: http.retryAfterSeconds, endpoint: endpoint)
         }
+    }
+
+    /// Completes, or tries again after a passing failure as the retry policy allows.
+    private func finishOrRetry(
+        _ result: Result<Response, FlickrError>, retryAfterSeconds: Int?, endpoint: String
+    ) {
+        guard case .failure(let error) = result else {
+            complete(result)
+            return
+        }
+        let plan = state.withLock { s -> (retry: Int, delayMs: Int, attempt: String)? in
+            guard !s.cancelled,
+                let delay = retryPolicy.delayMs(for: error, retry: s.retries + 1, retryAfterSeconds: retryAfterSeconds)
+            else { return nil }
+            s.retries += 1
+            return (s.retries, delay, s.lastAttempt)
+        }
+        guard let plan else {
+            complete(result)
+            return
+        }
+        settings.log?.write(
+            "retry \(plan.retry)/\(retryPolicy.maxRetries) of \(operation.logLabel) \(plan.attempt) in \(plan.delayMs) ms"
+                + " after \(Request.describe(error))")
+        do throws(FlickrError) {
+            try attempt(endpoint: endpoint, notBefore: Engine.nowNs() &+ UInt64(plan.delayMs) &* 1_000_000)
+        } catch {
+            complete(.failure(error))
+        }
+    }
+
+    /// A short outcome for log lines: the HTTP status or the error's class and code.
+    static func describe(_ error: FlickrError) -> String {
+        var text = error.code.symbol.description
+        if error.httpStatus != 0 { text += " (HTTP \(error.httpStatus))" }
+        if error.apiCode != 0 { text += " (Flickr error \(error.apiCode))" }
+        return text
     }
 
     /// Follows a redirect only to the same scheme, host and port: anything
@@ -137,13 +185,22 @@ package final class Request: @unchecked Sendable {
     }
 
     private func complete(_ result: Result<Response, FlickrError>) {
-        let first = state.withLock { s -> Bool in
-            guard s.result == nil else { return false }
+        let first = state.withLock { s -> (retries: Int, attempt: String)? in
+            guard s.result == nil else { return nil }
             s.result = result
             s.transfer = nil
-            return true
+            return (s.retries, s.lastAttempt)
         }
-        guard first else { return }
+        guard let first else { return }
+        if let log = settings.log {
+            let outcome: String
+            switch result {
+            case .success(let response): outcome = "HTTP \(response.httpStatus)"
+            case .failure(let error): outcome = Request.describe(error)
+            }
+            let ms = (Engine.nowNs() &- startedNs) / 1_000_000
+            log.write("\(operation.logLabel) \(first.attempt) -> \(outcome) in \(ms) ms, \(first.retries) retries")
+        }
         onComplete?(self)
         done.open()
     }

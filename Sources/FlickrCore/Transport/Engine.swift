@@ -15,6 +15,10 @@ import Glibc
 final class Engine: @unchecked Sendable {
     private struct Shared {
         var pending: [Transfer] = []
+        /// Transfers waiting for their start time (retry back-off, rate limiting), by due time.
+        var delayed: [(due: UInt64, transfer: Transfer)] = []
+        /// The rate limiter's next free start slot.
+        var nextSlotNs: UInt64 = 0
         var cancelled: [Transfer] = []
         var threadRunning = false
         var shuttingDown = false
@@ -46,9 +50,22 @@ final class Engine: @unchecked Sendable {
     }
 
     /// Hands a transfer to the worker; its completion will run on the worker thread.
-    func submit(_ transfer: Transfer) throws(FlickrError) {
+    /// It starts no earlier than `notBefore` (monotonic ns) and, with a rate limit
+    /// (`spacingNs` > 0), no sooner than `spacingNs` after the context's previous start.
+    func submit(_ transfer: Transfer, notBefore: UInt64 = 0, spacingNs: UInt64 = 0) throws(FlickrError) {
+        let now = Engine.nowNs()
         let start = shared.withLock { state -> Bool in
-            state.pending.append(transfer)
+            var due = max(now, notBefore)
+            if spacingNs > 0 {
+                due = max(due, state.nextSlotNs)
+                state.nextSlotNs = due &+ spacingNs
+            }
+            if due > now {
+                state.delayed.append((due, transfer))
+                state.delayed.sort { $0.due < $1.due }
+            } else {
+                state.pending.append(transfer)
+            }
             if state.threadRunning { return false }
             state.threadRunning = true
             return true
@@ -96,19 +113,35 @@ final class Engine: @unchecked Sendable {
 
     // MARK: Worker
 
+    static func nowNs() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+
     private func run() {
         shared.withLock { $0.worker = pthread_self() }
         while true {
-            let (incoming, cancels, exit) = shared.withLock { state -> ([Transfer], [Transfer], Bool) in
-                let work = (state.pending, state.cancelled)
+            let now = Engine.nowNs()
+            let (incoming, cancels, exit, nextDue) = shared.withLock {
+                state -> ([Transfer], [Transfer], Bool, UInt64?) in
+                let dueCount = state.delayed.prefix { $0.due <= now }.count
+                var ready = state.pending
+                ready.append(contentsOf: state.delayed.prefix(dueCount).map(\.transfer))
+                state.delayed.removeFirst(dueCount)
+                // A cancelled transfer still waiting for its start is dropped from the
+                // queue; abort() below completes it (outside the lock) without starting it.
+                let cancels = state.cancelled
+                state.delayed.removeAll { entry in cancels.contains { $0 === entry.transfer } }
                 state.pending.removeAll()
                 state.cancelled.removeAll()
-                let exit = state.shuttingDown && work.0.isEmpty && active.isEmpty
+                let work = (ready, cancels)
+                let exit = state.shuttingDown && work.0.isEmpty && active.isEmpty && state.delayed.isEmpty
                 if exit {
                     state.threadRunning = false
                     state.worker = nil
                 }
-                return (work.0, work.1, exit)
+                return (work.0, work.1, exit, state.delayed.first?.due)
             }
             if exit { return }
             for transfer in incoming { attach(transfer) }
@@ -117,12 +150,13 @@ final class Engine: @unchecked Sendable {
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             drainMessages()
-            if active.isEmpty {
-                // Nothing in flight: sleep until woken by submit/cancel/shutdown.
-                curl_multi_poll(multi, nil, 0, 60_000, nil)
-            } else {
-                curl_multi_poll(multi, nil, 0, 1000, nil)
+            // Sleep until curl has work, a delayed transfer is due, or submit/cancel/shutdown wakes us.
+            var timeoutMs: Int32 = active.isEmpty ? 60_000 : 1000
+            if let nextDue {
+                let wait = nextDue > Engine.nowNs() ? (nextDue - Engine.nowNs()) / 1_000_000 + 1 : 0
+                timeoutMs = min(timeoutMs, Int32(clamping: wait))
             }
+            curl_multi_poll(multi, nil, 0, timeoutMs, nil)
         }
     }
 

@@ -81,6 +81,18 @@ package struct UploadOperation: Operation {
 
     package var parsesXML: Bool { true }
 
+    package var isResendable: Bool {
+        if case .stream = source.kind { return false }
+        return true
+    }
+
+    package var logLabel: String {
+        switch target {
+        case .upload: "upload"
+        case .replace(let photoID): "replace \(photoID)"
+        }
+    }
+
     package func interpret(status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>?, url: String)
         -> Result<Response, FlickrError>
     {

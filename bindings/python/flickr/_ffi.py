@@ -61,6 +61,9 @@ ProgressCallback = CFUNCTYPE(c_int, c_int64, c_int64, c_void_p)
 #: int64_t (*)(void *buffer, size_t capacity, void *userdata); negative fails
 ReadCallback = CFUNCTYPE(c_int64, c_void_p, c_size_t, c_void_p)
 
+#: void (*)(const char *line, void *userdata)
+LogCallback = CFUNCTYPE(None, c_char_p, c_void_p)
+
 #: void (*)(flickr_request *req, int status, const flickr_response *resp, void *userdata)
 DoneCallback = CFUNCTYPE(None, RequestPtr, c_int, ResponsePtr, c_void_p)
 
@@ -79,6 +82,7 @@ _SIGNATURES = {
     "flickr_context_set_long": (_STATUS, [ContextPtr, c_int, c_long]),
     "flickr_context_get_string": (_STATUS, [POINTER(c_void_p), ContextPtr, c_int]),
     "flickr_context_get_long": (_STATUS, [POINTER(c_long), ContextPtr, c_int]),
+    "flickr_context_set_log": (_STATUS, [ContextPtr, LogCallback, c_void_p]),
     "flickr_call": (_STATUS, [POINTER(ResponsePtr), ContextPtr, c_char_p, Params, c_int]),
     "flickr_call_async": (_STATUS, [POINTER(RequestPtr), ContextPtr, c_char_p, Params, c_int, DoneCallback, c_void_p]),
     "flickr_request_wait": (c_int, [RequestPtr]),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import ctypes
 import json
+import logging
 import threading
 import time
 from concurrent.futures import Future
@@ -38,10 +39,28 @@ NUMBER_OPTIONS = {
     "oauth_in_header": 103,
     "upload_idle_timeout_ms": 104,
     "upload_response_timeout_ms": 105,
+    "max_retries": 106,
+    "retry_base_ms": 107,
+    "retry_post": 108,
+    "rate_limit_per_hour": 109,
+    "rate_limit_per_second": 110,
 }
 
 
 GET, POST = 0, 1
+
+#: Receives the library's request log: a DEBUG line per request, an INFO line per retry.
+logger = logging.getLogger("flickr")
+
+
+@_ffi.LogCallback
+def _on_log(line, userdata):
+    # One module-level thunk for every context, so it can never be collected while C holds it.
+    try:
+        text = line.decode("utf-8", "replace")
+        logger.log(logging.INFO if text.startswith("retry ") else logging.DEBUG, "%s", text)
+    except BaseException:  # never let an exception escape into C
+        pass
 
 
 def _response_dict(response) -> dict:
@@ -137,6 +156,7 @@ class Flickr:
         handle = _ffi.ContextPtr()
         lib.flickr_context_new(ctypes.byref(handle), _ffi.encode(api_key, "api_key"), _ffi.encode(secret, "secret"))
         self._handle = handle
+        lib.flickr_context_set_log(handle, _on_log, None)
         try:
             for name, value in options.items():
                 self.set_option(name, value)

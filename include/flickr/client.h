@@ -127,6 +127,57 @@ FLICKR_API int flickr_request_response(flickr_response **out, flickr_request *re
  */
 FLICKR_API const flickr_error *flickr_request_error(flickr_request *req);
 
+/** @brief An opaque walk over every item of every page of a paged method; release with flickr_pages_free(). */
+typedef struct flickr_pages flickr_pages;
+
+/**
+ * @brief Start walking a paged method (flickr.photos.search, flickr.people.getPhotos, ...).
+ *
+ * Nothing is fetched yet: pages are called (GET, retried like any call) as
+ * flickr_pages_next() reaches them. The walk reads Flickr's page, pages and
+ * total, and ends after an empty page, after the last page, at page 10,000,
+ * and after 4,000 results of flickr.photos.search (Flickr's own cap).
+ * `per_page` defaults to 500 (Flickr's maximum) to make the fewest calls;
+ * a `page` parameter sets the first page.
+ *
+ * @param[out] out  receives the walk; release it with flickr_pages_free(). NULL on failure.
+ * @param ctx       the context (kept alive by the walk).
+ * @param method    the method name.
+ * @param params    as for flickr_call(); copied.
+ * @param item_path the item list as a key path from the root, e.g. "photos.photo"; NULL finds it
+ *                  automatically (the list inside the first child of rsp with page attributes).
+ * @return FLICKR_OK or FLICKR_EINVAL.
+ * @note Added in 0.1. Thread-safe; the walk itself is used by one thread at a time.
+ */
+FLICKR_API int flickr_pages_new(flickr_pages **out, flickr_context *ctx, const char *method,
+                                const char *const *params, const char *item_path);
+
+/**
+ * @brief The next item of the walk, fetching the next page when needed.
+ * @param[out] item_out receives the item, or NULL when the walk is over; borrowed: valid until the
+ *                      next flickr_pages_next() or flickr_pages_free() on this walk.
+ * @param pages         the walk.
+ * @return FLICKR_OK (also at the end), or a call's error (the walk may be continued after a
+ *         passing failure: the same page is fetched again).
+ * @note Added in 0.1. One thread at a time per walk.
+ */
+FLICKR_API int flickr_pages_next(const flickr_value **item_out, flickr_pages *pages);
+
+/**
+ * @brief The total number of items Flickr announced on the last page fetched.
+ * @param pages the walk.
+ * @return the total, or -1 before the first page (or for a walk that is not live).
+ * @note Added in 0.1. One thread at a time per walk.
+ */
+FLICKR_API int64_t flickr_pages_total(flickr_pages *pages);
+
+/**
+ * @brief Release a walk and the page it holds.
+ * @param pages the walk; if NULL, nothing happens.
+ * @note Added in 0.1.
+ */
+FLICKR_API void flickr_pages_free(flickr_pages *pages);
+
 FLICKR_END_DECLS
 
 #endif /* FLICKR_CLIENT_H */

@@ -39,6 +39,10 @@ class UploadSourceRef(Structure):
     """Opaque `flickr_upload_source`."""
 
 
+class PagesRef(Structure):
+    """Opaque `flickr_pages`."""
+
+
 class ErrorRecord(Structure):
     _fields_ = [
         ("code", c_int),
@@ -55,6 +59,7 @@ ValuePtr = POINTER(ValueRef)
 Params = POINTER(c_char_p)
 
 UploadSourcePtr = POINTER(UploadSourceRef)
+PagesPtr = POINTER(PagesRef)
 
 #: int (*)(int64_t sent, int64_t total, void *userdata); non-zero aborts
 ProgressCallback = CFUNCTYPE(c_int, c_int64, c_int64, c_void_p)
@@ -85,6 +90,10 @@ _SIGNATURES = {
     "flickr_context_set_log": (_STATUS, [ContextPtr, LogCallback, c_void_p]),
     "flickr_call": (_STATUS, [POINTER(ResponsePtr), ContextPtr, c_char_p, Params, c_int]),
     "flickr_call_async": (_STATUS, [POINTER(RequestPtr), ContextPtr, c_char_p, Params, c_int, DoneCallback, c_void_p]),
+    "flickr_pages_new": (_STATUS, [POINTER(PagesPtr), ContextPtr, c_char_p, Params, c_char_p]),
+    "flickr_pages_next": (_STATUS, [POINTER(ValuePtr), PagesPtr]),
+    "flickr_pages_total": (c_int64, [PagesPtr]),
+    "flickr_pages_free": (None, [PagesPtr]),
     "flickr_request_wait": (c_int, [RequestPtr]),
     "flickr_request_cancel": (None, [RequestPtr]),
     "flickr_request_free": (None, [RequestPtr]),

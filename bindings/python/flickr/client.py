@@ -259,6 +259,29 @@ class Flickr:
             raise
         return future
 
+    def walk(self, method: str, *, item_path: str | None = None, **params: Any) -> Iterator[dict]:
+        """Yields every item of every page of a paged method, lazily, as dicts.
+
+        Pages are fetched (GET, with retries) as the iteration reaches them;
+        the walk reads Flickr's page/pages/total and stops after an empty or
+        the last page (and at Flickr's caps). The item list is found
+        automatically (photos.photo, photosets.photoset...) unless `item_path`
+        names it. `per_page` defaults to 500.
+        """
+        lib = _ffi.lib()
+        pages = _ffi.PagesPtr()
+        lib.flickr_pages_new(ctypes.byref(pages), self._live(), _ffi.encode(method, "method"),
+                             _ffi.params_array(params), _ffi.encode(item_path, "item_path"))
+        try:
+            item = _ffi.ValuePtr()
+            while True:
+                lib.flickr_pages_next(ctypes.byref(item), pages)
+                if not item:
+                    return
+                yield json.loads(_ffi.take_string(lib.flickr_value_json(item)))
+        finally:
+            lib.flickr_pages_free(pages)
+
     # -- uploads --------------------------------------------------------
 
     def upload(self, photo, /, progress=None, *, filename: str | None = None, mime_type: str | None = None,

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+
+public import CFlickr
+internal import FlickrCore
+
+/// Every live flickr_pages.
+let pagers = HandleRegistry<Pager>(kind: "page walk")
+
+@c @implementation
+public func flickr_pages_new(
+    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ ctx: OpaquePointer?, _ method: UnsafePointer<CChar>?,
+    _ params: UnsafePointer<UnsafePointer<CChar>?>?, _ itemPath: UnsafePointer<CChar>?
+) -> CInt {
+    boundary { () throws(FlickrError) in
+        guard let out else { throw .invalid("out must not be NULL") }
+        out.pointee = nil
+        let pager = try Pager(
+            context: try contexts.object(ctx), method: try requiredString(method, "method"),
+            parameters: try parameters(params), itemPath: try optionalString(itemPath, "item_path"))
+        out.pointee = pagers.register(pager)
+    }
+}
+
+@c @implementation
+public func flickr_pages_next(_ itemOut: UnsafeMutablePointer<OpaquePointer?>?, _ pages: OpaquePointer?) -> CInt {
+    boundary { () throws(FlickrError) in
+        guard let itemOut else { throw .invalid("item_out must not be NULL") }
+        itemOut.pointee = nil
+        itemOut.pointee = try pagers.object(pages).next().map { OpaquePointer($0) }
+    }
+}
+
+@c @implementation
+public func flickr_pages_total(_ pages: OpaquePointer?) -> Int64 {
+    (try? pagers.object(pages))?.total ?? -1
+}
+
+@c @implementation
+public func flickr_pages_free(_ pages: OpaquePointer?) {
+    pagers.release(pages)
+}

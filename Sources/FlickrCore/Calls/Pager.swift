@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+
+/// Walks every item of every page of a paged Flickr method, fetching pages
+/// as the walk reaches them. It reads Flickr's page/pages/perpage/total and
+/// stops on an empty page, after the last page, at page 10,000, and at 4,000
+/// results for flickr.photos.search (Flickr returns no more than that).
+///
+/// The item list is found automatically — the entry of the first child of
+/// `<rsp>` that carries page attributes (photos.photo, photosets.photoset...)
+/// — or given as a key path ("photos.photo").
+///
+/// Like any iterator, a pager is used by one thread at a time (it may move
+/// between threads); that is what makes the unguarded state below safe.
+package final class Pager: @unchecked Sendable {
+    static let maxPage = 10_000
+    static let searchResultCap = 4_000
+
+    private struct State {
+        var page: Response?
+        var items: UnsafePointer<ValueNode>?
+        var index = 0
+        var nextPage: Int
+        var yielded = 0
+        var finished = false
+        var total: Int64 = -1
+    }
+
+    private let context: Context
+    private let method: String
+    private let parameters: [(String, String)]
+    private let itemPath: [Substring]?
+    private var s: State
+
+    package init(context: Context, method: String, parameters: [(String, String)], itemPath: String?)
+        throws(FlickrError)
+    {
+        var firstPage = 1
+        var rest: [(String, String)] = []
+        for (name, value) in parameters {
+            if name == "page" {
+                guard let number = Int(value), number >= 1 else { throw .invalid("page must be a number from 1") }
+                firstPage = number
+            } else {
+                rest.append((name, value))
+            }
+        }
+        if !rest.contains(where: { $0.0 == "per_page" }) { rest.append(("per_page", "500")) }  // fewest calls
+        if let itemPath {
+            let segments = itemPath.split(separator: ".", omittingEmptySubsequences: false)
+            guard segments.count >= 2, !segments.contains(where: \.isEmpty) else {
+                throw .invalid("item_path must look like \"photos.photo\"")
+            }
+            self.itemPath = segments
+        } else {
+            self.itemPath = nil
+        }
+        _ = try RESTCall(method: method, parameters: rest, verb: .get)  // same validation as a call
+        self.context = context
+        self.method = method
+        self.parameters = rest
+        s = State(nextPage: firstPage)
+    }
+
+    /// The total Flickr announced on the last page fetched, or -1 before the first.
+    package var total: Int64 { s.total }
+
+    /// The next item, borrowed from the current page (valid until the next call), or nil at the end.
+    package func next() throws(FlickrError) -> UnsafePointer<ValueNode>? {
+        while true {
+            if let items = s.items, s.index < itemCount(items) {
+                if let cap = Pager.resultCap(for: method), s.yielded >= cap {
+                    s.finished = true
+                    return nil
+                }
+                let item = element(items, s.index)
+                s.index += 1
+                s.yielded += 1
+                return item
+            }
+            if s.finished { return nil }
+            try fetch()
+        }
+    }
+
+    private func fetch() throws(FlickrError) {
+        let number = s.nextPage
+        let call = try RESTCall(method: method, parameters: parameters + [("page", String(number))], verb: .get)
+        let response = try context.perform(call)
+        guard let (container, items) = locate(in: response.root) else {
+            throw FlickrError(.parse, "\(method) answered without a paged list"
+                              + (itemPath.map { " at \($0.joined(separator: "."))" } ?? ""))
+        }
+        let attribute = { (name: String) in container.member(name)?.string.flatMap { Int($0) } }
+        let pages = attribute("pages")
+        s.total = attribute("total").map(Int64.init) ?? s.total
+        s.page = response
+        s.items = items
+        s.index = 0
+        s.nextPage = number + 1
+        s.finished = Pager.isLastPage(number: number, pages: pages, count: items.map(itemCount) ?? 0)
+    }
+
+    /// Whether page `number` ends the walk: it was empty, it was the last one Flickr
+    /// announced (or no count was given), or it reached Flickr's page limit. A short
+    /// page is not the end by itself (getRecent answers 99 items for perpage="100").
+    static func isLastPage(number: Int, pages: Int?, count: Int) -> Bool {
+        count == 0 || number >= (pages ?? number) || number >= maxPage
+    }
+
+    /// How many results Flickr serves at most for a method's query, when it caps them.
+    static func resultCap(for method: String) -> Int? {
+        method == "flickr.photos.search" ? searchResultCap : nil
+    }
+
+    /// The page container (for its attributes) and the item list (nil when the page has none).
+    private func locate(in root: UnsafePointer<ValueNode>)
+        -> (container: UnsafePointer<ValueNode>, items: UnsafePointer<ValueNode>?)?
+    {
+        if let itemPath {
+            let containerPath = itemPath.dropLast().joined(separator: ".")
+            guard let container = root.lookup(path: containerPath), container.kind == .object else { return nil }
+            return (container, container.member(String(itemPath[itemPath.count - 1])))
+        }
+        for index in 0..<root.count {
+            guard let candidate = root.element(at: index), candidate.kind == .object,
+                candidate.member("page") != nil, candidate.member("pages") != nil || candidate.member("total") != nil
+            else { continue }
+            for entry in 0..<candidate.count {
+                if let value = candidate.element(at: entry), value.kind != .string {
+                    return (candidate, value)
+                }
+            }
+            return (candidate, nil)  // an empty page: attributes only
+        }
+        return nil
+    }
+
+    /// A single item (an object where a list would be) counts as a list of one.
+    private func itemCount(_ items: UnsafePointer<ValueNode>) -> Int {
+        items.kind == .array ? items.count : 1
+    }
+
+    private func element(_ items: UnsafePointer<ValueNode>, _ index: Int) -> UnsafePointer<ValueNode>? {
+        items.kind == .array ? items.element(at: index) : items
+    }
+}

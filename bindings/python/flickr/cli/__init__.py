@@ -12,10 +12,10 @@ import argparse
 import sys
 
 from .. import errors
-from . import auth, call, sandbox
+from . import auth, call, sandbox, upload, walk
 from .common import CLIError, EXIT_API, EXIT_AUTH, EXIT_FAILURE, EXIT_NETWORK, EXIT_USAGE
 
-COMMANDS = [call, sandbox, auth]
+COMMANDS = [call, upload, walk, auth, sandbox]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,6 +45,10 @@ def _exit_code(error: errors.FlickrError) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["sandbox"]:
+        # Everything after "sandbox", --help included, is the sandbox's own command line.
+        return sandbox.main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -13,7 +13,11 @@ def add_parser(subparsers) -> None:
     parser.set_defaults(handler=run)
 
 
-def run(args) -> int:
-    from ..sandbox.__main__ import main
+def main(argv: list[str]) -> int:
+    from ..sandbox.__main__ import main as sandbox_main
 
-    return main(args.options) or 0
+    return sandbox_main(argv) or 0
+
+
+def run(args) -> int:
+    return main(args.options)

@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: MIT
+"""`flickr upload FILE... [--title T] [--tags T] [--async]` and `flickr replace FILE PHOTO_ID`."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from .. import errors
+from .common import CLIError, EXIT_AUTH, add_credential_options, open_api
+from .progress import ProgressBar
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "upload", help="upload photos or videos",
+        description="Upload files with a progress bar each, then print a summary (and JSON lines with --json).")
+    parser.add_argument("files", nargs="+", metavar="FILE")
+    parser.add_argument("--title", help="title (default: none; Flickr shows the file name)")
+    parser.add_argument("--description")
+    parser.add_argument("--tags", help="space-separated tags")
+    visibility = parser.add_mutually_exclusive_group()
+    visibility.add_argument("--public", dest="is_public", action="store_const", const=1)
+    visibility.add_argument("--private", dest="is_public", action="store_const", const=0)
+    parser.add_argument("--friends", dest="is_friend", action="store_const", const=1)
+    parser.add_argument("--family", dest="is_family", action="store_const", const=1)
+    parser.add_argument("--safety-level", type=int, choices=[1, 2, 3])
+    parser.add_argument("--content-type", type=int, choices=[1, 2, 3])
+    parser.add_argument("--hidden", type=int, choices=[1, 2])
+    parser.add_argument("--async", dest="asynchronous", action="store_true",
+                        help="let Flickr process the files in the background, then wait for their tickets")
+    parser.add_argument("--json", action="store_true", help="print one JSON line per file on stdout")
+    add_credential_options(parser)
+    parser.set_defaults(handler=run_upload)
+
+    replace = subparsers.add_parser("replace", help="replace a photo's image",
+                                    description="Replace the image of one of your photos.")
+    replace.add_argument("file", metavar="FILE")
+    replace.add_argument("photo_id", metavar="PHOTO_ID")
+    replace.add_argument("--json", action="store_true")
+    add_credential_options(replace)
+    replace.set_defaults(handler=run_replace)
+
+
+def _upload_args(args) -> dict:
+    fields = {"title": args.title, "description": args.description, "tags": args.tags,
+              "is_public": args.is_public, "is_friend": args.is_friend, "is_family": args.is_family,
+              "safety_level": args.safety_level, "content_type": args.content_type, "hidden": args.hidden}
+    if args.asynchronous:
+        fields["async"] = 1
+    return {k: v for k, v in fields.items() if v is not None}
+
+
+def run_upload(args) -> int:
+    missing = [f for f in args.files if not os.path.isfile(f)]
+    if missing:
+        raise CLIError(f"no such file: {', '.join(missing)}")
+    succeeded, failed = [], []
+    with open_api(args) as api:
+        if not api.get_option("oauth_token"):
+            raise CLIError("uploading needs a login: run `flickr auth login --perms write`", EXIT_AUTH)
+        for path in args.files:
+            name = os.path.basename(path)
+            try:
+                answer = api.upload(path, progress=ProgressBar(name), **_upload_args(args))
+                if "ticketid" in answer:
+                    photo_id = api.wait_ticket(answer["ticketid"]["_text"])
+                else:
+                    photo_id = answer["photoid"]["_text"]
+                succeeded.append((path, photo_id))
+                if args.json:
+                    print(json.dumps({"file": path, "photo_id": photo_id}))
+            except errors.FlickrError as error:
+                failed.append((path, error))
+                print(f"{name}: {error.message}", file=sys.stderr)
+                if args.json:
+                    print(json.dumps({"file": path, "error": error.message, "code": error.code,
+                                      "api_code": error.api_code}))
+    print(f"uploaded {len(succeeded)} of {len(args.files)} files"
+          + "".join(f"\n  {p} -> {i}" for p, i in succeeded), file=sys.stderr)
+    if failed:
+        # The first failure's class decides the exit code, like a single call would.
+        raise failed[0][1]
+    return 0
+
+
+def run_replace(args) -> int:
+    if not os.path.isfile(args.file):
+        raise CLIError(f"no such file: {args.file}")
+    with open_api(args) as api:
+        answer = api.replace(args.file, args.photo_id, progress=ProgressBar(os.path.basename(args.file)))
+        photo_id = answer["photoid"]["_text"]
+        if args.json:
+            print(json.dumps({"file": args.file, "photo_id": photo_id}))
+        else:
+            print(f"replaced the image of photo {photo_id}", file=sys.stderr)
+    return 0

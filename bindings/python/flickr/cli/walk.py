@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: MIT
+"""`flickr walk METHOD key=value ...`: every item of every page, as JSON lines."""
+from __future__ import annotations
+
+import json
+
+from .common import add_credential_options, open_api, parse_pairs
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "walk", help="print every item of a paged method as JSON lines",
+        description="Walk every page of a paged method (flickr.photos.search, flickr.people.getPhotos...) "
+        "and print each item as one JSON line.")
+    parser.add_argument("method")
+    parser.add_argument("params", nargs="*", metavar="key=value")
+    parser.add_argument("--item-path", help='the item list, e.g. "photos.photo" (default: found automatically)')
+    parser.add_argument("--limit", type=int, help="stop after this many items")
+    add_credential_options(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    with open_api(args) as api:
+        for count, item in enumerate(api.walk(args.method, item_path=args.item_path, **parse_pairs(args.params))):
+            if args.limit is not None and count >= args.limit:
+                break
+            print(json.dumps(item, ensure_ascii=False), flush=True)
+    return 0

@@ -69,7 +69,9 @@ int main(void) {
         flickr_pages *pages = NULL;
         const flickr_value *item = NULL;
         const char *bad_page[] = {"page", "0", NULL};
+        const char *huge_page[] = {"page", "9223372036854775807", NULL};
         CHECK_EQ_INT(flickr_pages_new(&pages, ctx, "flickr.photos.getRecent", bad_page, NULL), FLICKR_EINVAL);
+        CHECK_EQ_INT(flickr_pages_new(&pages, ctx, "flickr.photos.getRecent", huge_page, NULL), FLICKR_EINVAL);
         CHECK_EQ_INT(flickr_pages_new(&pages, ctx, "flickr.photos.getRecent", NULL, "photos"), FLICKR_EINVAL);
         CHECK_EQ_INT(flickr_pages_new(&pages, ctx, "flickr.photos.getRecent", NULL, "photos..photo"), FLICKR_EINVAL);
         CHECK_EQ_INT(flickr_pages_new(NULL, ctx, "flickr.photos.getRecent", NULL, NULL), FLICKR_EINVAL);

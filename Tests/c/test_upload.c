@@ -242,6 +242,15 @@ static void test_errors(flickr_context *ctx) {
     CHECK_EQ_INT(flickr_upload_file(NULL, ctx, empty, NULL, NULL, NULL), FLICKR_EINVAL);
     CHECK_EQ_INT(flickr_upload_buffer(&resp, ctx, NULL, 10, "x.jpg", NULL, NULL, NULL), FLICKR_EINVAL);
     CHECK_EQ_INT(flickr_upload_stream(&resp, ctx, NULL, 10, "x.jpg", NULL, NULL, NULL), FLICKR_EINVAL);
+    {   /* Absurd lengths are refused, not overflowed. */
+        flickr_upload_source *src = NULL;
+        CHECK_EQ_INT(flickr_upload_stream(&resp, ctx, read_pattern, INT64_MAX, "x.jpg", NULL, NULL, NULL),
+                     FLICKR_EINVAL);
+        CHECK_EQ_INT(flickr_upload_source_new_stream(&src, read_pattern, -1, NULL, NULL), FLICKR_EINVAL);
+        CHECK_EQ_INT(flickr_upload_source_new_buffer(&src, big, (size_t)-1, NULL), FLICKR_EINVAL);
+        CHECK_EQ_INT(flickr_upload_source_new_buffer(&src, big, (size_t)1 << 62, NULL), FLICKR_EINVAL);
+        CHECK(src == NULL);
+    }
     CHECK_EQ_INT(flickr_upload(&resp, ctx, NULL, NULL, NULL, NULL), FLICKR_EINVAL);
     CHECK(resp == NULL);
 

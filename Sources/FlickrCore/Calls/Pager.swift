@@ -38,7 +38,9 @@ package final class Pager: @unchecked Sendable {
         var rest: [(String, String)] = []
         for (name, value) in parameters {
             if name == "page" {
-                guard let number = Int(value), number >= 1 else { throw .invalid("page must be a number from 1") }
+                guard let number = Int(value), (1...Pager.maxPage).contains(number) else {
+                    throw .invalid("page must be a number from 1 to \(Pager.maxPage)")
+                }
                 firstPage = number
             } else {
                 rest.append((name, value))

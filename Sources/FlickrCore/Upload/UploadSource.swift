@@ -19,6 +19,9 @@ package final class UploadSource: @unchecked Sendable {
         case stream(read: UploadReadFunction, userdata: UInt, length: Int64)
     }
 
+    /// Larger than any upload Flickr takes (and far from overflowing the body's length).
+    package static let maxLength: Int64 = 1 << 50
+
     package let kind: Kind
     private var filenameOverride: String?
     private var mimeTypeOverride: String?
@@ -39,8 +42,10 @@ package final class UploadSource: @unchecked Sendable {
             }
         case .memory(let base, let count):
             guard count >= 0, base != nil || count == 0 else { throw .invalid("the buffer must not be NULL") }
+            guard Int64(count) <= UploadSource.maxLength else { throw .invalid("the buffer is too large") }
         case .stream(_, _, let length):
             guard length >= 0 else { throw .invalid("the stream length must not be negative") }
+            guard length <= UploadSource.maxLength else { throw .invalid("the stream length is too large") }
         }
         self.kind = kind
         if let filename { try setFilename(filename) }

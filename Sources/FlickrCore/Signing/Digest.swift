@@ -39,26 +39,43 @@ package enum Crypto {
 
     /// HMAC-SHA1 of `data` under `key`; nil if libcrypto fails.
     package static func hmacSHA1(key: [UInt8], data: [UInt8]) -> [UInt8]? {
-        guard key.count <= Int(Int32.max) else { return nil }
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        // A one-byte stand-in keeps the pointers non-NULL for empty inputs; the lengths stay 0.
-        let keyBuffer = key.isEmpty ? [0] : key
-        let dataBuffer = data.isEmpty ? [0] : data
-        let ok = keyBuffer.withUnsafeBufferPointer { keyPointer in
-            dataBuffer.withUnsafeBufferPointer { dataPointer in
-                digest.withUnsafeMutableBufferPointer { digestPointer in
-                    HMAC(
-                        EVP_sha1(), keyPointer.baseAddress, Int32(key.count),
-                        dataPointer.baseAddress, data.count, digestPointer.baseAddress, &length) != nil
-                }
-            }
+        // RFC 2104 over SHA-1 with a digest fetched once: OpenSSL 3's one-shot HMAC() fetches the
+        // MAC and the digest by name on every call, which costs more than hashing a request.
+        guard let md = sha1, let context = EVP_MD_CTX_new() else { return nil }
+        defer { EVP_MD_CTX_free(context) }
+        let blockSize = 64
+        var block = [UInt8](repeating: 0, count: blockSize)
+        if key.count > blockSize {
+            guard let hashed = digest(md, context, [key]) else { return nil }
+            block.replaceSubrange(0..<hashed.count, with: hashed)
+        } else {
+            block.replaceSubrange(0..<key.count, with: key)
         }
-        guard ok, length > 0, Int(length) <= digest.count else { return nil }
-        return Array(digest[..<Int(length)])
+        let inner = block.map { $0 ^ 0x36 }
+        let outer = block.map { $0 ^ 0x5C }
+        guard let innerHash = digest(md, context, [inner, data]) else { return nil }
+        return digest(md, context, [outer, innerHash])
     }
 
-    /// MD5 of `data` (through EVP, so it follows the loaded providers); nil if libcrypto refuses.
+    /// SHA-1 fetched once per process (nil if libcrypto cannot provide it); EVP_MD objects are shareable.
+    nonisolated(unsafe) private static let sha1: OpaquePointer? = EVP_MD_fetch(nil, "SHA1", nil)
+
+    private static func digest(_ md: OpaquePointer, _ context: OpaquePointer, _ parts: [[UInt8]]) -> [UInt8]? {
+        guard EVP_DigestInit_ex(context, md, nil) == 1 else { return nil }
+        for part in parts where !part.isEmpty {
+            guard part.withUnsafeBufferPointer({ EVP_DigestUpdate(context, $0.baseAddress, $0.count) }) == 1 else {
+                return nil
+            }
+        }
+        var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        guard out.withUnsafeMutableBufferPointer({ EVP_DigestFinal_ex(context, $0.baseAddress, &length) }) == 1,
+              length > 0, Int(length) <= out.count
+        else { return nil }
+        out.removeSubrange(Int(length)...)
+        return out
+    }
+
     package static func md5(_ data: [UInt8]) -> [UInt8]? {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0

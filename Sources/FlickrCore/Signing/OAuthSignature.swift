@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -58,7 +59,22 @@ package enum OAuthSignature {
 
     /// 32 lowercase hex characters from 16 random bytes (RAND_bytes).
     package static func nonce() -> String {
-        Crypto.hex(Crypto.randomBytes(16))
+        // The system CSPRNG (getrandom) directly: OpenSSL 3's RAND_bytes dispatches through its providers
+        // on every call, several times the cost of the bytes themselves.
+        var generator = SystemRandomNumberGenerator()
+        let high = generator.next() as UInt64
+        let low = generator.next() as UInt64
+        return String(unsafeUninitializedCapacity: 32) { out in
+            let digits: StaticString = "0123456789abcdef"
+            let table = digits.utf8Start
+            for i in 0..<16 {
+                let word = i < 8 ? high : low
+                let byte = UInt8(truncatingIfNeeded: word >> (UInt64(7 - i % 8) * 8))
+                out[2 * i] = table[Int(byte >> 4)]
+                out[2 * i + 1] = table[Int(byte & 0x0F)]
+            }
+            return 32
+        }
     }
 
     /// Byte-order comparison of already-encoded (ASCII) pairs: name first, then value.
@@ -132,23 +148,85 @@ package struct OAuthRequestSigner: Sendable {
                 oauth.append((name, value))
             }
         }
-        let replaced = Set(oauth.map(\.0) + ["oauth_signature"])
-        var all = parameters.filter { !replaced.contains($0.0) }
+        var all = parameters.filter { pair in pair.0 != "oauth_signature" && !oauth.contains { $0.0 == pair.0 } }
         all += oauth
 
-        let base = try OAuthSignature.baseString(method: method, url: url, parameters: all)
+        // Every pair is percent-encoded once and sorted once (by encoded name, then encoded value, then
+        // position); the base string, the output order and the header all come from that one list.
+        var encoded = all.enumerated().map { offset, pair in
+            EncodedPair(pair: pair, name: PercentEncoding.encode(pair.0), value: PercentEncoding.encode(pair.1),
+                        offset: offset)
+        }
+        encoded.sort(by: EncodedPair.precedes)
+
+        let (endpoint, baseURL) = try OAuthRequestSigner.endpoint(url)
+        let upperMethod = try OAuthSignature.normalizedMethod(method)
+        var signed = encoded.filter { $0.pair.0 != "realm" }
+        if let query = endpoint.query {
+            // Query parameters of the URL are signed too (RFC 5849 §3.4.1.3.1) but not repeated in the output.
+            let extra = PercentEncoding.parseForm(Substring(query))
+            for (index, pair) in extra.enumerated() where pair.0 != "oauth_signature" && pair.0 != "realm" {
+                signed.append(EncodedPair(pair: pair, name: PercentEncoding.encode(pair.0),
+                                          value: PercentEncoding.encode(pair.1), offset: encoded.count + index))
+            }
+            signed.sort(by: EncodedPair.precedes)
+        }
+        var normalized: [UInt8] = []
+        normalized.reserveCapacity(signed.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 })
+        for (index, item) in signed.enumerated() {
+            if index > 0 { normalized.append(UInt8(ascii: "&")) }
+            normalized.append(contentsOf: item.name.utf8)
+            normalized.append(UInt8(ascii: "="))
+            normalized.append(contentsOf: item.value.utf8)
+        }
+        let base = upperMethod + "&" + baseURL + "&"
+            + PercentEncoding.encode(String(decoding: normalized, as: UTF8.self))
         let signature = OAuthSignature.hmacSHA1(
             base: base, consumerSecret: consumerSecret, tokenSecret: tokenSecret ?? "")
-        all.append(("oauth_signature", signature))
-        all = OAuthRequestSigner.sortedForOutput(all)
 
-        let oauthParameters = all.filter { $0.0.hasPrefix("oauth_") }
+        // oauth_signature goes where the stable sort would put it: after every pair not greater than it.
+        let signatureItem = EncodedPair(pair: ("oauth_signature", signature), name: "oauth_signature",
+                                        value: PercentEncoding.encode(signature), offset: encoded.count)
+        let slot = encoded.firstIndex { EncodedPair.precedes(signatureItem, $0) } ?? encoded.count
+        encoded.insert(signatureItem, at: slot)
+
         var header = "OAuth "
-        for (index, pair) in oauthParameters.enumerated() {
-            if index > 0 { header += ", " }
-            header += PercentEncoding.encode(pair.0) + "=\"" + PercentEncoding.encode(pair.1) + "\""
+        var oauthParameters: [(String, String)] = []
+        var first = true
+        for item in encoded where item.pair.0.hasPrefix("oauth_") {
+            oauthParameters.append(item.pair)
+            if !first { header += ", " }
+            first = false
+            header += item.name + "=\"" + item.value + "\""
         }
-        return Signed(parameters: all, oauthParameters: oauthParameters, authorizationHeader: header, baseString: base)
+        return Signed(parameters: encoded.map(\.pair), oauthParameters: oauthParameters, authorizationHeader: header,
+                      baseString: base)
+    }
+
+    /// The parsed URL and its encoded signature base URL; the last URL is remembered, since a context
+    /// signs for the same few endpoints over and over and parsing costs more than the rest of signing.
+    private static func endpoint(_ url: String) throws(FlickrError) -> (EndpointURL, String) {
+        if let hit = lastEndpoint.withLock({ $0?.url == url ? $0 : nil }) { return (hit.endpoint, hit.base) }
+        let endpoint = try EndpointURL(parsing: url, what: "the request URL")
+        let base = PercentEncoding.encode(OAuthSignature.baseURL(url, endpoint))
+        lastEndpoint.withLock { $0 = (url, endpoint, base) }
+        return (endpoint, base)
+    }
+
+    private static let lastEndpoint = Mutex<(url: String, endpoint: EndpointURL, base: String)?>(nil)
+
+    /// A parameter with its RFC 3986 encodings and its position among the parameters (for a stable order).
+    private struct EncodedPair {
+        var pair: (String, String)
+        var name: String
+        var value: String
+        var offset: Int
+
+        static func precedes(_ a: EncodedPair, _ b: EncodedPair) -> Bool {
+            if OAuthSignature.encodedPairPrecedes((a.name, a.value), (b.name, b.value)) { return true }
+            if OAuthSignature.encodedPairPrecedes((b.name, b.value), (a.name, a.value)) { return false }
+            return a.offset < b.offset
+        }
     }
 
     /// Stable sort by encoded name then encoded value, so query strings are deterministic.

@@ -20,7 +20,37 @@ package enum PercentEncoding {
 
     /// RFC 3986: keeps A-Z a-z 0-9 - . _ ~, everything else %XX uppercase over UTF-8 (space -> %20, never +).
     package static func encode(_ s: String) -> String {
-        encode(s, keeping: isUnreserved)
+        // The hot path of signing: scan the UTF-8 bytes directly, return the string itself when nothing
+        // needs escaping, otherwise write the result once into a string of the exact size.
+        var s = s
+        let escapes = s.withUTF8 { bytes in
+            var count = 0
+            for byte in bytes where !isUnreserved(byte) { count += 1 }
+            return count
+        }
+        if escapes == 0 { return s }
+        return s.withUTF8 { bytes in
+            String(unsafeUninitializedCapacity: bytes.count + 2 * escapes) { out in
+                var o = 0
+                for byte in bytes {
+                    if isUnreserved(byte) {
+                        out[o] = byte
+                        o += 1
+                    } else {
+                        out[o] = UInt8(ascii: "%")
+                        out[o + 1] = upperHex(byte >> 4)
+                        out[o + 2] = upperHex(byte & 0x0F)
+                        o += 3
+                    }
+                }
+                return o
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func upperHex(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
     }
 
     /// Encodes every UTF-8 byte for which `keep` is false as `%XX` (uppercase hex).

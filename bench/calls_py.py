@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Python drivers for workloads 2-4 (libflickr's binding and python-flickrapi); prints one JSON line.
+
+    calls_py.py libflickr seq N | async N INFLIGHT | upload PATH 0|1 | check
+    calls_py.py flickrapi seq N | upload PATH | check
+
+Environment as bench/calls_flickr.c (BENCH_URL, BENCH_KEY, BENCH_SECRET, BENCH_TOKEN,
+BENCH_TOKEN_SECRET). CPU is the whole process's, around the measured loop only.
+python-flickrapi always POSTs and parses answers with ElementTree (format='etree').
+"""
+import json
+import os
+import resource
+import sys
+import time
+
+
+def env(name):
+    return os.environ[name]
+
+
+def usage():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime, r.ru_stime, r.ru_maxrss
+
+
+def libflickr_client():
+    import flickr
+    base = env("BENCH_URL")
+    return flickr.Flickr(env("BENCH_KEY"), env("BENCH_SECRET"), rest_endpoint=base + "/services/rest/",
+                         upload_endpoint=base + "/services/upload/", oauth_token=env("BENCH_TOKEN"),
+                         oauth_token_secret=env("BENCH_TOKEN_SECRET"), timeout_ms=60000)
+
+
+def flickrapi_client():
+    import flickrapi
+    from flickrapi import auth, core
+    base = env("BENCH_URL") + "/services"
+    core.FlickrAPI.REST_URL = base + "/rest/"
+    core.FlickrAPI.UPLOAD_URL = base + "/upload/"
+    core.FlickrAPI.REPLACE_URL = base + "/replace/"
+    token = auth.FlickrAccessToken(env("BENCH_TOKEN"), env("BENCH_TOKEN_SECRET"), "delete")
+    return flickrapi.FlickrAPI(env("BENCH_KEY"), env("BENCH_SECRET"), token=token, store_token=False,
+                               format="etree")
+
+
+def main():
+    lib, mode, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+    api = libflickr_client() if lib == "libflickr" else flickrapi_client()
+    out = {}
+    if mode == "check":
+        if lib == "libflickr":
+            out["user"] = api.call("flickr.test.login")["user"]["id"]
+        else:
+            out["user"] = api.test.login().find("user").get("id")
+    elif mode == "seq":
+        n = int(args[0])
+        call = (lambda: api.call("flickr.test.echo", test="bench")) if lib == "libflickr" else \
+            (lambda: api.test.echo(test="bench"))
+        t0 = time.perf_counter()
+        u0, s0, _ = usage()
+        for _ in range(n):
+            call()
+        u1, s1, _ = usage()
+        out = {"calls": n, "wall_s": time.perf_counter() - t0, "user_s": u1 - u0, "sys_s": s1 - s0}
+    elif mode == "async" and lib == "libflickr":
+        import threading
+        n, k = int(args[0]), int(args[1])
+        slots = threading.Semaphore(k)
+        failures = [0]
+
+        def done(future):
+            if future.exception() is not None:
+                failures[0] += 1
+            slots.release()
+
+        t0 = time.perf_counter()
+        u0, s0, _ = usage()
+        for _ in range(n):
+            slots.acquire()
+            api.call_async("flickr.test.echo", test="bench").add_done_callback(done)
+        for _ in range(k):
+            slots.acquire()
+        u1, s1, _ = usage()
+        out = {"calls": n, "inflight": k, "failures": failures[0], "wall_s": time.perf_counter() - t0,
+               "user_s": u1 - u0, "sys_s": s1 - s0}
+    elif mode == "upload":
+        path = args[0]
+        progress_calls = [0]
+
+        def progress(sent, total):
+            progress_calls[0] += 1
+
+        t0 = time.perf_counter()
+        u0, s0, _ = usage()
+        if lib == "libflickr":
+            answer = api.upload(path, progress if args[1:] == ["1"] else None, title="bench", is_public=0)
+            photo_id = answer["photoid"]["_text"]
+        else:
+            photo_id = api.upload(path, title="bench", is_public=0).find("photoid").text
+        u1, s1, rss = usage()
+        out = {"photo_id": photo_id, "wall_s": time.perf_counter() - t0, "user_s": u1 - u0, "sys_s": s1 - s0,
+               "maxrss_kb": rss, "progress_calls": progress_calls[0]}
+    else:
+        raise SystemExit("bad arguments")
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

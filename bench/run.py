@@ -1,0 +1,479 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Runs libflickr's benchmarks against its peers and physical limits, and writes bench/RESULTS.md.
+
+    bench/run.sh [--quick] [--runs N] [--workloads 1,2,3,4,5] [--output PATH]
+
+bench/run.sh installs what is needed and builds, then runs this script; see
+bench/README.md for the workloads, the servers and how each figure is measured.
+Timings are reported, never asserted.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+BUILD = ROOT / "build-bench"
+BIN = BUILD / "bench"
+PY = sys.executable
+MiB = 1024 * 1024
+
+
+def log(*args):
+    print("==", *args, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Processes
+
+
+class Server:
+    """A server process that prints its base URL (and for the sandbox, credentials) first."""
+
+    def __init__(self, argv, env=None, cwd=None):
+        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                     env=env, cwd=cwd)
+        self.url = self.proc.stdout.readline().strip()
+        if not self.url.startswith("http"):
+            raise SystemExit(f"server {argv} did not start")
+        self.info = {}
+        if "sandbox" in " ".join(map(str, argv)):
+            for _ in range(6):
+                line = self.proc.stdout.readline().strip()
+                if "=" in line:
+                    k, v = line.split("=", 1)
+                    self.info[k] = v
+
+    def get(self, path):
+        with urllib.request.urlopen(self.url + path, timeout=10) as reply:
+            return reply.read().decode()
+
+    def stats(self):
+        text = self.get("/bench/stats")
+        return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", text)}
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def run_json(argv, env, timeout=1800):
+    """Runs a client under bench/rsswrap.c; returns its last JSON line (if any) plus, from the
+    wrapper, "rss_kb" (peak RSS), "cpu_s" (user+sys) and "process_wall_s" of the whole process."""
+    argv = [str(BIN / "rsswrap")] + [str(a) for a in argv]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise
+    err = err.decode(errors="replace")
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv[1:])} failed ({proc.returncode}): {err[-2000:]}")
+    lines = [l for l in out.decode().splitlines() if l.startswith("{")]
+    result = json.loads(lines[-1]) if lines else {}
+    wrap = json.loads(err.rsplit("rsswrap: ", 1)[1])
+    result.update(rss_kb=wrap["maxrss_kb"], cpu_s=wrap["cpu_s"], process_wall_s=wrap["wall_s"])
+    return result
+
+
+def median(values):
+    return statistics.median(values)
+
+
+# ---------------------------------------------------------------------------------------------
+# Formatting
+
+
+def fmt(x, digits=3):
+    if x is None:
+        return "—"
+    if isinstance(x, str):
+        return x
+    if abs(x) >= 100:
+        return f"{x:,.0f}"
+    if abs(x) >= 10:
+        return f"{x:.1f}"
+    return f"{x:.{digits}g}" if abs(x) < 1 else f"{x:.2f}"
+
+
+def table(headers, rows):
+    out = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    for row in rows:
+        out.append("| " + " | ".join(fmt(c) for c in row) + " |")
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Workloads
+
+
+def workload_parse(cfg, env):
+    """1. Parsing a 500-photo list with all extras."""
+    xml = BIN / "photos-500.xml"
+    subprocess.run([PY, BENCH / "make_photolist.py", xml, "500"], check=True, stdout=subprocess.DEVNULL)
+    seconds = "0.5" if cfg.quick else "2"
+    clients = [
+        ("expat alone, empty handlers (baseline)", [BIN / "parse_bench", "expat"], "C"),
+        ("libflickr (C): flickr_response_parse", [BIN / "parse_bench", "libflickr"], "C"),
+        ("libxml2 DOM: xmlReadMemory (flickcurl's parser)", [BIN / "parse_bench", "libxml2"], "C"),
+        ("libflickr (Python): parse + tree to dicts", [PY, BENCH / "parse_py.py", "libflickr"], "Py"),
+        ("Python ElementTree.fromstring (flickrapi's etree)", [PY, BENCH / "parse_py.py", "etree"], "Py"),
+        ("Python xmltodict.parse", [PY, BENCH / "parse_py.py", "xmltodict"], "Py"),
+    ]
+    results = {name: [] for name, _, _ in clients}
+    allocs = {}
+    for rep in range(cfg.runs):
+        for name, argv, _ in clients:
+            results[name].append(run_json(argv + [xml, seconds, "500"], env))
+    for name, argv, kind in clients:
+        if kind == "C":
+            allocs[name] = results[name][0]["allocs_per_photo"]
+        else:
+            alloc_env = dict(env, LD_PRELOAD=str(BIN / "libbenchalloc.so"), PYTHONMALLOC="malloc", BENCH_ALLOC="1")
+            allocs[name] = run_json(argv + [xml, seconds, "500"], alloc_env)["allocs_per_photo"]
+    size = xml.stat().st_size
+    base = median([r["mb_per_s"] for r in results[clients[0][0]]])
+    rows = []
+    summary = {}
+    for name, _, _ in clients:
+        mbs = median([r["mb_per_s"] for r in results[name]])
+        ms = median([r["median_s"] for r in results[name]]) * 1e3
+        rows.append([name, mbs, mbs / base, ms, allocs[name]])
+        summary[name] = mbs / base
+    text = (f"Input: {size:,} bytes, 500 `<photo>` elements with every extra (attributes), built by "
+            f"`bench/make_photolist.py` from `Tests/Fixtures/xml/flickr.interestingness.getList.xml`. "
+            f"Each run parses the whole buffer repeatedly for {seconds} s and keeps the median iteration; "
+            f"the table gives the median over {cfg.runs} runs. Allocations: heap allocation calls "
+            f"(malloc/calloc/realloc/memalign) of one parse, per photo, counted by `libbenchalloc.so` "
+            f"(Python: with `PYTHONMALLOC=malloc` so that every object is counted).\n\n")
+    text += table(["Parser", "MB/s", "× expat alone", "ms per parse", "allocations per photo"], rows)
+    return text, summary
+
+
+def check_clients(sandbox, bins, env):
+    """Every client makes one OAuth-signed flickr.test.login against the sandbox, which verifies signatures."""
+    senv = dict(env, BENCH_URL=sandbox.url)
+    checks = [
+        ("libflickr (C)", [bins / "calls_flickr", "check"]),
+        ("flickcurl", [bins / "calls_flickcurl", "check"]),
+        ("libflickr (Python)", [PY, BENCH / "calls_py.py", "libflickr", "check"]),
+        ("python-flickrapi", [PY, BENCH / "calls_py.py", "flickrapi", "check"]),
+    ]
+    for name, argv in checks:
+        result = run_json(argv, senv)
+        log(f"signature check against the sandbox: {name}: user {result.get('user')}")
+    # The baseline signs the same way; the sandbox answers an unverifiable signature with HTTP 401.
+    run_json([bins / "calls_curl", "seq", "3"], senv)
+    log("signature check against the sandbox: libcurl+OpenSSL baseline: ok")
+
+
+def workload_cpu(cfg, env, server):
+    """2. Client CPU per signed call."""
+    n = 1000 if cfg.quick else 5000
+    senv = dict(env, BENCH_URL=server.url)
+    clients = [
+        ("libcurl + OpenSSL HMAC loop, no parsing (baseline)", [BIN / "calls_curl", "seq", str(n)]),
+        ("libflickr (C): flickr_call", [BIN / "calls_flickr", "seq", str(n)]),
+        ("flickcurl 1.26: flickcurl_test_echo", [BIN / "calls_flickcurl", "seq", str(n)]),
+        ("libflickr (Python): Flickr.call → dict", [PY, BENCH / "calls_py.py", "libflickr", "seq", str(n)]),
+        ("python-flickrapi 2.4 (etree, POST)", [PY, BENCH / "calls_py.py", "flickrapi", "seq", str(n)]),
+    ]
+    results = {name: [] for name, _ in clients}
+    for rep in range(cfg.runs):
+        for name, argv in clients:
+            results[name].append(run_json(argv, senv))
+    per_call = {name: median([(r["user_s"] + r["sys_s"]) / n * 1e6 for r in results[name]]) for name, _ in clients}
+    base = per_call[clients[0][0]]
+    rows = []
+    for name, _ in clients:
+        user = median([r["user_s"] / n * 1e6 for r in results[name]])
+        sys_ = median([r["sys_s"] / n * 1e6 for r in results[name]])
+        wall = median([r["wall_s"] / n * 1e6 for r in results[name]])
+        rows.append([name, per_call[name], per_call[name] / base, user, sys_, wall])
+    text = (f"{n:,} sequential OAuth-signed `flickr.test.echo` calls (`test=bench`) over one kept-alive "
+            f"connection to `benchserver` (no latency). CPU is the client process's user+sys time "
+            f"(every thread, from `getrusage(RUSAGE_SELF)` around the loop; start-up excluded); medians "
+            f"over {cfg.runs} runs. flickcurl prints a line to stderr per echo (sent to a pipe here).\n\n")
+    text += table(["Client", "CPU µs/call", "× baseline", "user µs", "sys µs", "wall µs/call"], rows)
+    return text, {name: per_call[name] / base for name, _ in clients}
+
+
+def workload_concurrency(cfg, env, server):
+    """3. Concurrency with 50 ms server latency."""
+    n = 400 if cfg.quick else 2000
+    n_seq = 100 if cfg.quick else 400
+    senv = dict(env, BENCH_URL=server.url)
+    latency = 0.050
+    clients = [
+        ("libflickr (C) sequential flickr_call", [BIN / "calls_flickr", "seq", str(n_seq)], 1, n_seq),
+    ]
+    for k in (8, 32, 128):
+        clients.append((f"libflickr (C) async, {k} in flight", [BIN / "calls_flickr", "async", str(n), str(k)], k, n))
+    for k in (32, 128):
+        clients.append((f"libflickr (Python) call_async, {k} in flight",
+                        [PY, BENCH / "calls_py.py", "libflickr", "async", str(n), str(k)], k, n))
+    results = {c[0]: [] for c in clients}
+    for rep in range(cfg.runs):
+        for name, argv, k, calls in clients:
+            server.get("/bench/reset")
+            r = run_json(argv, senv)
+            stats = server.stats()
+            r["connections"] = stats["connections"]
+            r["requests"] = stats["requests"]
+            results[name].append(r)
+    rows = []
+    summary = {}
+    for name, _, k, calls in clients:
+        wall = median([r["wall_s"] for r in results[name]])
+        ideal = calls * latency / k
+        conns = max(r["connections"] for r in results[name])
+        rows.append([name, calls, wall, calls / wall, ideal, wall / ideal, conns,
+                     median([(r["user_s"] + r["sys_s"]) / calls * 1e6 for r in results[name]])])
+        summary[name] = (wall / ideal, conns, k)
+    text = (f"`benchserver --latency-ms 50` answers every call 50 ms after reading it (connections wait in "
+            f"parallel). One context; async calls keep K requests in flight (a new one starts as one "
+            f"completes). Ideal = calls × 50 ms / K (latency-bound). Connections = TCP connections the "
+            f"server accepted during the run (its own counter, `/bench/stats`), the most over the runs. "
+            f"The sequential row runs {n_seq} calls (at 50 ms each a full 2,000 would take 100 s per run). "
+            f"Medians over {cfg.runs} runs.\n\n")
+    text += table(["Client", "calls", "wall s", "calls/s", "ideal s", "× ideal", "connections",
+                   "CPU µs/call"], rows)
+    return text, summary
+
+
+def make_upload_file(size):
+    path = BIN / f"upload-{size // MiB}MiB.jpg"
+    if not path.exists() or path.stat().st_size != size:
+        # A sparse file with a JPEG header: the reads come from the page cache (no disk in the way).
+        with open(path, "wb") as f:
+            f.write(b"\xff\xd8\xff\xe0\x00\x10JFIF\x00")
+            f.truncate(size)
+    return path
+
+
+def workload_upload(cfg, env, server):
+    """4. Upload throughput and peak RSS."""
+    size = (128 if cfg.quick else 1024) * MiB
+    path = make_upload_file(size)
+    senv = dict(env, BENCH_URL=server.url)
+    url = server.url + "/services/upload/"
+    clients = [
+        ("curl -F photo=@file (baseline)",
+         ["curl", "-s", "-S", "-o", "/dev/null", "-F", f"photo=@{path}", "-F", "title=bench", url]),
+        ("libflickr (C), no progress callback", [BIN / "calls_flickr", "upload", str(path), "0"]),
+        ("libflickr (C), progress callback", [BIN / "calls_flickr", "upload", str(path), "1"]),
+        ("libflickr (Python), no progress", [PY, BENCH / "calls_py.py", "libflickr", "upload", str(path), "0"]),
+        ("libflickr (Python), progress", [PY, BENCH / "calls_py.py", "libflickr", "upload", str(path), "1"]),
+        ("flickcurl 1.26", [BIN / "calls_flickcurl", "upload", str(path)]),
+        ("python-flickrapi 2.4", [PY, BENCH / "calls_py.py", "flickrapi", "upload", str(path)]),
+    ]
+    runs = max(1, cfg.runs - 2) if cfg.runs > 3 else cfg.runs
+    results = {name: [] for name, _ in clients}
+    for rep in range(runs):
+        for name, argv in clients:
+            r = run_json(argv, senv)
+            results[name].append({"wall": r["process_wall_s"], "rss": r["rss_kb"], "cpu": r["cpu_s"]})
+    base = median([size / r["wall"] for r in results[clients[0][0]]])
+    rows = []
+    summary = {}
+    for name, _ in clients:
+        thr = median([size / r["wall"] for r in results[name]])
+        rss = max(r["rss"] for r in results[name]) / 1024
+        cpu = median([r["cpu"] for r in results[name]])
+        rows.append([name, thr / MiB, thr / base, rss, cpu])
+        summary[name] = (thr / base, rss)
+    text = (f"One {size // MiB} MiB file (sparse, so reads come from the page cache) uploaded to "
+            f"`benchserver`, which reads and discards the body. Throughput = file size / the client "
+            f"process's wall time (start-up included: a few ms, under 1%); peak RSS = the client "
+            f"process's `ru_maxrss` (measured by `bench/rsswrap.c`, see there why; the Python rows include the interpreter, about 10 MiB "
+            f"with nothing imported); CPU = the process's user+sys. Medians over {runs} runs (RSS: the "
+            f"maximum).\n\n")
+    text += table(["Client", "MiB/s", "× curl", "peak RSS MiB", "CPU s"], rows)
+    return text, summary
+
+
+def workload_footprint(cfg, env, server):
+    """5. Library size, load + context creation, first call."""
+    libflickr = BUILD / "libflickr.so.0.1.0"
+    flickcurl = Path("/usr/lib/x86_64-linux-gnu/libflickcurl.so.0")
+    rows = []
+    sizes = {}
+    for name, lib in (("libflickr 0.1.0", libflickr), ("flickcurl 1.26", flickcurl)):
+        real = lib.resolve()
+        stripped = BIN / (real.name + ".stripped")
+        shutil.copy(real, stripped)
+        subprocess.run(["strip", "--strip-all", stripped], check=True)
+        needed = subprocess.run(["readelf", "-d", real], capture_output=True, text=True).stdout
+        deps = ", ".join(re.findall(r"Shared library: \[([^\]]+)\]", needed))
+        sizes[name] = (real.stat().st_size, stripped.stat().st_size, deps)
+    senv = dict(env, BENCH_URL=server.url, LD_LIBRARY_PATH=str(BUILD))
+    results = {"libflickr 0.1.0": [], "flickcurl 1.26": []}
+    runs = cfg.runs * 2 + 1
+    for rep in range(runs):
+        for name, mode in (("libflickr 0.1.0", "libflickr"), ("flickcurl 1.26", "flickcurl")):
+            results[name].append(run_json([BIN / "footprint", mode, server.url], senv))
+    summary = {}
+    for name in results:
+        r = results[name]
+        dl = median([x["dlopen_s"] for x in r]) * 1e3
+        ctx = median([x["context_s"] for x in r]) * 1e3
+        first = median([x["first_call_s"] for x in r]) * 1e3
+        rss = median([x["rss_kb"] for x in r]) / 1024
+        size, stripped, deps = sizes[name]
+        rows.append([name, size / 1024, stripped / 1024, dl, ctx, first, rss, deps])
+        summary[name] = (stripped, dl + ctx, first)
+    text = (f"Sizes of the shared object as built/installed and after `strip --strip-all`. Times from "
+            f"`bench/footprint.c` in a fresh process: `dlopen(RTLD_NOW)` with its dependencies plus the "
+            f"`dlsym`s, creating and configuring a context (key, secret, token, endpoint; flickcurl: "
+            f"`flickcurl_init` + `flickcurl_new` + setters), then the first signed `flickr.test.echo` "
+            f"(new TCP connection to `benchserver`). Peak RSS of the whole process after the first call. "
+            f"Medians over {runs} runs (page cache warm).\n\n")
+    text += table(["Library", "size KiB", "stripped KiB", "dlopen ms", "context ms", "first call ms",
+                   "process RSS MiB", "needs"], rows)
+    return text, summary
+
+
+# ---------------------------------------------------------------------------------------------
+# Machine
+
+
+def sh(cmd):
+    try:
+        return subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=30).stdout.strip()
+    except Exception:
+        return ""
+
+
+def machine():
+    cpuinfo = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else ""
+    model = re.search(r"model name\s*:\s*(.*)", cpuinfo)
+    mhz = re.search(r"cpu MHz\s*:\s*(.*)", cpuinfo)
+    mem = sh("free -m | awk '/Mem:/ {print $2\" MiB total, \"$7\" MiB available\"}'")
+    versions = [
+        ("CPU", (model.group(1) if model else platform.processor()) + (f" ({mhz.group(1)} MHz)" if mhz else "")),
+        ("nproc", sh("nproc")),
+        ("memory", mem),
+        ("kernel", platform.release()),
+        ("OS", sh(". /etc/os-release && echo $PRETTY_NAME")),
+        ("Swift", sh("swift --version 2>&1 | head -1")),
+        ("C compiler", sh("cc --version | head -1")),
+        ("Python", platform.python_version()),
+        ("libcurl", sh("curl-config --version")),
+        ("expat", sh("dpkg-query -W -f='${Version}' libexpat1")),
+        ("libxml2", sh("dpkg-query -W -f='${Version}' libxml2")),
+        ("OpenSSL", sh("openssl version")),
+        ("flickcurl", sh("dpkg-query -W -f='${Version}' libflickcurl0")),
+        ("python-flickrapi", sh(f"{PY} -c 'import flickrapi; print(flickrapi.__version__)'")),
+        ("xmltodict", sh(f"{PY} -c 'import importlib.metadata as m; print(m.version(\"xmltodict\"))'")),
+        ("libflickr", sh("git -C " + str(ROOT) + " describe --always --dirty 2>/dev/null")),
+    ]
+    load = os.getloadavg()
+    versions.append(("load average at start", f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"))
+    return "\n".join(f"- **{k}**: {v}" for k, v in versions)
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="fewer calls, a 128 MiB upload, 3 runs")
+    parser.add_argument("--runs", type=int, help="repetitions per figure (odd; default 5, quick 3)")
+    parser.add_argument("--workloads", default="1,2,3,4,5")
+    parser.add_argument("--output", default=str(BENCH / "RESULTS.md"))
+    cfg = parser.parse_args()
+    cfg.runs = cfg.runs or (3 if cfg.quick else 5)
+    if cfg.runs % 2 == 0:
+        cfg.runs += 1
+    wanted = {int(w) for w in cfg.workloads.split(",")}
+
+    env = dict(os.environ, FLICKR_LIBRARY=str(BUILD / "libflickr.so.0"),
+               PYTHONPATH=str(ROOT / "bindings/python"), PYTHONDONTWRITEBYTECODE="1")
+    started = datetime.datetime.now(datetime.timezone.utc)
+    sandbox = Server([PY, "-m", "flickr.sandbox", "--port", "0"], env=env)
+    fast = Server([BIN / "benchserver", "--port", "0"])
+    slow = Server([BIN / "benchserver", "--port", "0", "--latency-ms", "50"])
+    env.update(BENCH_KEY=sandbox.info["api_key"], BENCH_SECRET=sandbox.info["api_secret"],
+               BENCH_TOKEN=sandbox.info["oauth_token"], BENCH_TOKEN_SECRET=sandbox.info["oauth_token_secret"])
+    sections = []
+    aims = []
+    try:
+        check_clients(sandbox, BIN, env)
+        if 1 in wanted:
+            log("workload 1: parsing")
+            text, s = workload_parse(cfg, env)
+            sections.append(("1. Parsing a 500-photo list", text))
+            ours = s["libflickr (C): flickr_response_parse"]
+            aims.append(f"- Parse: libflickr reaches **{ours:.2f}×** expat-alone throughput (aim ≥ 0.6×); "
+                        f"libxml2 DOM {s['libxml2 DOM: xmlReadMemory (flickcurl' + chr(39) + 's parser)']:.2f}×, "
+                        f"ElementTree {s['Python ElementTree.fromstring (flickrapi' + chr(39) + 's etree)']:.2f}×.")
+        if 2 in wanted:
+            log("workload 2: CPU per signed call")
+            text, s = workload_cpu(cfg, env, fast)
+            sections.append(("2. Client CPU per signed call", text))
+            aims.append(f"- CPU per call: libflickr (C) **{s['libflickr (C): flickr_call']:.2f}×** the libcurl "
+                        f"baseline (aim ≤ 1.1×; flickcurl {s['flickcurl 1.26: flickcurl_test_echo']:.2f}×); "
+                        f"libflickr (Python) **{s['libflickr (Python): Flickr.call → dict']:.2f}×** (aim ≤ 3×; "
+                        f"python-flickrapi {s['python-flickrapi 2.4 (etree, POST)']:.2f}×).")
+        if 3 in wanted:
+            log("workload 3: concurrency")
+            text, s = workload_concurrency(cfg, env, slow)
+            sections.append(("3. Concurrency at 50 ms latency", text))
+            parts = [f"{k} in flight {r:.2f}× ideal with {c} connections"
+                     for name, (r, c, k) in s.items() if "(C) async" in name]
+            aims.append("- Concurrency (C): " + "; ".join(parts) + " (aim ≤ 1.5×, connections ≤ in flight).")
+        if 4 in wanted:
+            log("workload 4: upload")
+            text, s = workload_upload(cfg, env, fast)
+            sections.append(("4. Upload", text))
+            parts = [f"{name}: {t:.2f}× curl, {rss:.1f} MiB" for name, (t, rss) in s.items() if "libflickr" in name]
+            aims.append("- Upload (aim ≥ 0.9× curl, RSS ≤ 32 MiB): " + "; ".join(parts) + ".")
+        if 5 in wanted:
+            log("workload 5: footprint")
+            text, s = workload_footprint(cfg, env, fast)
+            sections.append(("5. Footprint", text))
+            ours, theirs = s["libflickr 0.1.0"], s["flickcurl 1.26"]
+            aims.append(f"- Footprint: stripped .so {ours[0] / 1024:,.0f} KiB vs flickcurl's "
+                        f"{theirs[0] / 1024:,.0f} KiB; load + context {ours[1]:.2f} ms vs "
+                        f"{theirs[1]:.2f} ms; first call {ours[2]:.2f} ms vs {theirs[2]:.2f} ms.")
+    finally:
+        for server in (sandbox, fast, slow):
+            server.stop()
+
+    mode = "quick mode (`--quick`)" if cfg.quick else "full mode"
+    doc = [f"# libflickr benchmarks\n",
+           f"Generated by `bench/run.sh` ({mode}, {cfg.runs} runs per figure unless stated) on "
+           f"{started:%Y-%m-%d %H:%M} UTC. Every figure is a median over repeated runs; ratios are to "
+           f"the baseline named in each table. Timings are never test assertions. How each figure is "
+           f"measured: `bench/README.md`.\n",
+           "## Against the aims\n", "\n".join(aims) + "\n",
+           "## Machine\n", machine() + "\n"]
+    for title, text in sections:
+        doc += [f"## {title}\n", text + "\n"]
+    notes = BENCH / "NOTES.md"
+    if notes.exists():
+        doc.append(notes.read_text())
+    Path(cfg.output).write_text("\n".join(doc))
+    log(f"wrote {cfg.output}")
+
+
+if __name__ == "__main__":
+    main()

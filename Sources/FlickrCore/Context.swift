@@ -45,7 +45,7 @@ extension Context {
         if engine.isWorkerThread {
             throw FlickrError(.state, "synchronous calls cannot be made from a done callback; use flickr_call_async")
         }
-        let request = Request(context: self, operation: operation, onComplete: nil)
+        let request = Request(context: self, operation: operation, onComplete: nil, inline: true)
         try request.start()
         return try request.wait().get()
     }

@@ -37,7 +37,9 @@ typedef struct flickr_upload_source flickr_upload_source;
 /**
  * @brief Reports upload progress; return non-zero to abort (the upload then fails with FLICKR_EABORTED).
  *
- * Called on the library's worker thread, at most about ten times a second,
+ * Called on the thread that runs the upload — the calling thread for
+ * flickr_upload() and the other synchronous functions, the library's worker
+ * thread for the _async ones — at most about ten times a second,
  * with counts that never decrease, and always once more with sent == total
  * when the whole body has gone out.
  *
@@ -48,7 +50,7 @@ typedef struct flickr_upload_source flickr_upload_source;
 typedef int (*flickr_progress_fn)(int64_t sent, int64_t total, void *userdata);
 
 /**
- * @brief Supplies a stream's next bytes, on the library's worker thread.
+ * @brief Supplies a stream's next bytes, on the thread that runs the upload (see flickr_progress_fn).
  * @param buffer   where to write.
  * @param capacity at most this many bytes.
  * @param userdata the pointer given with the stream, untouched.
@@ -87,7 +89,7 @@ FLICKR_API int flickr_upload_source_new_buffer(flickr_upload_source **out, const
  * resend it fails the upload).
  *
  * @param[out] out  receives the source; release with flickr_upload_source_free().
- * @param read      called for the bytes, on the library's worker thread.
+ * @param read      called for the bytes while an upload sends them.
  * @param length    the exact number of bytes the stream will supply (it goes in Content-Length).
  * @param userdata  passed to read untouched; must stay valid until the upload ends.
  * @param filename  the file name to send, or NULL for "photo".

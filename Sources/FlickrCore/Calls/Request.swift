@@ -29,10 +29,13 @@ package final class Request: @unchecked Sendable {
     private let done = Latch()
     private let retryPolicy: RetryPolicy
     private let startedNs = Engine.nowNs()
+    /// Synchronous: every attempt runs on the calling thread (no handoff to the worker).
+    private let inline: Bool
 
-    init(context: Context, operation: any Operation, onComplete: Completion?) {
+    init(context: Context, operation: any Operation, onComplete: Completion?, inline: Bool = false) {
         self.context = context
         self.operation = operation
+        self.inline = inline
         self.settings = context.snapshot
         self.onComplete = onComplete
         retryPolicy = RetryPolicy(
@@ -79,7 +82,14 @@ package final class Request: @unchecked Sendable {
         let request = try operation.httpRequest(endpoint: endpoint, settings: settings)
         let parse = operation.parsesXML ? StreamingParse() : nil
         let sink: ((UnsafeRawBufferPointer) -> Void)? = parse.map { parse in { parse.feed($0) } }
-        let transfer = try Transfer(request: request, sink: sink) { [self] _, outcome in
+        let engine = context.engine
+        var recycle: (@Sendable (UnsafeMutableRawPointer) -> Void)?
+        if inline {
+            recycle = { (easy: UnsafeMutableRawPointer) in engine.recycle(easy) }
+        }
+        let transfer = try Transfer(
+            request: request, sink: sink, easy: inline ? engine.takeEasyHandle() : nil, recycle: recycle
+        ) { [self] _, outcome in
             transferFinished(outcome, parse: parse, endpoint: endpoint, url: request.redactedURL)
         }
         let cancelled = state.withLock { s -> Bool in
@@ -93,7 +103,11 @@ package final class Request: @unchecked Sendable {
             complete(.failure(FlickrError(.aborted, "the request was cancelled")))
             return
         }
-        try context.engine.submit(transfer, notBefore: notBefore, spacingNs: settings.rateSpacingNs)
+        if inline {
+            engine.perform(transfer, notBefore: notBefore, spacingNs: settings.rateSpacingNs)
+        } else {
+            try engine.submit(transfer, notBefore: notBefore, spacingNs: settings.rateSpacingNs)
+        }
     }
 
     /// Runs on the engine's thread.

@@ -27,6 +27,10 @@ final class Engine: @unchecked Sendable {
 
     private let shared = Mutex(Shared())
     private let multi: UnsafeMutableRawPointer
+    /// Idle easy handles for synchronous transfers. A handle kept between calls keeps
+    /// its connection alive, so a thread's sequential calls reuse one connection.
+    private let easyPool = Mutex<[UInt]>([])
+    static let maxPooledHandles = 32
     /// Worker-only: transfers attached to the multi handle, by easy handle.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
 
@@ -39,6 +43,54 @@ final class Engine: @unchecked Sendable {
     deinit {
         // The worker holds a reference while it runs, so it has exited by now.
         curl_multi_cleanup(multi)
+        for handle in easyPool.withLock({ $0 }) {
+            curl_easy_cleanup(UnsafeMutableRawPointer(bitPattern: handle))
+        }
+    }
+
+    // MARK: Synchronous transfers (on the caller's thread)
+
+    /// A reset easy handle from the pool, or nil to make a new one.
+    func takeEasyHandle() -> UnsafeMutableRawPointer? {
+        guard let handle = easyPool.withLock({ $0.popLast() }), let easy = UnsafeMutableRawPointer(bitPattern: handle)
+        else { return nil }
+        curl_easy_reset(easy)  // options go, the connection and DNS caches stay
+        return easy
+    }
+
+    /// Takes back a synchronous transfer's handle (or frees it when the pool is full).
+    func recycle(_ easy: UnsafeMutableRawPointer) {
+        let kept = easyPool.withLock { pool -> Bool in
+            guard pool.count < Engine.maxPooledHandles else { return false }
+            pool.append(UInt(bitPattern: easy))
+            return true
+        }
+        if !kept { curl_easy_cleanup(easy) }
+    }
+
+    /// Runs a transfer to completion on the calling thread, after waiting for its
+    /// start time and rate-limit slot like a submitted one; its completion runs here too.
+    /// No thread switch: this is what keeps a synchronous call's cost near libcurl's own.
+    func perform(_ transfer: Transfer, notBefore: UInt64 = 0, spacingNs: UInt64 = 0) {
+        let now = Engine.nowNs()
+        let due = shared.withLock { state -> UInt64 in
+            var due = max(now, notBefore)
+            if spacingNs > 0 {
+                due = max(due, state.nextSlotNs)
+                state.nextSlotNs = due &+ spacingNs
+            }
+            return due
+        }
+        if due > now { Engine.sleep(ns: due - now) }
+        transfer.finish(curlCode: curl_easy_perform(transfer.easy))
+    }
+
+    static func sleep(ns: UInt64) {
+        var request = timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR {
+            request = remaining
+        }
     }
 
     /// True on the engine's worker thread (where done callbacks run).

@@ -38,12 +38,18 @@ final class Transfer: @unchecked Sendable {
     private var lastDownloaded: Int64 = -1
     private var allSentAtNs: UInt64?
 
+    /// Where a pooled handle goes back when the transfer is done (synchronous transfers).
+    private let recycle: (@Sendable (UnsafeMutableRawPointer) -> Void)?
+
+    /// `easy` is a reset handle from the engine's pool (given back through `recycle`), or nil for a new one.
     init(
-        request: HTTPRequest, sink: ((UnsafeRawBufferPointer) -> Void)?, completion: @escaping Completion
+        request: HTTPRequest, sink: ((UnsafeRawBufferPointer) -> Void)?, easy pooled: UnsafeMutableRawPointer? = nil,
+        recycle: (@Sendable (UnsafeMutableRawPointer) -> Void)? = nil, completion: @escaping Completion
     ) throws(FlickrError) {
         try CurlGlobal.ensure()
-        guard let easy = curl_easy_init() else { throw FlickrError(.noMemory, "curl_easy_init failed") }
+        guard let easy = pooled ?? curl_easy_init() else { throw FlickrError(.noMemory, "curl_easy_init failed") }
         self.easy = easy
+        self.recycle = recycle
         self.request = request
         self.sink = sink
         self.completion = completion
@@ -63,7 +69,11 @@ final class Transfer: @unchecked Sendable {
     private func cleanup() {
         upload?.close()
         upload = nil
-        curl_easy_cleanup(easy)
+        if let recycle {
+            recycle(easy)
+        } else {
+            curl_easy_cleanup(easy)
+        }
         curl_slist_free_all(headerList)
         headerList = nil
         errorBuffer.deallocate()
@@ -268,20 +278,27 @@ final class Transfer: @unchecked Sendable {
         }
 
     private func header(_ raw: UnsafeRawBufferPointer) {
-        let line = String(decoding: raw, as: UTF8.self)
-        if line.hasPrefix("HTTP/") {  // a new response (after 100 Continue): forget the previous one's headers
+        // Only two headers matter; test their names on the bytes, so the other
+        // lines of every answer cost no String.
+        if Transfer.hasPrefix(raw, "HTTP/") {  // a new response (after 100 Continue): forget the previous one's
             location = nil
             retryAfter = nil
-            return
+        } else if Transfer.hasPrefix(raw, "location:") {
+            location = String(decoding: raw.dropFirst(9), as: UTF8.self).trimmingSpaces
+        } else if Transfer.hasPrefix(raw, "retry-after:") {
+            retryAfter = Int(String(decoding: raw.dropFirst(12), as: UTF8.self).trimmingSpaces)
         }
-        guard let colon = line.firstIndex(of: ":") else { return }
-        let name = line[..<colon].lowercased()
-        let value = line[line.index(after: colon)...].trimmingSpaces
-        switch name {
-        case "location": location = value
-        case "retry-after": retryAfter = Int(value)
-        default: break
+    }
+
+    /// ASCII case-insensitive prefix test (`name` is lower case).
+    private static func hasPrefix(_ raw: UnsafeRawBufferPointer, _ name: StaticString) -> Bool {
+        guard raw.count >= name.utf8CodeUnitCount else { return false }
+        let expected = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        for (index, byte) in expected.enumerated() {
+            let actual = raw[index]
+            if actual != byte && actual | 0x20 != byte { return false }
         }
+        return true
     }
 
     // MARK: Completion (worker thread)

@@ -290,7 +290,7 @@ class Flickr:
 
         `photo` is a path, bytes-like data, or a binary file object (read as
         the upload goes; `length` when its size cannot be told). `progress(sent,
-        total)` is called as the body goes out (on the library's thread); an
+        total)` is called as the body goes out, on this thread; an
         exception it raises, or returning False, stops the upload (the
         exception is re-raised here; False gives `flickr.Aborted`). `args` are
         Flickr's upload arguments (title, description, tags, is_public,

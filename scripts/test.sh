@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Runs every test: Swift unit tests (swift test), C tests (ctest), Python tests (pytest).
+# Runs every test: Swift unit tests (swift test), C tests (ctest), Python tests (pytest),
+# then the quick reliability runs: valgrind memcheck, the ASan+UBSan and TSan builds, libFuzzer smoke runs.
 # Installs what it needs first. Each runner prints its counts; the exit status is
 # non-zero if any suite failed.
 set -uo pipefail
@@ -22,8 +23,18 @@ echo "== Python tests (pytest)"
 FLICKR_LIBRARY="$root/build/libflickr.so.0" PYTHONPATH="$root/bindings/python" \
     python3 -m pytest "$root/bindings/python/tests" -v -p no:cacheprovider || failed+=("pytest")
 
+# Reliability (quick forms; README "Testing" has the long ones).
+echo "== valgrind memcheck (scripts/valgrind.sh --quick)"
+scripts/valgrind.sh --quick build || failed+=("valgrind")
+
+echo "== AddressSanitizer + UBSan, ThreadSanitizer (scripts/sanitize.sh asan tsan)"
+scripts/sanitize.sh asan tsan || failed+=("sanitizers")
+
+echo "== libFuzzer smoke runs, 60 s per target (scripts/fuzz.sh 60)"
+scripts/fuzz.sh 60 || failed+=("fuzz")
+
 if ((${#failed[@]})); then
     echo "FAILED suites: ${failed[*]}" >&2
     exit 1
 fi
-echo "All suites passed: swift test, ctest, pytest."
+echo "All suites passed: swift test, ctest, pytest, valgrind, sanitizers, fuzz."

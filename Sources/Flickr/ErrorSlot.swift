@@ -12,6 +12,16 @@ import Glibc
 /// points to, created on the thread's first failure (or first read) and
 /// released by the pthread key's destructor when the thread exits.
 enum ErrorSlot {
+    /// A thread's record: the public struct first (so a pointer to the slot is a pointer to
+    /// the `flickr_error`), then whether its message was malloc'd. Ownership is tracked by
+    /// this flag, never by comparing addresses of string literals: the compiler and linker may
+    /// emit a literal more than once (AddressSanitizer builds do), and `free` of a static
+    /// string aborts the process.
+    private struct Slot {
+        var error: flickr_error
+        var ownsMessage: Bool
+    }
+
     private static let noError: StaticString = "no error"
 
     /// nil only when the process ran out of pthread keys; errors then share
@@ -20,61 +30,66 @@ enum ErrorSlot {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { raw in
             guard let raw else { return }
-            let record = raw.assumingMemoryBound(to: flickr_error.self)
-            if let message = record.pointee.message, message != ErrorSlot.staticNoError {
-                free(UnsafeMutablePointer(mutating: message))
-            }
-            record.deallocate()
+            ErrorSlot.release(raw.assumingMemoryBound(to: Slot.self))
         }
         return status == 0 ? key : nil
     }()
 
     // Racy only in the out-of-keys fallback, where one shared record is the best left.
-    nonisolated(unsafe) private static let sharedFallback: UnsafeMutablePointer<flickr_error> = newRecord()
+    nonisolated(unsafe) private static let sharedFallback: UnsafeMutablePointer<Slot> = newSlot()
 
-    private static func newRecord() -> UnsafeMutablePointer<flickr_error> {
-        let record = UnsafeMutablePointer<flickr_error>.allocate(capacity: 1)
-        record.initialize(to: flickr_error(code: 0, api_code: 0, http_status: 0, message: staticNoError))
-        return record
+    private static func newSlot() -> UnsafeMutablePointer<Slot> {
+        let slot = UnsafeMutablePointer<Slot>.allocate(capacity: 1)
+        slot.initialize(to: Slot(
+            error: flickr_error(code: 0, api_code: 0, http_status: 0, message: staticCString(noError)),
+            ownsMessage: false))
+        return slot
     }
 
-    fileprivate static var staticNoError: UnsafePointer<CChar> {
-        UnsafeRawPointer(noError.utf8Start).assumingMemoryBound(to: CChar.self)
+    private static func release(_ slot: UnsafeMutablePointer<Slot>) {
+        if slot.pointee.ownsMessage, let message = slot.pointee.error.message {
+            free(UnsafeMutablePointer(mutating: message))
+        }
+        slot.deinitialize(count: 1)
+        slot.deallocate()
+    }
+
+    /// The public record inside a slot (the first stored property, at offset 0).
+    private static func record(of slot: UnsafeMutablePointer<Slot>) -> UnsafeMutablePointer<flickr_error> {
+        UnsafeMutableRawPointer(slot).advanced(by: MemoryLayout<Slot>.offset(of: \Slot.error) ?? 0)
+            .assumingMemoryBound(to: flickr_error.self)
+    }
+
+    /// The calling thread's slot, created on first use.
+    private static func currentSlot() -> UnsafeMutablePointer<Slot> {
+        guard let key else { return sharedFallback }
+        if let raw = pthread_getspecific(key) {
+            return raw.assumingMemoryBound(to: Slot.self)
+        }
+        let slot = newSlot()
+        guard pthread_setspecific(key, slot) == 0 else {
+            release(slot)
+            return sharedFallback
+        }
+        return slot
     }
 
     /// The calling thread's record, created on first use.
     static func current() -> UnsafeMutablePointer<flickr_error> {
-        guard let key else { return sharedFallback }
-        if let raw = pthread_getspecific(key) {
-            return raw.assumingMemoryBound(to: flickr_error.self)
-        }
-        let record = newRecord()
-        guard pthread_setspecific(key, record) == 0 else {
-            record.deallocate()
-            return sharedFallback
-        }
-        return record
+        record(of: currentSlot())
     }
 
     /// Makes `error` the calling thread's last failure.
     static func record(_ error: FlickrError) {
-        let record = current()
-        let old = record.pointee.message
+        let slot = currentSlot()
+        let old = slot.pointee.ownsMessage ? slot.pointee.error.message : nil
         // strdup on a Swift string: the message outlives this call; on allocation
         // failure fall back to the static summary rather than NULL.
-        let message: UnsafePointer<CChar> =
-            error.message.withCString { strdup($0) }.map { UnsafePointer($0) }
-            ?? UnsafeRawPointer(error.code.summary.utf8Start).assumingMemoryBound(to: CChar.self)
-        record.pointee = flickr_error(
-            code: error.code.rawValue, api_code: error.apiCode, http_status: error.httpStatus, message: message)
-        if let old, old != staticNoError, !isStaticSummary(old) {
-            free(UnsafeMutablePointer(mutating: old))
-        }
-    }
-
-    private static func isStaticSummary(_ pointer: UnsafePointer<CChar>) -> Bool {
-        FlickrError.Code.allCases.contains {
-            UnsafeRawPointer($0.summary.utf8Start) == UnsafeRawPointer(pointer)
-        }
+        let copy = error.message.withCString { strdup($0) }
+        slot.pointee.error = flickr_error(
+            code: error.code.rawValue, api_code: error.apiCode, http_status: error.httpStatus,
+            message: copy.map { UnsafePointer($0) } ?? staticCString(error.code.summary))
+        slot.pointee.ownsMessage = copy != nil
+        if let old { free(UnsafeMutablePointer(mutating: old)) }
     }
 }

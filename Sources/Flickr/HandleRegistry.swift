@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 
-import Synchronization
 internal import FlickrCore
 
 /// The handles currently alive, so that a NULL, foreign, freed or
@@ -12,7 +11,7 @@ internal import FlickrCore
 /// under the lock, so a concurrent `_free` cannot deallocate an object while
 /// a call is still using it.
 final class HandleRegistry<Object: AnyObject & Sendable>: Sendable {
-    private let live = Mutex<[UInt: Int]>([:])
+    private let live = Locked<[UInt: Int]>([:])
     private let kind: String
 
     init(kind: String) { self.kind = kind }

@@ -2,7 +2,6 @@
 
 public import CFlickr
 internal import FlickrCore
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,7 +15,7 @@ let requests = HandleRegistry<RequestHandle>(kind: "request")
 final class RequestHandle: @unchecked Sendable {
     private let done: flickr_done_fn?
     private let userdata: UInt  // the caller's pointer, carried as a number (never dereferenced here)
-    private let core = Mutex<FlickrCore.Request?>(nil)
+    private let core = Locked<FlickrCore.Request?>(nil)
     private let record = UnsafeMutablePointer<flickr_error>.allocate(capacity: 1)
     private var message: UnsafeMutablePointer<CChar>?
 

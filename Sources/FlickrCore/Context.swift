@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: MIT
 
-import Synchronization
 
 /// What `flickr_context` points to: the settings behind a lock, shared by
 /// every thread and request that uses the context.
 package final class Context: Sendable {
-    private let settings: Mutex<Settings>
+    private let settings: Locked<Settings>
     /// The connection pool and worker thread every request of this context goes through.
     let engine: Engine
 
     package init(apiKey: String, sharedSecret: String?) throws(FlickrError) {
-        settings = Mutex(try Settings(apiKey: apiKey, sharedSecret: sharedSecret))
+        settings = Locked(try Settings(apiKey: apiKey, sharedSecret: sharedSecret))
         engine = try Engine()
     }
 

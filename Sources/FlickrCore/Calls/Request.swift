@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 
-import Synchronization
 
 /// One operation in flight: builds and signs its HTTP request, sends it
 /// through the context's engine, follows same-origin redirects (re-signing
@@ -25,7 +24,7 @@ package final class Request: @unchecked Sendable {
     private let operation: any Operation
     private let settings: Settings
     private let onComplete: Completion?
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let done = Latch()
     private let retryPolicy: RetryPolicy
     private let startedNs = Engine.nowNs()

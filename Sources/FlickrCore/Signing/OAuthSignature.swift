@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -213,7 +212,7 @@ package struct OAuthRequestSigner: Sendable {
         return (endpoint, base)
     }
 
-    private static let lastEndpoint = Mutex<(url: String, endpoint: EndpointURL, base: String)?>(nil)
+    private static let lastEndpoint = Locked<(url: String, endpoint: EndpointURL, base: String)?>(nil)
 
     /// A parameter with its RFC 3986 encodings and its position among the parameters (for a stable order).
     private struct EncodedPair {

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 
 import CCurl
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,13 +22,15 @@ final class Engine: @unchecked Sendable {
         var threadRunning = false
         var shuttingDown = false
         var worker: pthread_t?
+        /// The worker thread as created (joinable), so shutdown can wait for it.
+        var thread: pthread_t?
     }
 
-    private let shared = Mutex(Shared())
+    private let shared = Locked(Shared())
     private let multi: UnsafeMutableRawPointer
     /// Idle easy handles for synchronous transfers. A handle kept between calls keeps
     /// its connection alive, so a thread's sequential calls reuse one connection.
-    private let easyPool = Mutex<[UInt]>([])
+    private let easyPool = Locked<[UInt]>([])
     static let maxPooledHandles = 32
     /// Worker-only: transfers attached to the multi handle, by easy handle.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
@@ -135,10 +136,23 @@ final class Engine: @unchecked Sendable {
         curl_multi_wakeup(multi)
     }
 
-    /// Lets the worker exit once nothing is left to do (the context is gone).
+    /// Stops the worker (the context is gone, so no request is left) and waits for
+    /// it to exit, so that its sockets and TLS state are gone when this returns —
+    /// unless called on the worker itself (a context freed from a done callback),
+    /// which then finishes on its own.
     func shutdown() {
-        shared.withLock { $0.shuttingDown = true }
+        let (thread, onWorker) = shared.withLock { state -> (pthread_t?, Bool) in
+            state.shuttingDown = true
+            defer { state.thread = nil }
+            return (state.thread, state.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false)
+        }
         curl_multi_wakeup(multi)
+        guard let thread else { return }
+        if onWorker {
+            pthread_detach(thread)
+        } else {
+            pthread_join(thread, nil)
+        }
     }
 
     private func startThread() throws(FlickrError) {
@@ -160,7 +174,9 @@ final class Engine: @unchecked Sendable {
             for transfer in orphans { transfer.finish(with: error) }
             throw error
         }
-        pthread_detach(thread)
+        // Joinable: shutdown() waits for it. A thread that ended before (only after a
+        // shutdown, which took it) leaves nothing behind to join.
+        shared.withLock { $0.thread = thread }
     }
 
     // MARK: Worker

@@ -7,6 +7,9 @@ import pytest
 
 from libtest import REPO, start_sandbox, stop_sandbox
 
+# Fails the session if any exception message holds the sandbox's secrets (see secret_guard.py).
+pytest_plugins = ["secret_guard"]
+
 
 @pytest.fixture(scope="session")
 def library_path() -> pathlib.Path:

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+// libFuzzer entry for FlickrCore, compiled together with Sources/FlickrCore by
+// scripts/fuzz.sh (swiftc -sanitize=fuzzer,address). FLICKR_FUZZ_TARGET picks the target:
+//
+//   xml       the streaming response parser (XMLMapper, fed in input-chosen chunks), the
+//             response interpreter and the JSON rendering of the tree
+//   keypath   key-path lookups: the first line is a path, the rest an XML document
+//             (a built-in photo list when it does not parse)
+//   callback  the OAuth callback URL parser
+//   photourl  photo URLs: the first line is a size suffix, the rest an XML document whose
+//             first photo (photos.photo.0, photo, or the root) is used; the short URL of
+//             the first line as an id
+//
+// Any crash, trap, sanitizer report or timeout is a finding: save the input under
+// Tests/fuzz/regressions/<target>/ (scripts/fuzz.sh replays them on every run).
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+private enum Target { case xml, keypath, callback, photourl }
+
+nonisolated(unsafe) private var target: Target = .xml
+
+private let fallbackXML = Array("""
+    <?xml version="1.0" encoding="utf-8"?><rsp stat="ok"><photos page="1" pages="2" total="3">\
+    <photo id="8" owner="1@N00" secret="abc" server="5" title="t" originalsecret="o" originalformat="jpg"\
+     url_k="https://live.staticflickr.com/5/8_k.jpg"/><photo id="9"><title>x</title></photo></photos>\
+    <s>text</s></rsp>
+    """.utf8)
+
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> Int32 {
+    let name = getenv("FLICKR_FUZZ_TARGET").map { String(cString: $0) } ?? "xml"
+    switch name {
+    case "xml": target = .xml
+    case "keypath": target = .keypath
+    case "callback": target = .callback
+    case "photourl": target = .photourl
+    default:
+        fputs("FLICKR_FUZZ_TARGET must be xml, keypath, callback or photourl\n", stderr)
+        exit(2)
+    }
+    return 0
+}
+
+/// Splits "first line\nrest".
+private func splitFirstLine(_ bytes: UnsafeRawBufferPointer) -> (String, UnsafeRawBufferPointer) {
+    guard let newline = bytes.firstIndex(of: 0x0A) else {
+        return (String(decoding: bytes, as: UTF8.self), UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+    let head = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<newline]), as: UTF8.self)
+    return (head, UnsafeRawBufferPointer(rebasing: bytes[(newline + 1)...]))
+}
+
+/// A tree from `bytes`, or from the built-in document.
+private func tree(_ bytes: UnsafeRawBufferPointer) -> ValueTree? {
+    if let parsed = try? XMLMapper.parse(bytes) { return parsed }
+    return fallbackXML.withUnsafeBytes { try? XMLMapper.parse($0) }
+}
+
+/// Walks every node, reading what the C API can read.
+private func walk(_ node: UnsafePointer<ValueNode>, depth: Int = 0) {
+    _ = node.cString
+    _ = node.string
+    guard depth < 300 else { return }
+    for i in 0..<node.count {
+        _ = node.key(at: i)
+        if let child = node.element(at: i) { walk(child, depth: depth + 1) }
+    }
+}
+
+private func fuzzXML(_ bytes: UnsafeRawBufferPointer) {
+    // The first byte picks the chunk size, as the network would split the body.
+    let chunk = bytes.isEmpty ? 1 : Int(bytes[0]) + 1
+    let mapper = XMLMapper()
+    var offset = 0
+    var failed = false
+    while offset < bytes.count, !failed {
+        let end = min(bytes.count, offset + chunk)
+        do { try mapper.feed(UnsafeRawBufferPointer(rebasing: bytes[offset..<end])) } catch { failed = true }
+        offset = end
+    }
+    let parsed: Result<ValueTree, FlickrError>
+    do { parsed = .success(try mapper.finish()) } catch { parsed = .failure(error) }
+    if case .success(let tree) = parsed {
+        walk(tree.root)
+        _ = tree.root.json()
+        // The whole-buffer parse agrees with the chunked one.
+        if let whole = try? XMLMapper.parse(bytes), whole.root.json() != tree.root.json() {
+            fatalError("chunked and whole parses differ")
+        }
+    }
+    _ = ResponseInterpreter.interpret(status: 200, body: Array(bytes), parsed: parsed, url: "http://fuzz/")
+    _ = ResponseInterpreter.interpret(status: 503, body: Array(bytes), parsed: parsed, url: "http://fuzz/")
+}
+
+private func fuzzKeyPath(_ bytes: UnsafeRawBufferPointer) {
+    let (path, rest) = splitFirstLine(bytes)
+    guard let tree = tree(rest) else { return }
+    if let found = tree.root.lookup(path: path) {
+        walk(found)
+        _ = found.json()
+    }
+    // Every prefix of the path, too.
+    var prefix = ""
+    for part in path.split(separator: ".", omittingEmptySubsequences: false).prefix(64) {
+        prefix += prefix.isEmpty ? String(part) : "." + part
+        _ = tree.root.lookup(path: prefix)
+    }
+}
+
+private func fuzzCallback(_ bytes: UnsafeRawBufferPointer) {
+    let url = String(decoding: bytes, as: UTF8.self)
+    if let callback = try? OAuthFlow.parseCallback(url) {
+        if callback.token.isEmpty || callback.verifier.isEmpty { fatalError("empty token or verifier accepted") }
+    }
+}
+
+private func fuzzPhotoURL(_ bytes: UnsafeRawBufferPointer) {
+    let (size, rest) = splitFirstLine(bytes)
+    guard let tree = tree(rest) else { return }
+    let photo = tree.root.lookup(path: "photos.photo.0") ?? tree.root.lookup(path: "photo") ?? tree.root
+    guard photo.kind == .object else { return }
+    let field: (String) -> String? = { photo.lookup(path: $0)?.string }
+    for suffix in [size, "", "s", "q", "t", "m", "n", "w", "z", "c", "b", "h", "k", "3k", "4k", "5k", "6k", "o"] {
+        if let url = try? PhotoURL.source(size: suffix, field: field), !url.hasPrefix("https://") {
+            fatalError("a source URL that is not https: \(url)")
+        }
+    }
+    if let url = try? PhotoURL.page(field: field), !url.hasPrefix("https://www.flickr.com/photos/") {
+        fatalError("a page URL elsewhere: \(url)")
+    }
+    if let url = try? PhotoURL.short(photoID: size), !url.hasPrefix("https://flic.kr/p/") {
+        fatalError("a short URL elsewhere: \(url)")
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let bytes = UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : size)
+    switch target {
+    case .xml: fuzzXML(bytes)
+    case .keypath: fuzzKeyPath(bytes)
+    case .callback: fuzzCallback(bytes)
+    case .photourl: fuzzPhotoURL(bytes)
+    }
+    return 0
+}

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# libFuzzer over FlickrCore: the response parser, key-path lookup, the OAuth callback
+# parser and the photo URL helpers (Tests/fuzz/FuzzTargets.swift, compiled with every
+# Sources/FlickrCore file by swiftc -sanitize=fuzzer,address into build-fuzz/flickr-fuzz).
+#
+#   scripts/fuzz.sh [SECONDS] [TARGET...]     default: 60 s each, all four targets
+#   scripts/fuzz.sh 3600 xml                  a long run of one target
+#   FUZZ_JOBS=2 scripts/fuzz.sh ...            targets run this many at a time (default 2)
+#
+# Corpora live in build-fuzz/corpus/<target>, seeded at each run from Tests/Fixtures/xml
+# (and Tests/fuzz/seeds/<target>); they grow across runs. Every file in
+# Tests/fuzz/regressions/<target>/ (crashes found earlier) is replayed first and must pass.
+# A crash leaves its input in build-fuzz/artifacts/<target>/: copy it into
+# Tests/fuzz/regressions/<target>/ once the bug is fixed. Exits non-zero on any finding.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+seconds=${1:-60}
+shift || true
+targets=("$@")
+((${#targets[@]})) || targets=(xml keypath callback photourl)
+jobs=${FUZZ_JOBS:-2}
+out=$root/build-fuzz
+bin=$out/flickr-fuzz
+mkdir -p "$out/modules"
+
+# --- build (only when a source changed) ---
+sources=(Sources/FlickrCore/*.swift Sources/FlickrCore/*/*.swift Tests/fuzz/FuzzTargets.swift)
+newest=$(ls -t "${sources[@]}" Sources/CFlickrShims/shims.c scripts/fuzz.sh | head -1)
+if [ ! -x "$bin" ] || [ "$newest" -nt "$bin" ]; then
+    echo "== building $bin"
+    swiftc_dir=$(dirname "$(readlink -f "$(command -v swiftc)")")
+    clang=${CLANG:-$swiftc_dir/clang}
+    cat > "$out/modules/module.modulemap" <<MAP
+module CFlickrShims {
+    header "$root/Sources/CFlickrShims/include/flickr_shims.h"
+    export *
+}
+MAP
+    "$clang" -c -O1 -g -fsanitize=address,fuzzer-no-link -I Sources/CFlickrShims/include \
+        Sources/CFlickrShims/shims.c -o "$out/shims.o" || exit 1
+    swiftc -O -g -sanitize=fuzzer,address -use-ld=lld -parse-as-library -module-name FlickrCore -package-name libflickr \
+        -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
+        -I Sources/CCurl -I Sources/CExpat -I Sources/COpenSSL -I "$out/modules" \
+        "${sources[@]}" "$out/shims.o" -lcurl -lexpat -lcrypto -o "$bin" > "$out/build.log" 2>&1 \
+        || { tail -40 "$out/build.log" >&2; exit 1; }
+fi
+
+# --- seeds and regressions ---
+failed=()
+for target in "${targets[@]}"; do
+    corpus=$out/corpus/$target
+    mkdir -p "$corpus" "$out/artifacts/$target"
+    case $target in
+        xml) cp Tests/Fixtures/xml/*.xml Tests/Fixtures/xml/*/*.xml "$corpus/" 2>/dev/null ;;
+        keypath | photourl)
+            # "first line\nXML": a path (or size) over each fixture.
+            for f in Tests/Fixtures/xml/*.xml; do
+                base=$(basename "$f" .xml)
+                { [ "$target" = keypath ] && echo "photos.photo.0.id" || echo "q"; cat "$f"; } > "$corpus/seed-$base"
+            done ;;
+        callback) ;;
+    esac
+    [ -d "Tests/fuzz/seeds/$target" ] && cp Tests/fuzz/seeds/"$target"/* "$corpus/" 2>/dev/null
+    if [ -d "Tests/fuzz/regressions/$target" ] && ls Tests/fuzz/regressions/"$target"/* >/dev/null 2>&1; then
+        if FLICKR_FUZZ_TARGET=$target "$bin" -rss_limit_mb=4096 Tests/fuzz/regressions/"$target"/* \
+            > "$out/regressions-$target.log" 2>&1; then
+            echo "fuzz $target: $(ls Tests/fuzz/regressions/"$target" | wc -l) regression inputs pass"
+        else
+            echo "fuzz $target: a regression input fails again:" >&2
+            tail -30 "$out/regressions-$target.log" >&2
+            failed+=("$target(regression)")
+        fi
+    fi
+done
+
+# --- fuzz, $jobs targets at a time ---
+run() {
+    local target=$1
+    FLICKR_FUZZ_TARGET=$target "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
+        -print_final_stats=1 -artifact_prefix="$out/artifacts/$target/" "$out/corpus/$target" \
+        > "$out/fuzz-$target.log" 2>&1
+}
+pids=()
+names=()
+for target in "${targets[@]}"; do
+    run "$target" &
+    pids+=($!)
+    names+=("$target")
+    while (($(jobs -rp | wc -l) >= jobs)); do sleep 1; done
+done
+for i in "${!pids[@]}"; do
+    target=${names[$i]}
+    if wait "${pids[$i]}"; then
+        runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$out/fuzz-$target.log" | grep -o '[0-9]*$')
+        cov=$(grep -o 'cov: [0-9]*' "$out/fuzz-$target.log" | tail -1)
+        echo "fuzz $target: ${seconds}s, ${runs:-?} inputs, $cov, corpus $(ls "$out/corpus/$target" | wc -l) files, no crash"
+    else
+        echo "fuzz $target: CRASH (see $out/fuzz-$target.log, input in $out/artifacts/$target/):" >&2
+        grep -A25 -m1 "ERROR\|Fatal error\|==ERROR\|deadly signal" "$out/fuzz-$target.log" >&2
+        failed+=("$target")
+    fi
+done
+echo "fuzzing: $((${#targets[@]} - ${#failed[@]})) passed, ${#failed[@]} failed${failed:+: ${failed[*]}}"
+((${#failed[@]} == 0))

@@ -38,10 +38,4 @@ final class Latch: @unchecked Sendable {
         }
         pthread_mutex_unlock(mutex)
     }
-
-    var opened: Bool {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return isOpen
-    }
 }

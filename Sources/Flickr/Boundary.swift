@@ -45,3 +45,14 @@ func ownedCString(_ string: String) throws(FlickrError) -> UnsafeMutablePointer<
 func staticCString(_ string: StaticString) -> UnsafePointer<CChar> {
     UnsafeRawPointer(string.utf8Start).assumingMemoryBound(to: CChar.self)
 }
+
+/// Runs a builder of an owned string: a malloc'd copy for the caller, or NULL with the
+/// thread's error set (for entry points that return `char *` rather than a status).
+func ownedResult(_ build: () throws(FlickrError) -> String) -> UnsafeMutablePointer<CChar>? {
+    do {
+        return try ownedCString(try build())
+    } catch {
+        ErrorSlot.record(error)
+        return nil
+    }
+}

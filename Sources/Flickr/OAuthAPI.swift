@@ -6,16 +6,6 @@ internal import FlickrCore
 import Glibc
 #endif
 
-/// Runs a builder of an owned string, handing back a malloc'd copy or NULL with the thread's error set.
-private func ownedString(_ build: () throws(FlickrError) -> String) -> UnsafeMutablePointer<CChar>? {
-    do {
-        return try ownedCString(try build())
-    } catch {
-        ErrorSlot.record(error)
-        return nil
-    }
-}
-
 /// Performs an operation on a live context and hands the response out through `out`.
 private func perform(
     _ out: UnsafeMutablePointer<OpaquePointer?>?, _ ctx: OpaquePointer?,
@@ -43,7 +33,7 @@ public func flickr_oauth_request_token(
 public func flickr_oauth_authorize_url(
     _ ctx: OpaquePointer?, _ requestToken: UnsafePointer<CChar>?, _ perms: UnsafePointer<CChar>?
 ) -> UnsafeMutablePointer<CChar>? {
-    ownedString { () throws(FlickrError) in
+    ownedResult { () throws(FlickrError) in
         let context = try contexts.object(ctx)
         return try OAuthFlow.authorizeURL(
             settings: context.snapshot, requestToken: try requiredString(requestToken, "request_token"),
@@ -133,7 +123,7 @@ public func flickr_auth_get_frob(
 public func flickr_auth_login_url(
     _ ctx: OpaquePointer?, _ frob: UnsafePointer<CChar>?, _ perms: UnsafePointer<CChar>?
 ) -> UnsafeMutablePointer<CChar>? {
-    ownedString { () throws(FlickrError) in
+    ownedResult { () throws(FlickrError) in
         let context = try contexts.object(ctx)
         return try OAuthFlow.legacyLoginURL(
             settings: context.snapshot, frob: try requiredString(frob, "frob"),
@@ -156,7 +146,7 @@ public func flickr_auth_get_token(
 public func flickr_auth_api_sig(
     _ sharedSecret: UnsafePointer<CChar>?, _ params: UnsafePointer<UnsafePointer<CChar>?>?
 ) -> UnsafeMutablePointer<CChar>? {
-    ownedString { () throws(FlickrError) in
+    ownedResult { () throws(FlickrError) in
         let secret = try requiredString(sharedSecret, "shared_secret")
         guard !secret.isEmpty else { throw .invalid("shared_secret must not be empty") }
         let signature = LegacySignature.apiSig(secret: secret, parameters: try parameters(params))

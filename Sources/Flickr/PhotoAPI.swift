@@ -3,16 +3,6 @@
 public import CFlickr
 internal import FlickrCore
 
-/// Runs a URL builder, handing back a malloc'd string or NULL with the thread's error set.
-private func ownedURL(_ build: () throws(FlickrError) -> String) -> UnsafeMutablePointer<CChar>? {
-    do {
-        return try ownedCString(try build())
-    } catch {
-        ErrorSlot.record(error)
-        return nil
-    }
-}
-
 private func photoFields(_ photo: OpaquePointer?) throws(FlickrError) -> (String) -> String? {
     guard let photo else { throw .invalid("photo must not be NULL") }
     let node = UnsafePointer<ValueNode>(photo)
@@ -24,7 +14,7 @@ private func photoFields(_ photo: OpaquePointer?) throws(FlickrError) -> (String
 public func flickr_photo_source_url(_ photo: OpaquePointer?, _ sizeSuffix: UnsafePointer<CChar>?)
     -> UnsafeMutablePointer<CChar>?
 {
-    ownedURL { () throws(FlickrError) in
+    ownedResult { () throws(FlickrError) in
         let size = try requiredString(sizeSuffix, "size_suffix")
         return try PhotoURL.source(size: size, field: try photoFields(photo))
     }
@@ -32,10 +22,10 @@ public func flickr_photo_source_url(_ photo: OpaquePointer?, _ sizeSuffix: Unsaf
 
 @c @implementation
 public func flickr_photo_page_url(_ photo: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
-    ownedURL { () throws(FlickrError) in try PhotoURL.page(field: try photoFields(photo)) }
+    ownedResult { () throws(FlickrError) in try PhotoURL.page(field: try photoFields(photo)) }
 }
 
 @c @implementation
 public func flickr_photo_short_url(_ photoID: UnsafePointer<CChar>?) -> UnsafeMutablePointer<CChar>? {
-    ownedURL { () throws(FlickrError) in try PhotoURL.short(photoID: try requiredString(photoID, "photo_id")) }
+    ownedResult { () throws(FlickrError) in try PhotoURL.short(photoID: try requiredString(photoID, "photo_id")) }
 }

@@ -74,16 +74,22 @@ final class Engine: @unchecked Sendable {
     /// No thread switch: this is what keeps a synchronous call's cost near libcurl's own.
     func perform(_ transfer: Transfer, notBefore: UInt64 = 0, spacingNs: UInt64 = 0) {
         let now = Engine.nowNs()
-        let due = shared.withLock { state -> UInt64 in
-            var due = max(now, notBefore)
-            if spacingNs > 0 {
-                due = max(due, state.nextSlotNs)
-                state.nextSlotNs = due &+ spacingNs
-            }
-            return due
-        }
+        let due = shared.withLock { Engine.reserveStart(&$0, now: now, notBefore: notBefore, spacingNs: spacingNs) }
         if due > now { Engine.sleep(ns: due - now) }
         transfer.finish(curlCode: curl_easy_perform(transfer.easy))
+    }
+
+    /// When a transfer may start: not before `notBefore` and, under a rate limit, at the
+    /// context's next free slot, which it takes. Shared by submitted and synchronous transfers.
+    private static func reserveStart(_ state: inout Shared, now: UInt64, notBefore: UInt64, spacingNs: UInt64)
+        -> UInt64
+    {
+        var due = max(now, notBefore)
+        if spacingNs > 0 {
+            due = max(due, state.nextSlotNs)
+            state.nextSlotNs = due &+ spacingNs
+        }
+        return due
     }
 
     static func sleep(ns: UInt64) {
@@ -108,11 +114,7 @@ final class Engine: @unchecked Sendable {
     func submit(_ transfer: Transfer, notBefore: UInt64 = 0, spacingNs: UInt64 = 0) throws(FlickrError) {
         let now = Engine.nowNs()
         let start = shared.withLock { state -> Bool in
-            var due = max(now, notBefore)
-            if spacingNs > 0 {
-                due = max(due, state.nextSlotNs)
-                state.nextSlotNs = due &+ spacingNs
-            }
+            let due = Engine.reserveStart(&state, now: now, notBefore: notBefore, spacingNs: spacingNs)
             if due > now {
                 state.delayed.append((due, transfer))
                 state.delayed.sort { $0.due < $1.due }

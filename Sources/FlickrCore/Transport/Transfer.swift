@@ -160,7 +160,7 @@ final class Transfer: @unchecked Sendable {
         progress = plan.progress.map { UploadProgress(handler: $0) }
         idleTimeoutNs = UInt64(plan.idleTimeoutMs) * 1_000_000
         responseTimeoutNs = UInt64(plan.responseTimeoutMs) * 1_000_000
-        lastActivityNs = UploadProgress.nowNs()
+        lastActivityNs = Engine.nowNs()
 
         guard let list = "Content-Type: \(body.contentType)".withCString({ curl_slist_append(headerList, $0) }) else {
             throw FlickrError(.noMemory, "out of memory building request headers")
@@ -220,7 +220,7 @@ final class Transfer: @unchecked Sendable {
     /// Progress and the upload clocks; false stops the transfer (abortReason says why).
     private func transferInfo(uploaded: Int64, downloaded: Int64) -> Bool {
         guard let upload else { return true }
-        let now = UploadProgress.nowNs()
+        let now = Engine.nowNs()
         if uploaded != lastUploaded || downloaded != lastDownloaded {
             lastActivityNs = now
             lastUploaded = uploaded

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: MIT
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Polls flickr.photos.upload.checkTickets until an asynchronous upload's
 /// ticket completes (giving the photo id) or fails, backing off between polls.
 package enum TicketWaiter {
@@ -14,7 +10,7 @@ package enum TicketWaiter {
             throw .invalid("ticket_id must be one ticket id")
         }
         guard timeoutMs >= 0 else { throw .invalid("timeout_ms must not be negative") }
-        let deadline = UploadProgress.nowNs() &+ UInt64(timeoutMs) &* 1_000_000
+        let deadline = Engine.nowNs() &+ UInt64(timeoutMs) &* 1_000_000
         var delayMs = firstDelayMs
         let call = try RESTCall(method: "flickr.photos.upload.checkTickets", parameters: [("tickets", ticketID)],
                                 verb: .get)
@@ -36,12 +32,12 @@ package enum TicketWaiter {
                     break
                 }
             }
-            let now = UploadProgress.nowNs()
+            let now = Engine.nowNs()
             guard now < deadline else {
                 throw FlickrError(.timeout, "upload ticket \(ticketID) did not complete within \(timeoutMs) ms")
             }
             let remainingMs = Int((deadline - now) / 1_000_000)
-            sleepMs(min(delayMs, max(remainingMs, 1)))
+            Engine.sleep(ns: UInt64(min(delayMs, max(remainingMs, 1))) * 1_000_000)
             delayMs = min(delayMs * 2, maxDelayMs)
         }
     }
@@ -53,13 +49,5 @@ package enum TicketWaiter {
             if let ticket = tickets.element(at: index), ticket.member("id")?.string == id { return ticket }
         }
         return nil
-    }
-
-    private static func sleepMs(_ ms: Int) {
-        var request = timespec(tv_sec: ms / 1000, tv_nsec: (ms % 1000) * 1_000_000)
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR {
-            request = remaining
-        }
     }
 }

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: MIT
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Paces a caller's progress callback: at most one call per `interval` while
 /// bytes flow, counts that never go down, and always a final (total, total).
 final class UploadProgress: @unchecked Sendable {
@@ -24,7 +20,7 @@ final class UploadProgress: @unchecked Sendable {
     /// Called from curl's transfer-info callback; false means the caller asked to stop.
     func report(sent: Int64, total: Int64) -> Bool {
         guard total > 0, !finished, sent > lastSent else { return true }
-        let now = UploadProgress.nowNs()
+        let now = Engine.nowNs()
         let isLast = sent >= total
         guard isLast || lastSent < 0 || now &- lastCallNs >= intervalNs else { return true }
         lastCallNs = now
@@ -36,11 +32,5 @@ final class UploadProgress: @unchecked Sendable {
     /// Makes sure the final call came (when curl's last report fell short of the total).
     func complete(total: Int64) {
         _ = report(sent: total, total: total)
-    }
-
-    static func nowNs() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
     }
 }

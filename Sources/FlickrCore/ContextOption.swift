@@ -13,6 +13,8 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
     case proxy = 9
     case caFile = 10
     case authEndpoint = 11
+    case photoCacheDir = 12
+    case photoEndpoint = 13
 
     case timeoutMs = 100
     case connectTimeoutMs = 101
@@ -25,6 +27,7 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
     case retryPost = 108
     case rateLimitPerHour = 109
     case rateLimitPerSecond = 110
+    case photoCacheMaxBytes = 111
 
     package enum Kind: Sendable { case string, number }
 
@@ -45,6 +48,8 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
         case .proxy: "FLICKR_OPT_PROXY"
         case .caFile: "FLICKR_OPT_CA_FILE"
         case .authEndpoint: "FLICKR_OPT_AUTH_ENDPOINT"
+        case .photoCacheDir: "FLICKR_OPT_PHOTO_CACHE_DIR"
+        case .photoEndpoint: "FLICKR_OPT_PHOTO_ENDPOINT"
         case .timeoutMs: "FLICKR_OPT_TIMEOUT_MS"
         case .connectTimeoutMs: "FLICKR_OPT_CONNECT_TIMEOUT_MS"
         case .maxResponseBytes: "FLICKR_OPT_MAX_RESPONSE_BYTES"
@@ -56,6 +61,7 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
         case .retryPost: "FLICKR_OPT_RETRY_POST"
         case .rateLimitPerHour: "FLICKR_OPT_RATE_LIMIT_PER_HOUR"
         case .rateLimitPerSecond: "FLICKR_OPT_RATE_LIMIT_PER_SECOND"
+        case .photoCacheMaxBytes: "FLICKR_OPT_PHOTO_CACHE_MAX_BYTES"
         }
     }
 
@@ -72,6 +78,7 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
         case .retryPost: 0...1
         case .rateLimitPerHour: 0...3_600_000
         case .rateLimitPerSecond: 0...1000
+        case .photoCacheMaxBytes: 1024...(1 << 40)
         default: 0...0
         }
     }

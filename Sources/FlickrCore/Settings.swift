@@ -12,6 +12,8 @@ package struct Settings: Sendable {
     package static let defaultReplaceEndpoint = "https://up.flickr.com/services/replace/"
     package static let defaultOAuthEndpoint = "https://www.flickr.com/services/oauth/"
     package static let defaultAuthEndpoint = "https://www.flickr.com/services/auth/"
+    /// 10 MiB: a few dozen large (1024 px) images.
+    package static let defaultPhotoCacheMaxBytes = 10 << 20
 
     package let apiKey: String
     package let sharedSecret: String
@@ -40,6 +42,7 @@ package struct Settings: Sendable {
         case .replaceEndpoint: return Settings.defaultReplaceEndpoint
         case .oauthEndpoint: return Settings.defaultOAuthEndpoint
         case .authEndpoint: return Settings.defaultAuthEndpoint
+        case .photoEndpoint: return PhotoURL.staticHost
         case .userAgent: return LibraryVersion.userAgent
         default: return nil
         }
@@ -55,6 +58,7 @@ package struct Settings: Sendable {
         case .uploadResponseTimeoutMs: return 300_000
         case .maxRetries: return 3
         case .retryBaseMs: return 500
+        case .photoCacheMaxBytes: return Settings.defaultPhotoCacheMaxBytes
         default: return 0
         }
     }
@@ -93,6 +97,9 @@ package struct Settings: Sendable {
         case .oauthEndpoint:
             _ = try EndpointURL(parsing: value, what: option.name)
             strings[option] = value.hasSuffix("/") ? value : value + "/"
+        case .photoEndpoint:
+            _ = try EndpointURL(parsing: value, what: option.name)
+            strings[option] = value
         case .oauthToken, .oauthTokenSecret, .authToken:
             try Settings.requirePrintable(value, what: option.name)
             strings[option] = value.isEmpty ? nil : value
@@ -100,6 +107,10 @@ package struct Settings: Sendable {
             try Settings.requirePrintable(value, what: option.name)
             strings[option] = value
         case .proxy:
+            try Settings.requirePrintable(value, what: option.name)
+            strings[option] = value
+        case .photoCacheDir:
+            guard !value.isEmpty else { throw .invalid("\(option.name) must name a directory") }
             try Settings.requirePrintable(value, what: option.name)
             strings[option] = value
         case .caFile:

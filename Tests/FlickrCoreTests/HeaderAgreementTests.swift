@@ -42,7 +42,9 @@ import Testing
             (.uploadResponseTimeoutMs, FLICKR_OPT_UPLOAD_RESPONSE_TIMEOUT_MS),
             (.maxRetries, FLICKR_OPT_MAX_RETRIES), (.retryBaseMs, FLICKR_OPT_RETRY_BASE_MS),
             (.retryPost, FLICKR_OPT_RETRY_POST), (.rateLimitPerHour, FLICKR_OPT_RATE_LIMIT_PER_HOUR),
-            (.rateLimitPerSecond, FLICKR_OPT_RATE_LIMIT_PER_SECOND),
+            (.rateLimitPerSecond, FLICKR_OPT_RATE_LIMIT_PER_SECOND), (.photoCacheDir, FLICKR_OPT_PHOTO_CACHE_DIR),
+            (.photoEndpoint, FLICKR_OPT_PHOTO_ENDPOINT),
+            (.photoCacheMaxBytes, FLICKR_OPT_PHOTO_CACHE_MAX_BYTES),
         ]
         #expect(header.count == ContextOption.allCases.count)
         for (option, cValue) in header {

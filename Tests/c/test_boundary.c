@@ -141,13 +141,15 @@ static void test_common(void) {
 static const flickr_option string_options[] = {
     FLICKR_OPT_REST_ENDPOINT, FLICKR_OPT_UPLOAD_ENDPOINT, FLICKR_OPT_REPLACE_ENDPOINT, FLICKR_OPT_OAUTH_ENDPOINT,
     FLICKR_OPT_OAUTH_TOKEN,   FLICKR_OPT_OAUTH_TOKEN_SECRET, FLICKR_OPT_AUTH_TOKEN,  FLICKR_OPT_USER_AGENT,
-    FLICKR_OPT_PROXY,         FLICKR_OPT_CA_FILE,          FLICKR_OPT_AUTH_ENDPOINT};
+    FLICKR_OPT_PROXY,         FLICKR_OPT_CA_FILE,          FLICKR_OPT_AUTH_ENDPOINT, FLICKR_OPT_PHOTO_CACHE_DIR,
+    FLICKR_OPT_PHOTO_ENDPOINT};
 static const flickr_option number_options[] = {
     FLICKR_OPT_TIMEOUT_MS, FLICKR_OPT_CONNECT_TIMEOUT_MS, FLICKR_OPT_MAX_RESPONSE_BYTES, FLICKR_OPT_OAUTH_IN_HEADER,
     FLICKR_OPT_UPLOAD_IDLE_TIMEOUT_MS, FLICKR_OPT_UPLOAD_RESPONSE_TIMEOUT_MS, FLICKR_OPT_MAX_RETRIES,
-    FLICKR_OPT_RETRY_BASE_MS, FLICKR_OPT_RETRY_POST, FLICKR_OPT_RATE_LIMIT_PER_HOUR, FLICKR_OPT_RATE_LIMIT_PER_SECOND};
+    FLICKR_OPT_RETRY_BASE_MS, FLICKR_OPT_RETRY_POST, FLICKR_OPT_RATE_LIMIT_PER_HOUR, FLICKR_OPT_RATE_LIMIT_PER_SECOND,
+    FLICKR_OPT_PHOTO_CACHE_MAX_BYTES};
 /* Values that are no option of either kind. */
-static const int unknown_options[] = {INT_MIN, -1, 0, 12, 99, 1000, 65536, INT_MAX};
+static const int unknown_options[] = {INT_MIN, -1, 0, 14, 99, 112, 1000, 65536, INT_MAX};
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static void ignore_line(const char *line, void *userdata) { (void)line, (void)userdata; }
@@ -219,12 +221,16 @@ static void test_context(void) {
                                                "http://exa mple.com/", "javascript:alert(1)"};
         static const flickr_option endpoints[] = {FLICKR_OPT_REST_ENDPOINT, FLICKR_OPT_UPLOAD_ENDPOINT,
                                                   FLICKR_OPT_REPLACE_ENDPOINT, FLICKR_OPT_OAUTH_ENDPOINT,
-                                                  FLICKR_OPT_AUTH_ENDPOINT};
+                                                  FLICKR_OPT_AUTH_ENDPOINT, FLICKR_OPT_PHOTO_ENDPOINT};
         for (i = 0; i < COUNT(endpoints); i++)
             for (j = 0; j < COUNT(not_urls); j++)
                 CHECK_FAILS(flickr_context_set_string(ctx, endpoints[i], not_urls[j]), FLICKR_EINVAL);
     }
     CHECK_FAILS(flickr_context_set_string(ctx, FLICKR_OPT_CA_FILE, "/nonexistent/ca.pem"), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_context_set_string(ctx, FLICKR_OPT_PHOTO_CACHE_DIR, ""), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_context_set_string(ctx, FLICKR_OPT_PHOTO_CACHE_DIR, "/tmp/a\nb"), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_context_set_long(ctx, FLICKR_OPT_PHOTO_CACHE_MAX_BYTES, 1023), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_context_set_long(ctx, FLICKR_OPT_PHOTO_CACHE_MAX_BYTES, -1), FLICKR_EINVAL);
     /* NULL restores the default. */
     CHECK_EQ_INT(flickr_context_set_string(ctx, FLICKR_OPT_USER_AGENT, NULL), FLICKR_OK);
 
@@ -575,6 +581,59 @@ static void test_photos_with(const flickr_value *root, const flickr_value *photo
     CHECK_NULL_WITH(flickr_photo_page_url(array), FLICKR_EINVAL);
     CHECK_NULL_WITH(flickr_photo_page_url(string), FLICKR_EINVAL);
     CHECK_NULL_WITH(flickr_photo_page_url(nosecret), FLICKR_EINVAL); /* no owner */
+
+    {
+        char dir[] = "/tmp/flickr-boundary-XXXXXX";
+        flickr_context *ctx = offline_context("secret"), *dead = freed_context();
+        flickr_request *req = (flickr_request *)0x1;
+        char *path = (char *)0x1;
+        CHECK(mkdtemp(dir) != NULL);
+        CHECK_EQ_INT(flickr_context_set_string(ctx, FLICKR_OPT_PHOTO_CACHE_DIR, dir), FLICKR_OK);
+        CHECK_EQ_INT(flickr_context_set_string(ctx, FLICKR_OPT_PHOTO_ENDPOINT, "http://127.0.0.1:9/photos"), FLICKR_OK);
+        CHECK_EQ_INT(flickr_context_set_long(ctx, FLICKR_OPT_MAX_RETRIES, 0), FLICKR_OK);
+
+        BOUNDARY(flickr_photo_fetch)
+        CHECK_EQ_INT(flickr_photo_fetch(NULL, ctx, photo, "s"), FLICKR_EINVAL);
+        CHECK_EQ_INT(flickr_photo_fetch(&path, NULL, photo, "s"), FLICKR_EINVAL);
+        CHECK(path == NULL);
+        CHECK_EQ_INT(flickr_photo_fetch(&path, dead, photo, "s"), FLICKR_EINVAL);
+        CHECK_EQ_INT(flickr_photo_fetch(&path, ctx, NULL, "s"), FLICKR_EINVAL);
+        CHECK_EQ_INT(flickr_photo_fetch(&path, ctx, photo, NULL), FLICKR_EINVAL);
+        for (i = 0; i < N_BAD; i++) CHECK_EQ_INT(flickr_photo_fetch(&path, ctx, photo, bad_utf8[i]), FLICKR_EINVAL);
+        for (i = 1; i < COUNT(bad_sizes); i++) CHECK_EQ_INT(flickr_photo_fetch(&path, ctx, photo, bad_sizes[i]), FLICKR_EINVAL);
+        CHECK_EQ_INT(flickr_photo_fetch(&path, ctx, array, "s"), FLICKR_EINVAL);
+        CHECK_EQ_INT(flickr_photo_fetch(&path, ctx, string, "s"), FLICKR_EINVAL);
+        CHECK_EQ_INT(flickr_photo_fetch(&path, ctx, nosecret, "s"), FLICKR_EINVAL);
+        CHECK_EQ_INT(flickr_photo_fetch(&path, ctx, photo, "k"), FLICKR_EINVAL); /* needs url_k */
+        CHECK(path == NULL);
+        /* Valid arguments, nothing listening: a network error, and nothing left in the cache. */
+        CHECK_EQ_INT(flickr_photo_fetch(&path, ctx, photo, "s"), FLICKR_ENETWORK);
+        CHECK(path == NULL);
+
+        BOUNDARY(flickr_photo_fetch_async)
+        CHECK_EQ_INT(flickr_photo_fetch_async(NULL, ctx, photo, "s", NULL, NULL), FLICKR_EINVAL);
+        CHECK_EQ_INT(flickr_photo_fetch_async(&req, NULL, photo, "s", NULL, NULL), FLICKR_EINVAL);
+        CHECK(req == NULL);
+        CHECK_EQ_INT(flickr_photo_fetch_async(&req, dead, photo, "s", NULL, NULL), FLICKR_EINVAL);
+        CHECK_EQ_INT(flickr_photo_fetch_async(&req, ctx, NULL, "s", NULL, NULL), FLICKR_EINVAL);
+        CHECK_EQ_INT(flickr_photo_fetch_async(&req, ctx, photo, NULL, NULL, NULL), FLICKR_EINVAL);
+        for (i = 0; i < N_BAD; i++)
+            CHECK_EQ_INT(flickr_photo_fetch_async(&req, ctx, photo, bad_utf8[i], NULL, NULL), FLICKR_EINVAL);
+        CHECK_EQ_INT(flickr_photo_fetch_async(&req, ctx, nosecret, "s", NULL, NULL), FLICKR_EINVAL);
+        CHECK(req == NULL);
+        CHECK_EQ_INT(flickr_photo_fetch_async(&req, ctx, photo, "s", NULL, NULL), FLICKR_OK);
+        CHECK_EQ_INT(flickr_request_wait(req), FLICKR_ENETWORK);
+        flickr_request_free(req);
+
+        {   /* Only the lock file: no image, no temporary file. */
+            char command[128];
+            snprintf(command, sizeof command, "test $(ls -A %s | wc -l) -eq 1 && test -f %s/.lock", dir, dir);
+            CHECK_EQ_INT(system(command), 0);
+            snprintf(command, sizeof command, "rm -rf %s", dir);
+            CHECK_EQ_INT(system(command), 0);
+        }
+        flickr_context_free(ctx);
+    }
 
     BOUNDARY(flickr_photo_short_url)
     {

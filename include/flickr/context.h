@@ -51,6 +51,15 @@ typedef enum flickr_option {
     FLICKR_OPT_CA_FILE = 10,
     /** Legacy authentication (frob) endpoint. Default "https://www.flickr.com/services/auth/". */
     FLICKR_OPT_AUTH_ENDPOINT = 11,
+    /** Directory of the photo cache used by flickr_photo_fetch(); created (mode 0700) when missing.
+     *  Default "$XDG_CACHE_HOME/flickr/photos", else "$HOME/.cache/flickr/photos". Several
+     *  contexts, threads and processes may share one directory. Added in 0.2. */
+    FLICKR_OPT_PHOTO_CACHE_DIR = 12,
+    /** Base URL of photo images for flickr_photo_fetch(): "{base}/{server}/{id}_{secret}_{size}.jpg".
+     *  Default "https://live.staticflickr.com"; a sandbox's is "http://HOST:PORT/photos". Sizes with
+     *  their own secret (h, k, 3k... and o with url_o) come from the photo's url_* attributes as they
+     *  are. Added in 0.2. */
+    FLICKR_OPT_PHOTO_ENDPOINT = 13,
 
     /** Total time limit of one call in milliseconds; 0 means none. Default 30000. */
     FLICKR_OPT_TIMEOUT_MS = 100,
@@ -83,7 +92,11 @@ typedef enum flickr_option {
     FLICKR_OPT_RATE_LIMIT_PER_HOUR = 109,
     /** Client-side rate limit in requests per second (with both limits set, the stricter wins).
      *  0 (default): off. */
-    FLICKR_OPT_RATE_LIMIT_PER_SECOND = 110
+    FLICKR_OPT_RATE_LIMIT_PER_SECOND = 110,
+    /** Bound of the photo cache in bytes (1024 to 2^40): after each download the least recently
+     *  used images are removed until the cache fits. An image larger than the bound is not
+     *  downloaded (FLICKR_ETOOBIG). Default 10485760 (10 MiB). Added in 0.2. */
+    FLICKR_OPT_PHOTO_CACHE_MAX_BYTES = 111
 } flickr_option;
 
 /**

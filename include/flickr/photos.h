@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file flickr/photos.h
- * @brief Photo image, page and short URLs.
+ * @brief Photo image, page and short URLs, and images fetched through a bounded on-disk cache.
  */
 #ifndef FLICKR_PHOTOS_H
 #define FLICKR_PHOTOS_H
 
-#include "response.h"
+#include "client.h"
 
 FLICKR_BEGIN_DECLS
 
@@ -43,6 +43,62 @@ FLICKR_API char *flickr_photo_page_url(const flickr_value *photo);
  * @note Added in 0.1. Thread-safe.
  */
 FLICKR_API char *flickr_photo_short_url(const char *photo_id);
+
+/**
+ * @brief The local path of a photo's image at a size, downloaded only when it is not cached.
+ *
+ * The cache is a directory (FLICKR_OPT_PHOTO_CACHE_DIR) holding one file per image and size,
+ * bounded in bytes (FLICKR_OPT_PHOTO_CACHE_MAX_BYTES, default 10 MiB): after each download the
+ * least recently used images are removed until it fits. A cached image is never downloaded
+ * again; using it marks it as recently used. The image is streamed to a temporary file in the
+ * cache directory and renamed into place once complete and checked, so no thread or process
+ * ever sees a partial file. Threads and processes asking for the same image at once download
+ * it once: the others wait for it. The download is a plain GET of the public image URL (no
+ * credentials are sent), with the context's timeouts, retries, proxy and TLS settings.
+ *
+ * A photo known only by its id, secret and server can be made with
+ * flickr_response_parse() of `<photo id="..." secret="..." server="..."/>` (its root is the photo).
+ *
+ * @param[out] path_out receives the image file's path, inside the cache directory (relative only when
+ *                      that directory was set relative); free it with flickr_free(). NULL on failure. The file stays until evicted by a later download: open it
+ *                      promptly (an open file stays readable after eviction).
+ * @param ctx         the context.
+ * @param photo       a photo object, as for flickr_photo_source_url().
+ * @param size_suffix a size, as for flickr_photo_source_url() ("b" for 1024 px).
+ * @return FLICKR_OK; FLICKR_EINVAL when the photo lacks what the size needs or the size is
+ *         unknown; FLICKR_EHTTP for an HTTP error such as 404; FLICKR_EPARSE when the answer is
+ *         not an image; FLICKR_ETOOBIG when the image is larger than the cache's bound (or
+ *         FLICKR_OPT_MAX_RESPONSE_BYTES); FLICKR_EIO when the cache directory cannot be created or
+ *         written (message from the system: not a directory, read-only, disk full...); FLICKR_ESTATE
+ *         with no cache directory configured nor HOME set, or from a done callback; network codes
+ *         as for flickr_call(). Nothing is cached on failure and no partial file is left.
+ * @note Added in 0.2. Thread-safe; blocks the calling thread.
+ */
+FLICKR_API int flickr_photo_fetch(char **path_out, flickr_context *ctx, const flickr_value *photo,
+                                  const char *size_suffix);
+
+/**
+ * @brief Start fetching a photo's image into the cache; returns at once.
+ *
+ * As flickr_photo_fetch(), but `done` runs on the context's worker thread when the image is on
+ * disk (at once, still on that thread, when it was cached). Its response's root is an object:
+ * `path` (the file), `url` (where it came from), `bytes` (its size), `cached` ("1" when no
+ * download was needed, else "0"). Concurrent asynchronous fetches of the same image do not wait
+ * for one another: each may download it, and the last rename wins (the files are the same).
+ *
+ * @param[out] out receives the request; release it with flickr_request_free(). NULL on failure.
+ * @param ctx         the context.
+ * @param photo       a photo object; read before this returns (it may be freed afterwards).
+ * @param size_suffix a size, as for flickr_photo_source_url().
+ * @param done        called once when the fetch ends; may be NULL.
+ * @param userdata    passed to `done`, untouched.
+ * @return FLICKR_OK when started; FLICKR_EINVAL for a bad photo or size (nothing started);
+ *         FLICKR_ESTATE with no cache directory. Later failures reach `done` and
+ *         flickr_request_error().
+ * @note Added in 0.2. Thread-safe.
+ */
+FLICKR_API int flickr_photo_fetch_async(flickr_request **out, flickr_context *ctx, const flickr_value *photo,
+                                        const char *size_suffix, flickr_done_fn done, void *userdata);
 
 FLICKR_END_DECLS
 

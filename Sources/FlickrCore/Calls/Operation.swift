@@ -21,12 +21,28 @@ package protocol Operation: Sendable {
     var isResendable: Bool { get }
     /// What the log calls this request (a method name, "upload"...).
     var logLabel: String { get }
+
+    /// An answer available without the network (a cached photo), checked when the request starts.
+    func localResult() -> Result<Response, FlickrError>?
+    /// A fresh destination for one attempt's body, besides the bytes kept in memory; nil for none.
+    func bodySink() throws(FlickrError) -> (any BodySink)?
+    /// How many body bytes are kept in memory for `interpret` (the rest only goes to the sink).
+    var keptBodyBytes: Int { get }
+    /// Adjusts a transport failure's message for this kind of request.
+    func describeFailure(_ error: FlickrError) -> FlickrError
+    /// Called once when the request ends, whatever the outcome: releases what attempts left behind.
+    func ended()
 }
 
 extension Operation {
     package var isIdempotent: Bool { false }
     package var isResendable: Bool { true }
     package var logLabel: String { "request" }
+    package func localResult() -> Result<Response, FlickrError>? { nil }
+    package func bodySink() throws(FlickrError) -> (any BodySink)? { nil }
+    package var keptBodyBytes: Int { Int.max }
+    package func describeFailure(_ error: FlickrError) -> FlickrError { error }
+    package func ended() {}
 }
 
 extension RESTCall: Operation {

@@ -47,6 +47,15 @@ package final class Request: @unchecked Sendable {
     }
 
     func start() throws(FlickrError) {
+        if let local = operation.localResult() {
+            state.withLock { $0.lastAttempt = "(cache)" }
+            if inline {
+                complete(local)
+            } else {
+                try context.engine.post { [self] in complete(local) }  // done callbacks run on the worker
+            }
+            return
+        }
         try attempt(endpoint: operation.endpoint(settings))
     }
 
@@ -80,14 +89,20 @@ package final class Request: @unchecked Sendable {
     private func attempt(endpoint: String, notBefore: UInt64 = 0) throws(FlickrError) {
         let request = try operation.httpRequest(endpoint: endpoint, settings: settings)
         let parse = operation.parsesXML ? StreamingParse() : nil
-        let sink: ((UnsafeRawBufferPointer) -> Void)? = parse.map { parse in { parse.feed($0) } }
+        var sink: ((UnsafeRawBufferPointer) throws(FlickrError) -> Void)?
+        if let parse {
+            sink = { parse.feed($0) }
+        } else if let destination = try operation.bodySink() {
+            sink = { (chunk: UnsafeRawBufferPointer) throws(FlickrError) in try destination.write(chunk) }
+        }
         let engine = context.engine
         var recycle: (@Sendable (UnsafeMutableRawPointer) -> Void)?
         if inline {
             recycle = { (easy: UnsafeMutableRawPointer) in engine.recycle(easy) }
         }
         let transfer = try Transfer(
-            request: request, sink: sink, easy: inline ? engine.takeEasyHandle() : nil, recycle: recycle
+            request: request, sink: sink, keptBodyBytes: operation.keptBodyBytes,
+            easy: inline ? engine.takeEasyHandle() : nil, recycle: recycle
         ) { [self] _, outcome in
             transferFinished(outcome, parse: parse, endpoint: endpoint, url: request.redactedURL)
         }
@@ -119,7 +134,7 @@ package final class Request: @unchecked Sendable {
         }
         switch outcome {
         case .failure(let error):
-            finishOrRetry(.failure(error), retryAfterSeconds: nil, endpoint: endpoint)
+            finishOrRetry(.failure(operation.describeFailure(error)), retryAfterSeconds: nil, endpoint: endpoint)
         case .success(let http):
             if (300..<400).contains(http.status), let location = http.location {
                 follow(location, from: endpoint, status: http.status)
@@ -205,10 +220,12 @@ package final class Request: @unchecked Sendable {
             return (s.retries, s.lastAttempt)
         }
         guard let first else { return }
+        operation.ended()
         if let log = settings.log {
             let outcome: String
             switch result {
-            case .success(let response): outcome = "HTTP \(response.httpStatus)"
+            case .success(let response):
+                outcome = response.httpStatus == 0 ? "answered locally" : "HTTP \(response.httpStatus)"
             case .failure(let error): outcome = Request.describe(error)
             }
             let ms = (Engine.nowNs() &- startedNs) / 1_000_000

@@ -24,11 +24,14 @@ package enum PhotoURL {
     /// RFC 3986 unreserved characters only).
     /// Sizes with their own secret (h k 3k 4k 5k 6k): only from the photo's url_{size} attribute, else an error.
     /// "o": url_o when present, else https://live.staticflickr.com/{server}/{id}_{originalsecret}_o.{originalformat}.
-    package static func source(size: String, field: (String) -> String?) throws(FlickrError) -> String {
+    /// `host` replaces https://live.staticflickr.com in built URLs (a sandbox's is "http://127.0.0.1:8080/photos").
+    package static func source(
+        size: String, field: (String) -> String?, host: String = staticHost
+    ) throws(FlickrError) -> String {
         if sharedSecretSizes.contains(size) {
             let parts = try idSecretServer(size: size, secretName: "secret", field: field)
             let suffix = size.isEmpty ? "" : "_" + size
-            return "\(staticHost)/\(parts.server)/\(parts.id)_\(parts.secret)\(suffix).jpg"
+            return "\(host)/\(parts.server)/\(parts.id)_\(parts.secret)\(suffix).jpg"
         }
         if ownSecretSizes.contains(size) {
             let name = "url_" + size
@@ -48,7 +51,7 @@ package enum PhotoURL {
             guard format.utf8.allSatisfy(isAlphanumeric) else {
                 throw .invalid("the photo's originalformat \"\(format)\" is not a file extension")
             }
-            return "\(staticHost)/\(parts.server)/\(parts.id)_\(parts.secret)_o.\(format)"
+            return "\(host)/\(parts.server)/\(parts.id)_\(parts.secret)_o.\(format)"
         }
         throw .invalid(
             "unknown photo size \"\(size)\"; valid sizes are s, q, t, m, n, w, \"\" (500 px), z, c, b, h, k, 3k, 4k, "

@@ -19,6 +19,8 @@ final class Engine: @unchecked Sendable {
         /// The rate limiter's next free start slot.
         var nextSlotNs: UInt64 = 0
         var cancelled: [Transfer] = []
+        /// Work to run on the worker without a transfer (async requests answered locally).
+        var posted: [@Sendable () -> Void] = []
         var threadRunning = false
         var shuttingDown = false
         var worker: pthread_t?
@@ -121,10 +123,29 @@ final class Engine: @unchecked Sendable {
             } else {
                 state.pending.append(transfer)
             }
-            if state.threadRunning { return false }
-            state.threadRunning = true
-            return true
+            return Engine.claimThread(&state)
         }
+        try wake(startingThread: start)
+    }
+
+    /// Runs `work` on the worker thread, as if a transfer had completed: how a request
+    /// answered without the network (a cached photo) still calls back on that thread.
+    func post(_ work: @escaping @Sendable () -> Void) throws(FlickrError) {
+        let start = shared.withLock { state -> Bool in
+            state.posted.append(work)
+            return Engine.claimThread(&state)
+        }
+        try wake(startingThread: start)
+    }
+
+    /// True when the caller must start the worker (none is running).
+    private static func claimThread(_ state: inout Shared) -> Bool {
+        if state.threadRunning { return false }
+        state.threadRunning = true
+        return true
+    }
+
+    private func wake(startingThread start: Bool) throws(FlickrError) {
         if start {
             try startThread()
         } else {
@@ -169,6 +190,7 @@ final class Engine: @unchecked Sendable {
             Unmanaged<Engine>.fromOpaque(retained).release()
             let orphans = shared.withLock { state -> [Transfer] in
                 state.threadRunning = false
+                state.posted.removeAll()  // their requests fail to start: the caller gets the error
                 defer { state.pending.removeAll() }
                 return state.pending
             }
@@ -193,8 +215,8 @@ final class Engine: @unchecked Sendable {
         shared.withLock { $0.worker = pthread_self() }
         while true {
             let now = Engine.nowNs()
-            let (incoming, cancels, exit, nextDue) = shared.withLock {
-                state -> ([Transfer], [Transfer], Bool, UInt64?) in
+            let (incoming, cancels, posted, exit, nextDue) = shared.withLock {
+                state -> ([Transfer], [Transfer], [@Sendable () -> Void], Bool, UInt64?) in
                 let dueCount = state.delayed.prefix { $0.due <= now }.count
                 var ready = state.pending
                 ready.append(contentsOf: state.delayed.prefix(dueCount).map(\.transfer))
@@ -205,15 +227,19 @@ final class Engine: @unchecked Sendable {
                 state.delayed.removeAll { entry in cancels.contains { $0 === entry.transfer } }
                 state.pending.removeAll()
                 state.cancelled.removeAll()
+                let posted = state.posted
+                state.posted.removeAll()
                 let work = (ready, cancels)
-                let exit = state.shuttingDown && work.0.isEmpty && active.isEmpty && state.delayed.isEmpty
+                let exit = state.shuttingDown && work.0.isEmpty && posted.isEmpty && active.isEmpty
+                    && state.delayed.isEmpty
                 if exit {
                     state.threadRunning = false
                     state.worker = nil
                 }
-                return (work.0, work.1, exit, state.delayed.first?.due)
+                return (work.0, work.1, posted, exit, state.delayed.first?.due)
             }
             if exit { return }
+            for work in posted { work() }
             for transfer in incoming { attach(transfer) }
             for transfer in cancels { abort(transfer) }
 

@@ -13,10 +13,13 @@ final class Transfer: @unchecked Sendable {
     typealias Completion = @Sendable (Transfer, Result<HTTPOutcome, FlickrError>) -> Void
 
     let request: HTTPRequest
-    /// The raw body received so far (kept for flickr_response_body and error messages).
+    /// The raw body received so far, up to `keptBodyBytes` (for flickr_response_body and error messages).
     private(set) var body: [UInt8] = []
-    /// Receives each chunk as it arrives (the streaming XML parser); never called after it throws.
-    private let sink: ((UnsafeRawBufferPointer) -> Void)?
+    private let keptBodyBytes: Int
+    /// Every body byte received, kept or not (the size cap counts these).
+    private var received = 0
+    /// Receives each chunk as it arrives (the streaming XML parser, a file); a thrown error stops the transfer.
+    private let sink: ((UnsafeRawBufferPointer) throws(FlickrError) -> Void)?
     private let completion: Completion
 
     let easy: UnsafeMutableRawPointer
@@ -43,7 +46,8 @@ final class Transfer: @unchecked Sendable {
 
     /// `easy` is a reset handle from the engine's pool (given back through `recycle`), or nil for a new one.
     init(
-        request: HTTPRequest, sink: ((UnsafeRawBufferPointer) -> Void)?, easy pooled: UnsafeMutableRawPointer? = nil,
+        request: HTTPRequest, sink: ((UnsafeRawBufferPointer) throws(FlickrError) -> Void)?,
+        keptBodyBytes: Int = Int.max, easy pooled: UnsafeMutableRawPointer? = nil,
         recycle: (@Sendable (UnsafeMutableRawPointer) -> Void)? = nil, completion: @escaping Completion
     ) throws(FlickrError) {
         try CurlGlobal.ensure()
@@ -52,6 +56,7 @@ final class Transfer: @unchecked Sendable {
         self.recycle = recycle
         self.request = request
         self.sink = sink
+        self.keptBodyBytes = keptBodyBytes
         self.completion = completion
         errorBuffer.initialize(to: 0)
         do {
@@ -258,13 +263,21 @@ final class Transfer: @unchecked Sendable {
         }
 
     private func receive(_ chunk: UnsafeRawBufferPointer) -> Bool {
-        guard body.count + chunk.count <= request.maxResponseBytes else {
+        guard received + chunk.count <= request.maxResponseBytes else {
             abortReason = FlickrError(
                 .tooBig, "the response from \(request.redactedURL) exceeded \(request.maxResponseBytes) bytes")
             return false
         }
-        body.append(contentsOf: chunk)
-        sink?(chunk)
+        received += chunk.count
+        if body.count < keptBodyBytes {
+            body.append(contentsOf: chunk.prefix(keptBodyBytes - body.count))
+        }
+        do {
+            try sink?(chunk)
+        } catch {
+            abortReason = error
+            return false
+        }
         return true
     }
 

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import ctypes
 import json
 import logging
+import pathlib
+import re
 import threading
 import time
+from xml.sax.saxutils import quoteattr
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Union
 
@@ -31,6 +35,8 @@ STRING_OPTIONS = {
     "proxy": 9,
     "ca_file": 10,
     "auth_endpoint": 11,
+    "photo_cache_dir": 12,
+    "photo_endpoint": 13,
 }
 NUMBER_OPTIONS = {
     "timeout_ms": 100,
@@ -44,6 +50,7 @@ NUMBER_OPTIONS = {
     "retry_post": 108,
     "rate_limit_per_hour": 109,
     "rate_limit_per_second": 110,
+    "photo_cache_max_bytes": 111,
 }
 
 
@@ -72,13 +79,14 @@ def _response_dict(response) -> dict:
 
 
 class _Pending:
-    """An asynchronous call in flight: its future and its C request."""
+    """An asynchronous call in flight: its future, its C request, and how its response becomes the result."""
 
-    __slots__ = ("future", "request")
+    __slots__ = ("future", "request", "convert")
 
-    def __init__(self, future: "RequestFuture"):
+    def __init__(self, future: "RequestFuture", convert=_response_dict):
         self.future = future
         self.request = None
+        self.convert = convert
 
 
 _pending: dict[int, _Pending] = {}
@@ -98,7 +106,7 @@ def _on_done(request, status, response, userdata):
         return
     try:
         if status == 0:
-            outcome, failed = _response_dict(response), False
+            outcome, failed = pending.convert(response), False
         else:
             outcome, failed = _ffi.error_from_record(_ffi.lib().flickr_request_error(request).contents), True
     except BaseException as error:  # never let an exception escape into C
@@ -138,6 +146,58 @@ class RequestFuture(Future):
             if request is not None:
                 _ffi.lib().flickr_request_cancel(request)
         return request is not None
+
+
+def _start_async(start, convert=_response_dict) -> RequestFuture:
+    """Starts a request through `start(request_out, key)` (a C *_async call) and returns its future."""
+    global _next_key
+    future = RequestFuture()
+    future.set_running_or_notify_cancel()
+    pending = _Pending(future, convert)
+    with _pending_lock:
+        _next_key += 1
+        key = future._key = _next_key
+        _pending[key] = pending
+    request = _ffi.RequestPtr()
+    try:
+        # The lock keeps the callback from running before `pending.request` is set.
+        with _pending_lock:
+            start(ctypes.byref(request), key)
+            if key in _pending:
+                pending.request = request
+    except BaseException:
+        with _pending_lock:
+            _pending.pop(key, None)
+        raise
+    return future
+
+
+_XML_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
+
+
+@contextlib.contextmanager
+def _photo_value(photo: dict):
+    """A photo dict as the library's photo object, for the duration of a call.
+
+    The dict's text attributes are written as one ``<photo/>`` element and parsed by
+    the library, so the photo is read exactly as one from a response would be.
+    """
+    if not isinstance(photo, dict):
+        raise TypeError(f"photo must be a dict, not {type(photo).__name__}")
+    attributes = "".join(f" {name}={quoteattr(value)}" for name, value in photo.items()
+                         if isinstance(name, str) and isinstance(value, str) and _XML_NAME.match(name))
+    xml = f"<photo{attributes}/>".encode("utf-8", "surrogatepass")
+    lib = _ffi.lib()
+    response = _ffi.ResponsePtr()
+    lib.flickr_response_parse(ctypes.byref(response), xml, len(xml))
+    try:
+        yield lib.flickr_response_root(response)
+    finally:
+        lib.flickr_response_free(response)
+
+
+def _fetched_path(response) -> pathlib.Path:
+    return pathlib.Path(_response_dict(response)["path"])
 
 
 class Flickr:
@@ -236,28 +296,41 @@ class Flickr:
         on one Flickr object. `future.cancel()` aborts it (the future then
         raises `flickr.Aborted`).
         """
-        global _next_key
         lib = _ffi.lib()
-        future = RequestFuture()
-        future.set_running_or_notify_cancel()
-        pending = _Pending(future)
-        with _pending_lock:
-            _next_key += 1
-            key = future._key = _next_key
-            _pending[key] = pending
-        request = _ffi.RequestPtr()
-        try:
-            # The lock keeps the callback from running before `pending.request` is set.
-            with _pending_lock:
-                lib.flickr_call_async(ctypes.byref(request), self._live(), _ffi.encode(method, "method"),
-                                      _ffi.params_array(params), POST if post else GET, _on_done, key)
-                if key in _pending:
-                    pending.request = request
-        except BaseException:
-            with _pending_lock:
-                _pending.pop(key, None)
-            raise
-        return future
+        context = self._live()
+        encoded = _ffi.encode(method, "method")
+        return _start_async(lambda request, key: lib.flickr_call_async(
+            request, context, encoded, _ffi.params_array(params), POST if post else GET, _on_done, key))
+
+    # -- photos ---------------------------------------------------------
+
+    def fetch_photo(self, photo: dict, size: str = "b") -> pathlib.Path:
+        """The path of the photo's image at `size` in the photo cache, downloading it only when missing.
+
+        `photo` is a photo dict as calls return them (id, secret and server; sizes
+        h, k, 3k... need their url_* extra, "o" originalsecret and originalformat
+        or url_o). Sizes are those of `flickr_photo_source_url` ("b" is 1024 px).
+        The cache is `photo_cache_dir` (default $XDG_CACHE_HOME/flickr/photos),
+        bounded by `photo_cache_max_bytes` (default 10 MiB) with least-recently-used
+        eviction, shared safely by threads and processes. Raises `InvalidArgument`
+        for a photo lacking what the size needs, `HTTPError` for a 404,
+        `ParseError` when the answer is not an image, `FileError` when the cache
+        cannot be written; nothing is cached then.
+        """
+        lib = _ffi.lib()
+        path = ctypes.c_void_p()
+        with _photo_value(photo) as value:
+            lib.flickr_photo_fetch(ctypes.byref(path), self._live(), value, _ffi.encode(size, "size"))
+        return pathlib.Path(_ffi.take_string(path.value))
+
+    def fetch_photo_async(self, photo: dict, size: str = "b") -> RequestFuture:
+        """Like :meth:`fetch_photo`, returning at once with a future of the path."""
+        lib = _ffi.lib()
+        context = self._live()
+        encoded = _ffi.encode(size, "size")
+        with _photo_value(photo) as value:
+            return _start_async(lambda request, key: lib.flickr_photo_fetch_async(
+                request, context, value, encoded, _on_done, key), convert=_fetched_path)
 
     def walk(self, method: str, *, item_path: str | None = None, **params: Any) -> Iterator[dict]:
         """Yields every item of every page of a paged method, lazily, as dicts.

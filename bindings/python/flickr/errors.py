@@ -93,7 +93,7 @@ class TLSError(FlickrError):
 
 
 class FileError(FlickrError, OSError):
-    """FLICKR_EIO: a local file or stream could not be read."""
+    """FLICKR_EIO: a local file or stream could not be read, or the photo cache written."""
 
 
 class TooBig(FlickrError):

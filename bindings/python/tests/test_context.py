@@ -44,13 +44,15 @@ def test_every_option_round_trips(api, tmp_path):
     ca = tmp_path / "ca.pem"
     ca.write_text("not checked until a TLS call")
     values = {name: "http://127.0.0.1:1/x/" for name in STRING_OPTIONS if name.endswith("endpoint")}
-    values.update(oauth_token="t", oauth_token_secret="s", auth_token="a", user_agent="u", proxy="", ca_file=str(ca))
+    values.update(oauth_token="t", oauth_token_secret="s", auth_token="a", user_agent="u", proxy="", ca_file=str(ca),
+                  photo_cache_dir=str(tmp_path / "photos"))
+    assert set(values) == set(STRING_OPTIONS)
     for name, value in values.items():
         api.set_option(name, value)
         assert api.get_option(name) == value, name
     numbers = {"timeout_ms": 1, "connect_timeout_ms": 2, "max_response_bytes": 4096, "oauth_in_header": 1,
                "upload_idle_timeout_ms": 3, "upload_response_timeout_ms": 4, "max_retries": 5, "retry_base_ms": 6,
-               "retry_post": 1, "rate_limit_per_hour": 7, "rate_limit_per_second": 8}
+               "retry_post": 1, "rate_limit_per_hour": 7, "rate_limit_per_second": 8, "photo_cache_max_bytes": 4096}
     assert set(numbers) == set(NUMBER_OPTIONS)
     for name, value in numbers.items():
         api.set_option(name, value)

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: MIT
 """Photo file serving: ``/photos/{server}/{id}_{secret}[_{suffix}].{ext}``.
 
-Every size answers with the original bytes (the sandbox does not resize);
-seeded photos, which have no uploaded file, get a mid-grey placeholder JPEG
-of their recorded dimensions.  URLs must carry the right secret for the size,
+Every size of an uploaded photo answers with the original bytes (the sandbox
+does not resize); seeded photos, which have no uploaded file, get a
+placeholder JPEG of the size's own dimensions in a colour of their own.  URLs must carry the right secret for the size,
 as on Flickr's static hosts; anything else is 404.
 """
 
@@ -17,14 +17,15 @@ from . import response as R
 from .images import CONTENT_TYPES, placeholder_jpeg
 from .methods.photolist import SIZES, size_dims, size_secret
 from .request import Prepared, Request
+from .seed import photo_colour
 
 PHOTO_PATH = re.compile(r"^/photos/(\w+)/(\d+)_([0-9a-f]+)(?:_(\w+))?\.(\w+)$")
 _BY_SUFFIX = {s[1]: s for s in SIZES}
 
 
-@functools.lru_cache(maxsize=8)
-def _placeholder(width: int, height: int) -> bytes:
-    return placeholder_jpeg(width, height)
+@functools.lru_cache(maxsize=64)
+def _placeholder(photo_id: int, width: int, height: int) -> bytes:
+    return placeholder_jpeg(width, height, photo_colour(photo_id))
 
 
 def prepare(req: Request, match: re.Match) -> Prepared:
@@ -43,12 +44,12 @@ def serve(req: Request, match: re.Match) -> R.Response:
     if photo is None or photo["server"] != server or suffix not in _BY_SUFFIX:
         return _not_found()
     expected_ext = photo["originalformat"] if suffix == "o" else "jpg"
-    if ext != expected_ext or secret != size_secret(photo, suffix) or \
-            size_dims(photo, _BY_SUFFIX[suffix]) is None:
+    dims = size_dims(photo, _BY_SUFFIX[suffix])
+    if ext != expected_ext or secret != size_secret(photo, suffix) or dims is None:
         return _not_found()
     path = photo["file_path"]
     if path is None:
-        return R.Response(200, _placeholder(photo["width"], photo["height"]), "image/jpeg")
+        return R.Response(200, _placeholder(photo["id"], *dims), "image/jpeg")
     if not os.path.exists(path):
         return _not_found()
     size = os.path.getsize(path)

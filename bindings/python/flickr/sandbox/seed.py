@@ -4,10 +4,13 @@
 The same seed always yields the same photos (ids, secrets, titles, dates), so
 tests may rely on counts and orderings.  Titles, descriptions and tags mix
 ASCII, accented Latin, CJK, emoji and XML-special characters on purpose.
+One photo in eleven has no title (some of those have a description, some
+neither), as on Flickr.
 """
 
 from __future__ import annotations
 
+import colorsys
 import hashlib
 import random
 import time
@@ -76,6 +79,7 @@ TAGS = [
 ]
 MACHINE_TAGS = ["camera:make=canon", "camera:make=nikon", "geo:country=france", "dc:type=image"]
 LICENSES = [0, 0, 0, 1, 2, 3, 4, 5, 6, 9, 10]
+UNTITLED = 4  # photos with i % 11 == UNTITLED have no title
 
 
 def _hex(text: str, n: int) -> str:
@@ -108,7 +112,9 @@ def seed(store: Store) -> None:
             photo_ids.append((photo_id, owner))
             secret, original = photo_secrets(photo_id)
             taken = uploaded - rng.randrange(0, 400 * 86400)
-            title = f"{TITLES[i % len(TITLES)]} #{i + 1}"
+            # One photo in eleven is untitled (11 and the 30 titles are coprime, so every
+            # title still occurs); its description, empty for some, must stand in.
+            title = "" if i % 11 == UNTITLED else f"{TITLES[i % len(TITLES)]} #{i + 1}"
             public = 0 if owner == C.USER_NSID and i % 10 == 3 else 1
             width, height = (3000, 4000) if i % 7 == 0 else (4000, 3000)
             lat = lon = accuracy = place_id = None
@@ -166,3 +172,9 @@ def normalize_tag(raw: str) -> str:
     if is_machine_tag(raw):
         return raw.lower()
     return "".join(ch for ch in raw.lower() if ch.isalnum())
+
+
+def photo_colour(photo_id: int) -> tuple[int, int, int]:
+    """The uniform RGB colour of a seeded photo's images, derived from its id."""
+    hue = int(_hex(f"colour-{photo_id}", 4), 16) / 0x10000
+    return tuple(round(255 * c) for c in colorsys.hsv_to_rgb(hue, 0.55, 0.85))

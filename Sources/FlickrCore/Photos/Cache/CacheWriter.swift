@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One download's body on its way into the cache: a hidden temporary file in
+/// the cache directory itself, so that the final rename is atomic and readers
+/// never see a partial image. Used by one thread at a time (the transfer's).
+final class CacheWriter: BodySink, @unchecked Sendable {
+    let temporaryPath: String
+    private let directory: String
+    private var fd: Int32
+    private(set) var bytesWritten: Int64 = 0
+
+    /// Temporary names start with "." and end in ".part": scans skip them, and stale
+    /// ones (a process that died mid-download) are recognisable for clean-up.
+    static let temporarySuffix = ".part"
+
+    init(directory: String, entry: String) throws(FlickrError) {
+        let unique = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        temporaryPath = "\(directory)/.\(entry).\(getpid()).\(unique)\(CacheWriter.temporarySuffix)"
+        self.directory = directory
+        fd = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let code = errno
+            throw CacheError.io("cannot create a file in the photo cache \(directory)", errno: code)
+        }
+    }
+
+    deinit {
+        discard()
+    }
+
+    func write(_ chunk: UnsafeRawBufferPointer) throws(FlickrError) {
+        guard fd >= 0 else { throw FlickrError(.state, "the cache file was already closed") }
+        var offset = 0
+        while offset < chunk.count {
+            let written = Glibc.write(fd, chunk.baseAddress! + offset, chunk.count - offset)
+            if written < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                throw CacheError.io("cannot write the image into the photo cache \(directory)", errno: code)
+            }
+            offset += written
+        }
+        bytesWritten += Int64(chunk.count)
+    }
+
+    /// Flushes and closes the file before it is renamed into place: after a crash the
+    /// cache holds the whole image or nothing, never a torn one.
+    func finish() throws(FlickrError) {
+        guard fd >= 0 else { throw FlickrError(.state, "the cache file was already closed") }
+        var times = [PhotoCache.now(), PhotoCache.now()]
+        _ = futimens(fd, &times)  // its recency: now, at full resolution
+        let synced = fdatasync(fd) == 0 ? 0 : errno
+        let closed = close(fd) == 0 ? 0 : errno
+        fd = -1
+        if synced != 0 || closed != 0 {
+            throw CacheError.io("cannot write the image into the photo cache \(directory)",
+                                errno: synced != 0 ? synced : closed)
+        }
+    }
+
+    /// Closes and removes the temporary file (a failed, retried or abandoned download).
+    func discard() {
+        if fd >= 0 {
+            close(fd)
+            fd = -1
+        }
+        unlink(temporaryPath)
+    }
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+
+/// Fetching one image of a photo into the photo cache, as an operation: a
+/// cached file answers at once (`localResult`); otherwise the image streams
+/// into a temporary file in the cache directory (`bodySink`), is checked
+/// (HTTP 2xx, image bytes) and renamed into place (`interpret`). Whatever an
+/// attempt leaves behind is removed when the request ends.
+package struct PhotoDownload: Operation {
+    package let url: String
+    package let cache: PhotoCache
+    /// The file's name in the cache.
+    package let entry: String
+    /// The current attempt's temporary file (attempts run one after another).
+    private let writer = Locked<CacheWriter?>(nil)
+
+    /// Body bytes kept in memory: enough to recognise an image or quote an error page.
+    static let headBytes = 512
+
+    /// `photo` reads the photo's attributes, as for flickr_photo_source_url.
+    package init(settings: Settings, size: String, field: (String) -> String?) throws(FlickrError) {
+        var host = Substring(settings.string(.photoEndpoint) ?? PhotoURL.staticHost)
+        while host.hasSuffix("/") { host = host.dropLast() }  // image paths come with their own "/"
+        url = try PhotoURL.source(size: size, field: field, host: String(host))
+        cache = try PhotoCache(settings: settings)
+        entry = PhotoCache.entryName(forURL: url)
+    }
+
+    /// The fetched (or found) image as a response: an object with `path`, `url`, `bytes`, `cached` ("1" or "0").
+    static func response(path: String, url: String, bytes: Int64, cached: Bool, httpStatus: Int)
+        throws(FlickrError) -> Response
+    {
+        let tree = try ValueTree.object(
+            [("path", path), ("url", url), ("bytes", String(bytes)), ("cached", cached ? "1" : "0")], rootName: "photo")
+        return Response(tree: tree, body: [], httpStatus: httpStatus)
+    }
+
+    // MARK: Operation
+
+    package func localResult() -> Result<Response, FlickrError>? {
+        guard let found = cache.lookup(entry) else { return nil }
+        return Result { () throws(FlickrError) -> Response in
+            try PhotoDownload.response(path: found.path, url: url, bytes: found.bytes, cached: true, httpStatus: 0)
+        }
+    }
+
+    package func endpoint(_ settings: Settings) -> String { url }
+
+    package func httpRequest(endpoint: String, settings: Settings) throws(FlickrError) -> HTTPRequest {
+        // Images are public URLs: nothing is signed, no credential goes out.
+        var request = HTTPRequest(verb: .get, url: endpoint, settings: settings)
+        request.maxResponseBytes = min(request.maxResponseBytes, cache.maxBytes)
+        return request
+    }
+
+    package var parsesXML: Bool { false }
+    package var isIdempotent: Bool { true }
+    package var keptBodyBytes: Int { PhotoDownload.headBytes }
+    package var logLabel: String { "photo \(entry)" }
+
+    package func bodySink() throws(FlickrError) -> (any BodySink)? {
+        try cache.prepareDirectory()
+        let next = try CacheWriter(directory: cache.directory, entry: entry)
+        let previous = writer.withLock { current -> CacheWriter? in
+            defer { current = next }
+            return current
+        }
+        previous?.discard()
+        return next
+    }
+
+    package func describeFailure(_ error: FlickrError) -> FlickrError {
+        guard error.code == .tooBig else { return error }
+        var adjusted = error
+        adjusted.message = "the image at \(url) is larger than the photo cache's bound or the response cap "
+            + "(FLICKR_OPT_PHOTO_CACHE_MAX_BYTES, FLICKR_OPT_MAX_RESPONSE_BYTES): nothing was cached"
+        return adjusted
+    }
+
+    package func interpret(status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>?, url: String)
+        -> Result<Response, FlickrError>
+    {
+        guard let current = writer.withLock({ $0 }) else {
+            return .failure(FlickrError(.error, "the download of \(url) has no file"))
+        }
+        let http = Int32(clamping: status)
+        guard (200..<300).contains(status) else {
+            return .failure(FlickrError(.http, "HTTP \(status) from \(url): no image (nothing was cached)",
+                                        httpStatus: http))
+        }
+        guard ImageSignature.format(of: body) != nil else {
+            return .failure(FlickrError(
+                .parse, "the answer from \(url) is not an image (it starts with \"\(ImageSignature.excerpt(of: body))\"): "
+                    + "nothing was cached", httpStatus: http))
+        }
+        return Result { () throws(FlickrError) -> Response in
+            let lock = try cache.openLock()
+            let path = try cache.commit(current, as: entry, lock: lock)
+            return try PhotoDownload.response(
+                path: path, url: self.url, bytes: current.bytesWritten, cached: false, httpStatus: status)
+        }
+    }
+
+    package func ended() {
+        writer.withLock { current -> CacheWriter? in
+            defer { current = nil }
+            return current
+        }?.discard()
+    }
+}
+
+extension Context {
+    /// Fetches a photo synchronously. The entry's lock is held from the cache
+    /// check to the rename, so threads and processes asking for the same image
+    /// at once download it once: the others wait, then find it cached.
+    package func fetch(_ download: PhotoDownload) throws(FlickrError) -> Response {
+        let lock = try download.cache.openLock()
+        try lock.lockEntry(download.entry)
+        defer { lock.unlockEntry(download.entry) }
+        return try perform(download)
+    }
+}

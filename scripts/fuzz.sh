@@ -26,7 +26,7 @@ bin=$out/flickr-fuzz
 mkdir -p "$out/modules"
 
 # --- build (only when a source changed) ---
-sources=(Sources/FlickrCore/*.swift Sources/FlickrCore/*/*.swift Tests/fuzz/FuzzTargets.swift)
+mapfile -t sources < <(find Sources/FlickrCore -name "*.swift" | sort; echo Tests/fuzz/FuzzTargets.swift)
 newest=$(ls -t "${sources[@]}" Sources/CFlickrShims/shims.c scripts/fuzz.sh | head -1)
 if [ ! -x "$bin" ] || [ "$newest" -nt "$bin" ]; then
     echo "== building $bin"

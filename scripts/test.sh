@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Runs every test: Swift unit tests (swift test), C tests (ctest), Python tests (pytest),
+# Runs every test: Swift unit tests (swift test), C tests (ctest), Python tests (pytest), the
+# example viewer's tests (pytest, in headless Chromium),
 # then the quick reliability runs: valgrind memcheck, the ASan+UBSan and TSan builds, libFuzzer smoke runs.
 # Installs what it needs first. Each runner prints its counts; the exit status is
 # non-zero if any suite failed.
@@ -23,6 +24,10 @@ echo "== Python tests (pytest)"
 FLICKR_LIBRARY="$root/build/libflickr.so.0" PYTHONPATH="$root/bindings/python" \
     python3 -m pytest "$root/bindings/python/tests" -v -p no:cacheprovider || failed+=("pytest")
 
+echo "== Viewer tests (pytest bindings/python/examples/viewer/tests: headless Chromium; screenshots in build/viewer-screenshots)"
+FLICKR_LIBRARY="$root/build/libflickr.so.0" PYTHONPATH="$root/bindings/python" \
+    python3 -m pytest "$root/bindings/python/examples/viewer/tests" -v -p no:cacheprovider || failed+=("viewer")
+
 # Reliability (quick forms; README "Testing" has the long ones).
 echo "== valgrind memcheck (scripts/valgrind.sh --quick)"
 scripts/valgrind.sh --quick build || failed+=("valgrind")
@@ -30,11 +35,11 @@ scripts/valgrind.sh --quick build || failed+=("valgrind")
 echo "== AddressSanitizer + UBSan, ThreadSanitizer (scripts/sanitize.sh asan tsan)"
 scripts/sanitize.sh asan tsan || failed+=("sanitizers")
 
-echo "== libFuzzer smoke runs, 60 s per target (scripts/fuzz.sh 60)"
-scripts/fuzz.sh 60 || failed+=("fuzz")
+echo "== libFuzzer smoke runs, 30 s per target (scripts/fuzz.sh 30)"
+scripts/fuzz.sh 30 || failed+=("fuzz")
 
 if ((${#failed[@]})); then
     echo "FAILED suites: ${failed[*]}" >&2
     exit 1
 fi
-echo "All suites passed: swift test, ctest, pytest, valgrind, sanitizers, fuzz."
+echo "All suites passed: swift test, ctest, pytest, viewer, valgrind, sanitizers, fuzz."

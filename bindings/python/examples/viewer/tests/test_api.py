@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: MIT
+"""The JSON endpoints over the sandbox, checked against the sandbox's own database."""
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+
+PARIS = "EsIQUYZXU79_kEA"
+
+
+def get(viewer, path: str):
+    try:
+        with urllib.request.urlopen(viewer.url + path, timeout=20) as response:
+            return response.status, response.headers.get_content_type(), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers.get_content_type(), error.read()
+
+
+def get_json(viewer, path: str):
+    status, kind, body = get(viewer, path)
+    assert kind == "application/json", body
+    return status, json.loads(body)
+
+
+def test_top_places_are_localities_alphabetical(viewer, sandbox):
+    status, body = get_json(viewer, "/api/places")
+    expected = sorted(row["name"] for row in sandbox.store.all(
+        "SELECT name FROM places WHERE place_type_id = 7 AND place_id IN "
+        "(SELECT place_id FROM photos WHERE ispublic = 1)"))
+    assert status == 200
+    assert [f"{p['title']}, {p['subtitle']}" for p in body["places"]] == expected
+    paris = body["places"][0]
+    assert (paris["id"], paris["title"], paris["subtitle"], paris["url"]) == \
+        (PARIS, "Paris", "Île-de-France, France", f"/places/{PARIS}")
+    assert (paris["latitude"], paris["longitude"]) == (48.857, 2.341)
+
+
+def test_place_photos_newest_fifty_with_titles_rules(viewer, sandbox):
+    rows = sandbox.store.all("SELECT id, title, description FROM photos WHERE place_id = ? AND ispublic = 1 "
+                             "ORDER BY dateupload DESC, id DESC LIMIT 50", (PARIS,))
+    status, body = get_json(viewer, f"/api/places/{PARIS}/photos")
+    assert status == 200 and body["heading"] == "Paris" and body["subheading"] == "Île-de-France, France"
+    assert [p["id"] for p in body["photos"]] == [str(r["id"]) for r in rows]
+    titles = {str(r["id"]): r for r in rows}
+    for shown in body["photos"]:
+        row = titles[shown["id"]]
+        if row["title"]:
+            assert shown["title"] == row["title"]
+        elif row["description"]:
+            assert shown["subtitle"] == "" and shown["title"]
+        else:
+            assert shown["title"] == "Unknown"
+        assert shown["latitude"] is not None and shown["thumbnail"].startswith("/api/images/s/")
+    assert any(p["title"] == "Unknown" for p in body["photos"])
+
+
+def test_photo_details_and_large_image_through_the_cache(viewer, sandbox):
+    row = sandbox.store.one("SELECT p.id, u.path_alias, p.owner FROM photos p JOIN users u ON u.nsid = p.owner "
+                            "WHERE p.place_id IS NOT NULL AND p.ispublic = 1 AND p.title != '' LIMIT 1")
+    status, photo = get_json(viewer, f"/api/photos/{row['id']}")
+    assert status == 200
+    assert photo["flickr_url"] == f"https://www.flickr.com/photos/{row['path_alias'] or row['owner']}/{row['id']}/"
+    assert photo["place_name"] and photo["vacation"] == "My Vacation" and photo["visited"] is False
+    status, kind, image = get(viewer, photo["image"])
+    assert (status, kind, image[:3]) == (200, "image/jpeg", b"\xff\xd8\xff")
+    [cached] = [p for p in (viewer.data_dir / "photo-cache").glob(f"*{row['id']}*") if p.read_bytes() == image]
+    before = cached.stat().st_ino
+    assert get(viewer, photo["image"])[2] == image and cached.stat().st_ino == before  # not downloaded again
+
+
+def test_bad_requests_answer_json_errors(viewer):
+    assert get_json(viewer, "/api/photos/12x")[0] == 404
+    assert get_json(viewer, "/api/photos/1")[1]["error"].startswith("Flickr refused the request: Photo not found")
+    assert get_json(viewer, "/api/images/o/65535/1_abc.jpg")[0] == 404  # not a size the viewer serves
+    status, body = get_json(viewer, "/api/images/b/65535/1_abc.jpg")
+    assert status == 502 and "404" in body["error"]
+    assert get_json(viewer, "/api/vacations/Nowhere")[0] == 404
+
+
+def test_leaflet_is_served_by_the_app(viewer):
+    status, kind, body = get(viewer, "/leaflet/leaflet.js")
+    assert status == 200 and b"Leaflet" in body[:200]
+    assert get(viewer, "/leaflet/images/marker-icon.png")[0] == 200
+
+
+def test_pages_render_at_once_without_calling_flickr(viewer, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("a page called Flickr")
+
+    monkeypatch.setattr(viewer.service, "_call", refuse)
+    for path in ("/places", f"/places/{PARIS}", "/photos/1", "/recents", "/vacations", "/vacations/Anything"):
+        status, kind, body = get(viewer, path)
+        assert (status, kind) == (200, "text/html"), path
+        assert b'src="/static/viewer.js"' in body

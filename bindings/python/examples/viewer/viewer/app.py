@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: MIT
+"""The application factory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask, abort, send_from_directory
+
+from . import api, pages
+from .flickr_service import FlickrService
+from .recents import Recents
+from .state import Viewer, viewer
+from .vacations import Vacations
+
+LEAFLET_DIR = Path("/usr/share/javascript/leaflet")  # Debian's libjs-leaflet
+
+
+def create_app(service: FlickrService, data_dir: Path, *, tile_url: str = "", tile_attribution: str = "",
+               leaflet_dir: Path = LEAFLET_DIR) -> Flask:
+    """The viewer over `service`, keeping recents and vacations in `data_dir`."""
+    app = Flask(__name__)
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.extensions["viewer"] = Viewer(service=service, recents=Recents(data_dir / "recents.json"),
+                                      vacations=Vacations(data_dir / "vacations"), leaflet_dir=leaflet_dir,
+                                      tile_url=tile_url, tile_attribution=tile_attribution)
+    app.register_blueprint(pages.blueprint)
+    app.register_blueprint(api.blueprint, url_prefix="/api")
+
+    @app.context_processor
+    def map_settings() -> dict:
+        return {"tile_url": viewer().tile_url, "tile_attribution": viewer().tile_attribution}
+
+    @app.get("/leaflet/<path:filename>")
+    def leaflet(filename: str):
+        """Leaflet from the system's package, so that maps work offline."""
+        if not viewer().leaflet_dir.is_dir():
+            abort(404)
+        return send_from_directory(viewer().leaflet_dir, filename, max_age=86400)
+
+    return app

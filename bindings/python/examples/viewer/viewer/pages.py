@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: MIT
+"""HTML pages: shells rendered at once, which load their data from the JSON endpoints.
+
+Each page gets the URLs its script uses as ``data-*`` attributes of its body (``urls``).
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, redirect, render_template, url_for
+
+blueprint = Blueprint("pages", __name__)
+
+
+@blueprint.get("/")
+def home():
+    return redirect(url_for(".top_places"))
+
+
+@blueprint.get("/places")
+def top_places():
+    return render_template("places.html", tab="places", urls={"source": url_for("api.places")})
+
+
+@blueprint.get("/places/<place_id>")
+def place(place_id: str):
+    return _photo_list("places", "Photos", url_for("api.place_photos", place_id=place_id))
+
+
+@blueprint.get("/photos/<photo_id>")
+def photo(photo_id: str):
+    return render_template("photo.html", tab="", urls={
+        "source": url_for("api.photo", photo_id=photo_id), "recents": url_for("api.add_recent"),
+        "visit": url_for("api.visit", photo_id=photo_id)})
+
+
+@blueprint.get("/recents")
+def recents():
+    return _photo_list("recents", "Recents", url_for("api.recents"))
+
+
+@blueprint.get("/vacations")
+def vacations():
+    return render_template("vacations.html", tab="vacations", urls={
+        "source": url_for("api.vacations"), "choose": url_for("api.choose_vacation")})
+
+
+@blueprint.get("/vacations/<name>")
+def vacation(name: str):
+    return render_template("vacation.html", tab="vacations", name=name, urls={
+        "source": url_for("api.vacation", name=name), "choose": url_for("api.choose_vacation")})
+
+
+@blueprint.get("/vacations/<name>/places/<path:place>")
+def vacation_place(name: str, place: str):
+    return _photo_list("vacations", place, url_for("api.vacation_place", name=name, place=place))
+
+
+@blueprint.get("/vacations/<name>/tags/<tag>")
+def vacation_tag(name: str, tag: str):
+    return _photo_list("vacations", tag, url_for("api.vacation_tag", name=name, tag=tag))
+
+
+def _photo_list(tab: str, heading: str, source: str) -> str:
+    return render_template("photos.html", tab=tab, heading=heading, urls={"source": source})

@@ -312,11 +312,12 @@ def workload_upload(cfg, env, server):
 
 def workload_footprint(cfg, env, server):
     """5. Library size, load + context creation, first call."""
-    libflickr = BUILD / "libflickr.so.0.1.0"
+    libflickr = (BUILD / "libflickr.so.0").resolve()  # libflickr.so.0.MINOR.PATCH
+    ours = "libflickr " + libflickr.name.removeprefix("libflickr.so.")
     flickcurl = Path("/usr/lib/x86_64-linux-gnu/libflickcurl.so.0")
     rows = []
     sizes = {}
-    for name, lib in (("libflickr 0.1.0", libflickr), ("flickcurl 1.26", flickcurl)):
+    for name, lib in ((ours, libflickr), ("flickcurl 1.26", flickcurl)):
         real = lib.resolve()
         stripped = BIN / (real.name + ".stripped")
         shutil.copy(real, stripped)
@@ -325,10 +326,10 @@ def workload_footprint(cfg, env, server):
         deps = ", ".join(re.findall(r"Shared library: \[([^\]]+)\]", needed))
         sizes[name] = (real.stat().st_size, stripped.stat().st_size, deps)
     senv = dict(env, BENCH_URL=server.url, LD_LIBRARY_PATH=str(BUILD))
-    results = {"libflickr 0.1.0": [], "flickcurl 1.26": []}
+    results = {ours: [], "flickcurl 1.26": []}
     runs = cfg.runs * 2 + 1
     for rep in range(runs):
-        for name, mode in (("libflickr 0.1.0", "libflickr"), ("flickcurl 1.26", "flickcurl")):
+        for name, mode in ((ours, "libflickr"), ("flickcurl 1.26", "flickcurl")):
             results[name].append(run_json([BIN / "footprint", mode, server.url], senv))
     summary = {}
     for name in results:
@@ -450,7 +451,7 @@ def main():
             log("workload 5: footprint")
             text, s = workload_footprint(cfg, env, fast)
             sections.append(("5. Footprint", text))
-            ours, theirs = s["libflickr 0.1.0"], s["flickcurl 1.26"]
+            ours, theirs = s[next(k for k in s if k.startswith("libflickr"))], s["flickcurl 1.26"]
             aims.append(f"- Footprint: stripped .so {ours[0] / 1024:,.0f} KiB vs flickcurl's "
                         f"{theirs[0] / 1024:,.0f} KiB; load + context {ours[1]:.2f} ms vs "
                         f"{theirs[1]:.2f} ms; first call {ours[2]:.2f} ms vs {theirs[2]:.2f} ms.")

@@ -9,7 +9,7 @@
 static void test_version(void) {
     CHECK_EQ_STR(flickr_version(), FLICKR_VERSION);
     CHECK_EQ_INT(flickr_version_number(), FLICKR_VERSION_NUM);
-    CHECK(FLICKR_VERSION_CHECK(0, 1, 0));
+    CHECK(FLICKR_VERSION_CHECK(0, 2, 0));
     CHECK(!FLICKR_VERSION_CHECK(99, 0, 0));
 }
 

@@ -16,7 +16,7 @@ from importlib import resources
 from . import errors
 
 #: The library major version this binding speaks; a different one is refused.
-BINDING_VERSION = (0, 1, 0)
+BINDING_VERSION = (0, 2, 0)
 
 
 class ContextRef(Structure):

@@ -20,7 +20,7 @@ package struct EndpointURL: Equatable, Sendable {
         if text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {
             throw refuse("spaces and control characters are not allowed")
         }
-        guard let schemeEnd = text.firstRange(of: "://") else { throw refuse("no scheme") }
+        guard let schemeEnd = text.firstRange(ofText: "://") else { throw refuse("no scheme") }
         let scheme = text[..<schemeEnd.lowerBound].lowercased()
         guard scheme == "http" || scheme == "https" else { throw refuse("scheme \"\(scheme)\"") }
         var rest = text[schemeEnd.upperBound...]

@@ -113,7 +113,7 @@ package struct OAuthTokenRequest: Operation {
     static func problemText(_ text: String) -> String {
         if looksLikeMarkup(text) { return plainText(text) }
         var line = String(text.prefix { $0 != "\n" && $0 != "\r" }.prefix(300))
-        if line.contains("oauth_token_secret=") { line = "(an answer without a complete token)" }
+        if line.containsText("oauth_token_secret=") { line = "(an answer without a complete token)" }
         return line
     }
 
@@ -161,7 +161,7 @@ package struct OAuthTokenRequest: Operation {
         for (entity, character) in [
             ("&quot;", "\""), ("&#x27;", "'"), ("&#39;", "'"), ("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&"),
         ] {
-            out = out.replacing(entity, with: character)
+            out = out.replacingText(entity, with: character)
         }
         while out.last == " " { out.removeLast() }
         return String(out.prefix(200))

@@ -26,7 +26,7 @@ package enum OAuthSignature {
     /// flickr-sdk's vector in §11.5).
     static func baseURL(_ text: String, _ endpoint: EndpointURL) -> String {
         let base = endpoint.signatureBase
-        guard let schemeEnd = text.firstRange(of: "://") else { return base }
+        guard let schemeEnd = text.firstRange(ofText: "://") else { return base }
         let afterScheme = text[schemeEnd.upperBound...]
         let pathStart = afterScheme.first { $0 == "/" || $0 == "?" || $0 == "#" }
         guard pathStart != "/", endpoint.path == "/", base.hasSuffix("/") else { return base }

@@ -16,7 +16,7 @@ final class MultipartBody {
         var boundary = "libflickr-" + OAuthSignature.nonce()
         // A boundary must not occur in the content; with 128 random bits this
         // loop practically never repeats, but it costs nothing to be sure.
-        while fields.contains(where: { $0.1.contains(boundary) || $0.0.contains(boundary) }) {
+        while fields.contains(where: { $0.1.containsText(boundary) || $0.0.containsText(boundary) }) {
             boundary = "libflickr-" + OAuthSignature.nonce()
         }
         self.boundary = boundary

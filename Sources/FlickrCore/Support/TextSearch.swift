@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+
+// Substring search over UTF-8 bytes. The standard library's String-in-String `contains`,
+// `firstRange(of:)` and `replacing(_:with:)` live in _StringProcessing (the regex engine), which
+// the library does not link: it would be about a megabyte of the .so for these three uses.
+extension StringProtocol {
+    /// The first occurrence of `needle` (byte for byte), or nil; an empty needle is found at the start.
+    func firstRange(ofText needle: some StringProtocol) -> Range<Index>? {
+        let haystack = utf8
+        let pattern = Array(needle.utf8)
+        guard let first = pattern.first else { return startIndex..<startIndex }
+        var start = haystack.startIndex
+        while let candidate = haystack[start...].firstIndex(of: first) {
+            var here = candidate
+            var matched = 0
+            while matched < pattern.count, here != haystack.endIndex, haystack[here] == pattern[matched] {
+                matched += 1
+                haystack.formIndex(after: &here)
+            }
+            if matched == pattern.count { return candidate..<here }
+            if here == haystack.endIndex && matched < pattern.count { return nil }
+            start = haystack.index(after: candidate)
+        }
+        return nil
+    }
+
+    /// Whether `needle` occurs in the text (byte for byte).
+    func containsText(_ needle: some StringProtocol) -> Bool {
+        firstRange(ofText: needle) != nil
+    }
+}
+
+extension String {
+    /// Every occurrence of `target` replaced by `replacement`, left to right, without overlaps.
+    func replacingText(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var out = ""
+        var rest = self[...]
+        while let found = rest.firstRange(ofText: target) {
+            out += rest[..<found.lowerBound]
+            out += replacement
+            rest = rest[found.upperBound...]
+        }
+        out += rest
+        return out
+    }
+}

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "flickr_shims.h"
 
+#include <sys/random.h>
+
 CURLcode flickr__easy_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);
 }
@@ -39,4 +41,8 @@ CURLcode flickr__easy_getinfo_ptr(CURL *handle, CURLINFO info, void **out) {
 }
 CURLMcode flickr__multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);
+}
+
+long flickr__getrandom(void *buffer, size_t length) {
+    return (long)getrandom(buffer, length, 0);
 }

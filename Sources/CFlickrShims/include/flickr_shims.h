@@ -23,4 +23,7 @@ FLICKR_SHIM CURLcode flickr__easy_getinfo_string(CURL *handle, CURLINFO info, ch
 FLICKR_SHIM CURLcode flickr__easy_getinfo_ptr(CURL *handle, CURLINFO info, void **out);
 FLICKR_SHIM CURLMcode flickr__multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 
+/* getrandom(2) (sys/random.h is not in Swift's Glibc module): bytes read, or -1 with errno set. */
+FLICKR_SHIM long flickr__getrandom(void *buffer, size_t length);
+
 #endif

@@ -9,6 +9,7 @@ enum RequestSigning {
         parameters.append(("method", call.method))
         parameters.append(("api_key", settings.apiKey))
         var headers: [String] = []
+        var encoded: String?
 
         if let token = settings.oauthToken {
             guard !settings.sharedSecret.isEmpty else {
@@ -21,7 +22,7 @@ enum RequestSigning {
             if settings.number(.oauthInHeader) != 0 {
                 headers.append("Authorization: \(signed.authorizationHeader)")
             } else {
-                parameters = signed.parameters
+                encoded = signed.formEncoded  // the signer's encodings, not a second pass
             }
         } else if let authToken = settings.string(.authToken) {
             guard !settings.sharedSecret.isEmpty else {
@@ -31,17 +32,17 @@ enum RequestSigning {
             parameters.append(("api_sig", LegacySignature.apiSig(secret: settings.sharedSecret, parameters: parameters)))
         }
 
-        let encoded = PercentEncoding.formEncode(parameters)
+        let form = encoded ?? PercentEncoding.formEncode(parameters)
         switch call.verb {
         case .get:
-            let separator = endpoint.contains("?") ? "&" : "?"
-            var request = HTTPRequest(verb: .get, url: endpoint + separator + encoded, settings: settings)
+            let separator = endpoint.utf8.contains(UInt8(ascii: "?")) ? "&" : "?"
+            var request = HTTPRequest(verb: .get, url: endpoint + separator + form, settings: settings)
             request.headers = headers
             return request
         case .post:
             var request = HTTPRequest(verb: .post, url: endpoint, settings: settings)
             request.headers = headers + ["Content-Type: application/x-www-form-urlencoded"]
-            request.body = Array(encoded.utf8)
+            request.body = Array(form.utf8)
             return request
         }
     }

@@ -51,18 +51,21 @@ package enum OAuthSignature {
 
     /// base64(HMAC-SHA1(enc(consumerSecret)&enc(tokenSecret), base)). Empty only if libcrypto fails.
     package static func hmacSHA1(base: String, consumerSecret: String, tokenSecret: String) -> String {
-        let key = PercentEncoding.encode(consumerSecret) + "&" + PercentEncoding.encode(tokenSecret)
-        guard let digest = Crypto.hmacSHA1(key: Array(key.utf8), data: Array(base.utf8)) else { return "" }
+        hmacSHA1(base: Array(base.utf8), consumerSecret: consumerSecret, tokenSecret: tokenSecret)
+    }
+
+    static func hmacSHA1(base: [UInt8], consumerSecret: String, tokenSecret: String) -> String {
+        var key: [UInt8] = []
+        PercentEncoding.appendEncoded(consumerSecret, to: &key)
+        key.append(UInt8(ascii: "&"))
+        PercentEncoding.appendEncoded(tokenSecret, to: &key)
+        guard let digest = Crypto.hmacSHA1(key: key, data: base) else { return "" }
         return Base64.encode(digest)
     }
 
-    /// 32 lowercase hex characters from 16 random bytes (RAND_bytes).
+    /// 32 lowercase hex characters from 16 random bytes of the system CSPRNG.
     package static func nonce() -> String {
-        // The system CSPRNG (getrandom) directly: OpenSSL 3's RAND_bytes dispatches through its providers
-        // on every call, several times the cost of the bytes themselves.
-        var generator = SystemRandomNumberGenerator()
-        let high = generator.next() as UInt64
-        let low = generator.next() as UInt64
+        let (high, low) = NonceBytes.shared.next()
         return String(unsafeUninitializedCapacity: 32) { out in
             let digits: StaticString = "0123456789abcdef"
             let table = digits.utf8Start
@@ -78,8 +81,24 @@ package enum OAuthSignature {
 
     /// Byte-order comparison of already-encoded (ASCII) pairs: name first, then value.
     static func encodedPairPrecedes(_ a: (String, String), _ b: (String, String)) -> Bool {
-        if a.0 != b.0 { return a.0.utf8.lexicographicallyPrecedes(b.0.utf8) }
-        return a.1.utf8.lexicographicallyPrecedes(b.1.utf8)
+        let names = compareBytes(a.0, b.0)
+        return names != 0 ? names < 0 : compareBytes(a.1, b.1) < 0
+    }
+
+    /// memcmp order of two strings' UTF-8 (a shorter prefix first): negative, zero or positive.
+    static func compareBytes(_ a: String, _ b: String) -> Int {
+        var a = a
+        var b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                if common > 0, let p = x.baseAddress, let q = y.baseAddress {
+                    let order = memcmp(p, q, common)
+                    if order != 0 { return Int(order) }
+                }
+                return x.count - y.count
+            }
+        }
     }
 
     /// RFC 5849 §3.4.1.1: the HTTP method in uppercase; it must be an HTTP token.
@@ -119,6 +138,9 @@ package struct OAuthRequestSigner: Sendable {
         /// `OAuth oauth_consumer_key="...", oauth_nonce="...", ...` (values RFC 3986 encoded, quoted).
         package var authorizationHeader: String
         package var baseString: String
+        /// `parameters` as a query string or form body: `name=value` pairs, RFC 3986 encoded, joined by `&`
+        /// (what PercentEncoding.formEncode(parameters) gives, from the encodings signing already made).
+        package var formEncoded: String
 
         /// What goes into the query or body when the oauth_* parameters travel in the Authorization header.
         package var nonOAuthParameters: [(String, String)] {
@@ -151,7 +173,8 @@ package struct OAuthRequestSigner: Sendable {
         all += oauth
 
         // Every pair is percent-encoded once and sorted once (by encoded name, then encoded value, then
-        // position); the base string, the output order and the header all come from that one list.
+        // position); the base string, the output order, the query or body, and the header all come from
+        // that one list, and the byte strings are built in byte buffers, not by string concatenation.
         var encoded = all.enumerated().map { offset, pair in
             EncodedPair(pair: pair, name: PercentEncoding.encode(pair.0), value: PercentEncoding.encode(pair.1),
                         offset: offset)
@@ -170,16 +193,21 @@ package struct OAuthRequestSigner: Sendable {
             }
             signed.sort(by: EncodedPair.precedes)
         }
-        var normalized: [UInt8] = []
-        normalized.reserveCapacity(signed.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 })
+        // METHOD&enc(base URL)&enc(name=value&...): the normalized parameters are encoded a second time
+        // as they are written, so they never exist as a string of their own.
+        var base: [UInt8] = []
+        base.reserveCapacity(upperMethod.utf8.count + baseURL.utf8.count + 2
+                             + signed.reduce(0) { $0 + 3 * ($1.name.utf8.count + $1.value.utf8.count + 2) })
+        base.append(contentsOf: upperMethod.utf8)
+        base.append(UInt8(ascii: "&"))
+        base.append(contentsOf: baseURL.utf8)
+        base.append(UInt8(ascii: "&"))
         for (index, item) in signed.enumerated() {
-            if index > 0 { normalized.append(UInt8(ascii: "&")) }
-            normalized.append(contentsOf: item.name.utf8)
-            normalized.append(UInt8(ascii: "="))
-            normalized.append(contentsOf: item.value.utf8)
+            if index > 0 { base.append(contentsOf: "%26".utf8) }  // "&", encoded
+            PercentEncoding.appendEncoded(item.name, to: &base)
+            base.append(contentsOf: "%3D".utf8)  // "=", encoded
+            PercentEncoding.appendEncoded(item.value, to: &base)
         }
-        let base = upperMethod + "&" + baseURL + "&"
-            + PercentEncoding.encode(String(decoding: normalized, as: UTF8.self))
         let signature = OAuthSignature.hmacSHA1(
             base: base, consumerSecret: consumerSecret, tokenSecret: tokenSecret ?? "")
 
@@ -189,17 +217,27 @@ package struct OAuthRequestSigner: Sendable {
         let slot = encoded.firstIndex { EncodedPair.precedes(signatureItem, $0) } ?? encoded.count
         encoded.insert(signatureItem, at: slot)
 
-        var header = "OAuth "
+        var header: [UInt8] = Array("OAuth ".utf8)
+        var form: [UInt8] = []
+        form.reserveCapacity(encoded.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 })
         var oauthParameters: [(String, String)] = []
-        var first = true
-        for item in encoded where item.pair.0.hasPrefix("oauth_") {
+        for (index, item) in encoded.enumerated() {
+            if index > 0 { form.append(UInt8(ascii: "&")) }
+            form.append(contentsOf: item.name.utf8)
+            form.append(UInt8(ascii: "="))
+            form.append(contentsOf: item.value.utf8)
+            guard item.pair.0.utf8.starts(with: "oauth_".utf8) else { continue }
             oauthParameters.append(item.pair)
-            if !first { header += ", " }
-            first = false
-            header += item.name + "=\"" + item.value + "\""
+            if header.count > 6 { header.append(contentsOf: ", ".utf8) }
+            header.append(contentsOf: item.name.utf8)
+            header.append(contentsOf: "=\"".utf8)
+            header.append(contentsOf: item.value.utf8)
+            header.append(UInt8(ascii: "\""))
         }
-        return Signed(parameters: encoded.map(\.pair), oauthParameters: oauthParameters, authorizationHeader: header,
-                      baseString: base)
+        return Signed(parameters: encoded.map(\.pair), oauthParameters: oauthParameters,
+                      authorizationHeader: String(decoding: header, as: UTF8.self),
+                      baseString: String(decoding: base, as: UTF8.self),
+                      formEncoded: String(decoding: form, as: UTF8.self))
     }
 
     /// The parsed URL and its encoded signature base URL; the last URL is remembered, since a context
@@ -222,9 +260,9 @@ package struct OAuthRequestSigner: Sendable {
         var offset: Int
 
         static func precedes(_ a: EncodedPair, _ b: EncodedPair) -> Bool {
-            if OAuthSignature.encodedPairPrecedes((a.name, a.value), (b.name, b.value)) { return true }
-            if OAuthSignature.encodedPairPrecedes((b.name, b.value), (a.name, a.value)) { return false }
-            return a.offset < b.offset
+            var order = OAuthSignature.compareBytes(a.name, b.name)
+            if order == 0 { order = OAuthSignature.compareBytes(a.value, b.value) }
+            return order != 0 ? order < 0 : a.offset < b.offset
         }
     }
 

@@ -48,6 +48,22 @@ package enum PercentEncoding {
         }
     }
 
+    /// Appends the RFC 3986 encoding of `s` (as `encode`) to a byte buffer.
+    static func appendEncoded(_ s: String, to out: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { bytes in
+            for byte in bytes {
+                if isUnreserved(byte) {
+                    out.append(byte)
+                } else {
+                    out.append(UInt8(ascii: "%"))
+                    out.append(upperHex(byte >> 4))
+                    out.append(upperHex(byte & 0x0F))
+                }
+            }
+        }
+    }
+
     @inline(__always)
     private static func upperHex(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10

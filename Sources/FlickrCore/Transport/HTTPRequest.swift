@@ -33,9 +33,9 @@ package struct HTTPRequest: Sendable {
 
     /// Host and path for messages and logs: never the query, which carries tokens and signatures.
     var redactedURL: String {
-        var end = url.endIndex
-        if let mark = url.firstIndex(of: "?") { end = mark }
-        return String(url[..<end])
+        // Over UTF-8 bytes: a Character search would run grapheme breaking over the whole query.
+        guard let mark = url.utf8.firstIndex(of: UInt8(ascii: "?")) else { return url }
+        return String(url[..<mark])
     }
 }
 

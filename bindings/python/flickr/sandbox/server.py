@@ -172,6 +172,7 @@ class _HTTPServer(ThreadingHTTPServer):
         self.ssl_context = ssl_context
         self._connections: set = set()
         self._conn_lock = threading.Lock()
+        self.accepted = 0  # TCP connections accepted since start (Sandbox.connections_accepted)
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         super().__init__(address, Handler)
@@ -188,6 +189,11 @@ class _HTTPServer(ThreadingHTTPServer):
                 conn.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
+
+    def process_request(self, request, client_address):
+        with self._conn_lock:
+            self.accepted += 1
+        super().process_request(request, client_address)
 
     def finish_request(self, request, client_address):
         if self.ssl_context is None:
@@ -286,6 +292,12 @@ class Sandbox:
         self.store.close()
         if self._own_dir:
             shutil.rmtree(self.data_dir, ignore_errors=True)
+
+    @property
+    def connections_accepted(self) -> int:
+        """TCP connections accepted so far: what tests of a client's connection reuse count."""
+        with self._httpd._conn_lock:
+            return self._httpd.accepted
 
     def __enter__(self) -> Sandbox:
         return self.start()

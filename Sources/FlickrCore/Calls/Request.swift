@@ -96,13 +96,15 @@ package final class Request: @unchecked Sendable {
             sink = { (chunk: UnsafeRawBufferPointer) throws(FlickrError) in try destination.write(chunk) }
         }
         let engine = context.engine
-        var recycle: (@Sendable (UnsafeMutableRawPointer) -> Void)?
+        var recycle: (@Sendable (UnsafeMutableRawPointer, EasySetup?) -> Void)?
+        var pooled: (easy: UnsafeMutableRawPointer, warm: Bool)?
         if inline {
-            recycle = { (easy: UnsafeMutableRawPointer) in engine.recycle(easy) }
+            recycle = { easy, setup in engine.recycle(easy, setup: setup) }
+            pooled = engine.takeEasyHandle(for: request.setup)
         }
         let transfer = try Transfer(
             request: request, sink: sink, keptBodyBytes: operation.keptBodyBytes,
-            easy: inline ? engine.takeEasyHandle() : nil, recycle: recycle
+            easy: pooled?.easy, warm: pooled?.warm ?? false, recycle: recycle
         ) { [self] _, outcome in
             transferFinished(outcome, parse: parse, endpoint: endpoint, url: request.redactedURL)
         }

@@ -48,7 +48,7 @@ package struct PhotoDownload: Operation {
     package func httpRequest(endpoint: String, settings: Settings) throws(FlickrError) -> HTTPRequest {
         // Images are public URLs: nothing is signed, no credential goes out.
         var request = HTTPRequest(verb: .get, url: endpoint, settings: settings)
-        request.maxResponseBytes = min(request.maxResponseBytes, cache.maxBytes)
+        request.setup.maxResponseBytes = min(request.setup.maxResponseBytes, cache.maxBytes)
         return request
     }
 

@@ -198,9 +198,9 @@ package struct OAuthRequestSigner: Sendable {
         var base: [UInt8] = []
         base.reserveCapacity(upperMethod.utf8.count + baseURL.utf8.count + 2
                              + signed.reduce(0) { $0 + 3 * ($1.name.utf8.count + $1.value.utf8.count + 2) })
-        base.append(contentsOf: upperMethod.utf8)
+        PercentEncoding.appendUTF8(upperMethod, to: &base)
         base.append(UInt8(ascii: "&"))
-        base.append(contentsOf: baseURL.utf8)
+        PercentEncoding.appendUTF8(baseURL, to: &base)
         base.append(UInt8(ascii: "&"))
         for (index, item) in signed.enumerated() {
             if index > 0 { base.append(contentsOf: "%26".utf8) }  // "&", encoded
@@ -223,15 +223,15 @@ package struct OAuthRequestSigner: Sendable {
         var oauthParameters: [(String, String)] = []
         for (index, item) in encoded.enumerated() {
             if index > 0 { form.append(UInt8(ascii: "&")) }
-            form.append(contentsOf: item.name.utf8)
+            PercentEncoding.appendUTF8(item.name, to: &form)
             form.append(UInt8(ascii: "="))
-            form.append(contentsOf: item.value.utf8)
+            PercentEncoding.appendUTF8(item.value, to: &form)
             guard item.pair.0.utf8.starts(with: "oauth_".utf8) else { continue }
             oauthParameters.append(item.pair)
             if header.count > 6 { header.append(contentsOf: ", ".utf8) }
-            header.append(contentsOf: item.name.utf8)
+            PercentEncoding.appendUTF8(item.name, to: &header)
             header.append(contentsOf: "=\"".utf8)
-            header.append(contentsOf: item.value.utf8)
+            PercentEncoding.appendUTF8(item.value, to: &header)
             header.append(UInt8(ascii: "\""))
         }
         return Signed(parameters: encoded.map(\.pair), oauthParameters: oauthParameters,

@@ -52,16 +52,23 @@ package enum PercentEncoding {
     static func appendEncoded(_ s: String, to out: inout [UInt8]) {
         var s = s
         s.withUTF8 { bytes in
-            for byte in bytes {
-                if isUnreserved(byte) {
-                    out.append(byte)
-                } else {
-                    out.append(UInt8(ascii: "%"))
-                    out.append(upperHex(byte >> 4))
-                    out.append(upperHex(byte & 0x0F))
-                }
+            // Runs of unreserved bytes (most of any value) are copied whole.
+            var runStart = 0
+            for (index, byte) in bytes.enumerated() where !isUnreserved(byte) {
+                if index > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                out.append(UInt8(ascii: "%"))
+                out.append(upperHex(byte >> 4))
+                out.append(upperHex(byte & 0x0F))
+                runStart = index + 1
             }
+            if bytes.count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
         }
+    }
+
+    /// Appends a string's UTF-8 to a byte buffer in one copy.
+    static func appendUTF8(_ s: String, to out: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { out.append(contentsOf: $0) }
     }
 
     @inline(__always)

@@ -30,9 +30,10 @@ final class Engine: @unchecked Sendable {
 
     private let shared = Locked(Shared())
     private let multi: UnsafeMutableRawPointer
-    /// Idle easy handles for synchronous transfers. A handle kept between calls keeps
-    /// its connection alive, so a thread's sequential calls reuse one connection.
-    private let easyPool = Locked<[UInt]>([])
+    /// Idle easy handles for synchronous transfers, each with the options its last transfer
+    /// left set (nil: unknown). A handle kept between calls keeps its connection alive, so a
+    /// thread's sequential calls reuse one connection.
+    private let easyPool = Locked<[(handle: UInt, setup: EasySetup?)]>([])
     static let maxPooledHandles = 32
     /// Worker-only: transfers attached to the multi handle, by easy handle.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
@@ -46,26 +47,30 @@ final class Engine: @unchecked Sendable {
     deinit {
         // The worker holds a reference while it runs, so it has exited by now.
         curl_multi_cleanup(multi)
-        for handle in easyPool.withLock({ $0 }) {
-            curl_easy_cleanup(UnsafeMutableRawPointer(bitPattern: handle))
+        for entry in easyPool.withLock({ $0 }) {
+            curl_easy_cleanup(UnsafeMutableRawPointer(bitPattern: entry.handle))
         }
     }
 
     // MARK: Synchronous transfers (on the caller's thread)
 
-    /// A reset easy handle from the pool, or nil to make a new one.
-    func takeEasyHandle() -> UnsafeMutableRawPointer? {
-        guard let handle = easyPool.withLock({ $0.popLast() }), let easy = UnsafeMutableRawPointer(bitPattern: handle)
+    /// An easy handle from the pool, or nil to make a new one. `warm` when its last transfer left
+    /// exactly `setup` set, so that only the per-transfer options need setting; otherwise it is
+    /// reset (options go, the connection and DNS caches stay).
+    func takeEasyHandle(for setup: EasySetup) -> (easy: UnsafeMutableRawPointer, warm: Bool)? {
+        guard let entry = easyPool.withLock({ $0.popLast() }), let easy = UnsafeMutableRawPointer(bitPattern: entry.handle)
         else { return nil }
-        curl_easy_reset(easy)  // options go, the connection and DNS caches stay
-        return easy
+        if entry.setup == setup { return (easy, true) }
+        curl_easy_reset(easy)
+        return (easy, false)
     }
 
-    /// Takes back a synchronous transfer's handle (or frees it when the pool is full).
-    func recycle(_ easy: UnsafeMutableRawPointer) {
+    /// Takes back a synchronous transfer's handle with the options it left set (nil: unknown),
+    /// or frees it when the pool is full.
+    func recycle(_ easy: UnsafeMutableRawPointer, setup: EasySetup?) {
         let kept = easyPool.withLock { pool -> Bool in
             guard pool.count < Engine.maxPooledHandles else { return false }
-            pool.append(UInt(bitPattern: easy))
+            pool.append((UInt(bitPattern: easy), setup))
             return true
         }
         if !kept { curl_easy_cleanup(easy) }

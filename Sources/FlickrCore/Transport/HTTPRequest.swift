@@ -11,24 +11,15 @@ package struct HTTPRequest: Sendable {
     var headers: [String] = []
     /// A form or other in-memory body (POST).
     var body: [UInt8]? = nil
-    var userAgent: String
-    var proxy: String?
-    var caFile: String?
-    var timeoutMs: Int
-    var connectTimeoutMs: Int
-    var maxResponseBytes: Int
+    /// User agent, timeouts, size cap, CA file, proxy: the same from one call to the next.
+    var setup: EasySetup
     /// A streamed multipart body (uploads), instead of `body`.
     var upload: UploadPlan? = nil
 
     init(verb: Verb, url: String, settings: Settings) {
         self.verb = verb
         self.url = url
-        self.userAgent = settings.string(.userAgent) ?? LibraryVersion.userAgent
-        self.proxy = settings.string(.proxy)
-        self.caFile = settings.string(.caFile)
-        self.timeoutMs = settings.number(.timeoutMs)
-        self.connectTimeoutMs = settings.number(.connectTimeoutMs)
-        self.maxResponseBytes = settings.number(.maxResponseBytes)
+        self.setup = EasySetup(settings)
     }
 
     /// Host and path for messages and logs: never the query, which carries tokens and signatures.

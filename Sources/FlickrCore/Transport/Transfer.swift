@@ -41,14 +41,17 @@ final class Transfer: @unchecked Sendable {
     private var lastDownloaded: Int64 = -1
     private var allSentAtNs: UInt64?
 
-    /// Where a pooled handle goes back when the transfer is done (synchronous transfers).
-    private let recycle: (@Sendable (UnsafeMutableRawPointer) -> Void)?
+    /// Where a pooled handle goes back when the transfer is done (synchronous transfers), with
+    /// the options it leaves set (nil when they are not plain `setup`: uploads, failed setup).
+    private let recycle: (@Sendable (UnsafeMutableRawPointer, EasySetup?) -> Void)?
+    private var leavesSetup: EasySetup?
 
-    /// `easy` is a reset handle from the engine's pool (given back through `recycle`), or nil for a new one.
+    /// `easy` is a handle from the engine's pool (given back through `recycle`), or nil for a new
+    /// one; `warm` when the pool says it already has this request's `EasySetup` options set.
     init(
         request: HTTPRequest, sink: ((UnsafeRawBufferPointer) throws(FlickrError) -> Void)?,
-        keptBodyBytes: Int = Int.max, easy pooled: UnsafeMutableRawPointer? = nil,
-        recycle: (@Sendable (UnsafeMutableRawPointer) -> Void)? = nil, completion: @escaping Completion
+        keptBodyBytes: Int = Int.max, easy pooled: UnsafeMutableRawPointer? = nil, warm: Bool = false,
+        recycle: (@Sendable (UnsafeMutableRawPointer, EasySetup?) -> Void)? = nil, completion: @escaping Completion
     ) throws(FlickrError) {
         try CurlGlobal.ensure()
         guard let easy = pooled ?? curl_easy_init() else { throw FlickrError(.noMemory, "curl_easy_init failed") }
@@ -60,7 +63,7 @@ final class Transfer: @unchecked Sendable {
         self.completion = completion
         errorBuffer.initialize(to: 0)
         do {
-            try configure()
+            try configure(warm: pooled != nil && warm)
         } catch {
             cleanup()
             throw error
@@ -75,7 +78,7 @@ final class Transfer: @unchecked Sendable {
         upload?.close()
         upload = nil
         if let recycle {
-            recycle(easy)
+            recycle(easy, leavesSetup)
         } else {
             curl_easy_cleanup(easy)
         }
@@ -103,28 +106,31 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
-    private func configure() throws(FlickrError) {
+    /// `warm`: the handle already has this request's EasySetup options (and the callbacks) from its
+    /// last transfer, a plain GET or POST; only what belongs to this transfer is set again.
+    private func configure(warm: Bool) throws(FlickrError) {
         let me = Unmanaged.passUnretained(self).toOpaque()
         try set(CURLOPT_URL, request.url)
-        try set(CURLOPT_PROTOCOLS_STR, "http,https")
-        try set(CURLOPT_NOSIGNAL, 1)
-        try set(CURLOPT_FOLLOWLOCATION, 0)  // redirects are judged and re-signed by the caller
-        try set(CURLOPT_SSL_VERIFYPEER, 1)
-        try set(CURLOPT_SSL_VERIFYHOST, 2)
-        try set(CURLOPT_ACCEPT_ENCODING, "")  // any encoding curl can decode; the size cap applies after decoding
-        try set(CURLOPT_USERAGENT, request.userAgent)
-        try set(CURLOPT_TIMEOUT_MS, request.timeoutMs)
-        try set(CURLOPT_CONNECTTIMEOUT_MS, request.connectTimeoutMs)
-        try check(flickr__easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxResponseBytes)),
-                  CURLOPT_MAXFILESIZE_LARGE)
-        if let caFile = request.caFile { try set(CURLOPT_CAINFO, caFile) }
-        if let proxy = request.proxy { try set(CURLOPT_PROXY, proxy) }
+        if !warm {
+            try set(CURLOPT_PROTOCOLS_STR, "http,https")
+            try set(CURLOPT_NOSIGNAL, 1)
+            try set(CURLOPT_FOLLOWLOCATION, 0)  // redirects are judged and re-signed by the caller
+            try set(CURLOPT_SSL_VERIFYPEER, 1)
+            try set(CURLOPT_SSL_VERIFYHOST, 2)
+            try set(CURLOPT_ACCEPT_ENCODING, "")  // any encoding curl can decode; the size cap applies after decoding
+            try set(CURLOPT_USERAGENT, request.setup.userAgent)
+            try set(CURLOPT_TIMEOUT_MS, request.setup.timeoutMs)
+            try set(CURLOPT_CONNECTTIMEOUT_MS, request.setup.connectTimeoutMs)
+            try check(flickr__easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.setup.maxResponseBytes)),
+                      CURLOPT_MAXFILESIZE_LARGE)
+            if let caFile = request.setup.caFile { try set(CURLOPT_CAINFO, caFile) }
+            if let proxy = request.setup.proxy { try set(CURLOPT_PROXY, proxy) }
+            try check(flickr__easy_setopt_write(easy, Transfer.writeCallback), CURLOPT_WRITEFUNCTION)
+            try check(flickr__easy_setopt_header(easy, Transfer.headerCallback), CURLOPT_HEADERFUNCTION)
+        }
         try check(flickr__easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer), CURLOPT_ERRORBUFFER)
         try check(flickr__easy_setopt_ptr(easy, CURLOPT_PRIVATE, me), CURLOPT_PRIVATE)
-
-        try check(flickr__easy_setopt_write(easy, Transfer.writeCallback), CURLOPT_WRITEFUNCTION)
         try check(flickr__easy_setopt_ptr(easy, CURLOPT_WRITEDATA, me), CURLOPT_WRITEDATA)
-        try check(flickr__easy_setopt_header(easy, Transfer.headerCallback), CURLOPT_HEADERFUNCTION)
         try check(flickr__easy_setopt_ptr(easy, CURLOPT_HEADERDATA, me), CURLOPT_HEADERDATA)
 
         var headers = request.headers
@@ -155,6 +161,7 @@ final class Transfer: @unchecked Sendable {
                           CURLOPT_COPYPOSTFIELDS)
             }
         }
+        leavesSetup = request.setup  // every option was taken: the pool may hand the handle out warm
     }
 
     /// A streamed multipart POST: no total deadline, an idle limit while
@@ -263,9 +270,9 @@ final class Transfer: @unchecked Sendable {
         }
 
     private func receive(_ chunk: UnsafeRawBufferPointer) -> Bool {
-        guard received + chunk.count <= request.maxResponseBytes else {
+        guard received + chunk.count <= request.setup.maxResponseBytes else {
             abortReason = FlickrError(
-                .tooBig, "the response from \(request.redactedURL) exceeded \(request.maxResponseBytes) bytes")
+                .tooBig, "the response from \(request.redactedURL) exceeded \(request.setup.maxResponseBytes) bytes")
             return false
         }
         received += chunk.count
@@ -330,7 +337,7 @@ final class Transfer: @unchecked Sendable {
         } else {
             var error = abortReason ?? CurlErrorMapping.error(
                 for: curlCode, detail: String(cString: errorBuffer), url: request.redactedURL,
-                maxResponseBytes: request.maxResponseBytes)
+                maxResponseBytes: request.setup.maxResponseBytes)
             error.httpStatus = Int32(clamping: status)
             result = .failure(error)
         }

@@ -105,6 +105,25 @@ def test_timeout_and_size_cap(api):
         api.call("flickr.test.echo", sandbox_fault="huge=500000")
 
 
+def test_one_thread_alternating_verbs_uploads_and_options(api):
+    """Sequential calls reuse pooled curl handles, some without a reset (Transport/EasySetup.swift):
+    nothing of one call may leak into the next: its body, its verb, its options."""
+    for i in range(3):
+        posted = api.post("flickr.test.echo", a=str(i))
+        assert posted["a"]["_text"] == str(i)
+        got = api.call("flickr.test.echo", b=str(i))
+        assert got["b"]["_text"] == str(i) and "a" not in got  # a GET after a POST sends no body
+        photo = api.upload(b"\xff\xd8\xff\xe0 not much of a jpeg \xff\xd9", title=f"reuse {i}")
+        assert photo["photoid"]["_text"]
+        after = api.call("flickr.test.echo", c=str(i))  # after a streamed upload: a plain GET again
+        assert after["c"]["_text"] == str(i) and "title" not in after
+    api.set_option("max_response_bytes", 1024)  # a new limit reaches the next call...
+    with pytest.raises(flickr.TooBig):
+        api.call("flickr.test.echo", sandbox_fault="huge=5000")
+    api.set_option("max_response_bytes", 32 << 20)  # ...and so does the old one again
+    assert api.call("flickr.test.echo", d="1")["d"]["_text"] == "1"
+
+
 def test_oauth_refusal_hides_secrets(api, sandbox):
     api.set_option("oauth_token_secret", "ffffffffffffffff")
     with pytest.raises(flickr.OAuthError) as caught:

@@ -70,6 +70,9 @@ def _on_log(line, userdata):
         pass
 
 
+_NO_LOG = _ffi.LogCallback()  # a NULL function pointer: no log callback
+
+
 def _response_dict(response) -> dict:
     """The response's value tree as a dict (the library renders it as JSON)."""
     text = _ffi.take_string(_ffi.lib().flickr_response_json(response))
@@ -216,7 +219,8 @@ class Flickr:
         handle = _ffi.ContextPtr()
         lib.flickr_context_new(ctypes.byref(handle), _ffi.encode(api_key, "api_key"), _ffi.encode(secret, "secret"))
         self._handle = handle
-        lib.flickr_context_set_log(handle, _on_log, None)
+        self._logging = False
+        self._sync_log(handle)
         try:
             for name, value in options.items():
                 self.set_option(name, value)
@@ -414,9 +418,20 @@ class Flickr:
     # -- lifetime -------------------------------------------------------
 
     def _live(self):
-        if not self._handle:
+        handle = self._handle
+        if not handle:
             raise errors.StateError(errors.ESTATE, "this Flickr object is closed")
-        return self._handle
+        if logger.isEnabledFor(logging.INFO) != self._logging:  # cached by logging: a dict lookup
+            self._sync_log(handle)
+        return handle
+
+    def _sync_log(self, handle) -> None:
+        """Gives the library a log callback only while the `flickr` logger shows INFO (retries) or
+        DEBUG (requests): otherwise each request would format a line and cross into Python for
+        nothing (about 9 µs a call). Checked again before every call, so a level set later counts."""
+        wanted = logger.isEnabledFor(logging.INFO)
+        _ffi.lib().flickr_context_set_log(handle, _on_log if wanted else _NO_LOG, None)
+        self._logging = wanted
 
     @property
     def closed(self) -> bool:

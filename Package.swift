@@ -19,13 +19,10 @@ let swiftSettings: [SwiftSetting] = [
 // The library's own modules import neither the regex engine (_StringProcessing, _RegexParser) nor
 // _Concurrency, so that -static-stdlib does not link them: about 1.4 MB of the stripped .so
 // (bench/NOTES.md, "Change 3"). Support/TextSearch.swift stands in for String-in-String search.
-// Generic type metadata is reached through direct accessors rather than demangled from strings
-// by the runtime: the demangler's first use was most of a process's first call.
 let librarySettings: [SwiftSetting] = swiftSettings + [
     .unsafeFlags([
         "-Xfrontend", "-disable-implicit-string-processing-module-import",
         "-Xfrontend", "-disable-implicit-concurrency-module-import",
-        "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors",
     ])
 ]
 

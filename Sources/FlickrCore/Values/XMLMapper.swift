@@ -34,7 +34,7 @@ package final class XMLMapper {
     package init(maxDepth: Int = 256) {
         state = .allocate(capacity: 1)
         state.initialize(to: TreeBuilder(maxDepth: Swift.max(1, maxDepth)))
-        parser = ExpatParsers.take()
+        parser = ExpatParser.make()
         guard let parser else { return }
         state.pointee.parser = parser
         XML_SetUserData(parser, UnsafeMutableRawPointer(state))
@@ -47,7 +47,7 @@ package final class XMLMapper {
     }
 
     deinit {
-        if let parser { ExpatParsers.give(parser) }
+        if let parser { XML_ParserFree(parser) }
         state.pointee.release()
         state.deinitialize(count: 1)
         state.deallocate()

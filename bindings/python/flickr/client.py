@@ -11,7 +11,6 @@ import pathlib
 import re
 import threading
 import time
-from xml.sax.saxutils import quoteattr
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Union
 
@@ -68,6 +67,17 @@ def _on_log(line, userdata):
         logger.log(logging.INFO if text.startswith("retry ") else logging.DEBUG, "%s", text)
     except BaseException:  # never let an exception escape into C
         pass
+
+
+# xml.sax.saxutils.quoteattr would do, but importing it imports urllib.request (and ssl, http,
+# email...): about 6 MiB of every process that imports flickr.
+_XML_ATTRIBUTE_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
+                                        "\t": "&#9;", "\n": "&#10;", "\r": "&#13;"})
+
+
+def _xml_attribute(value: str) -> str:
+    """`value` escaped for a double-quoted XML attribute (whitespace kept as character references)."""
+    return value.translate(_XML_ATTRIBUTE_ESCAPES)
 
 
 _NO_LOG = _ffi.LogCallback()  # a NULL function pointer: no log callback
@@ -187,7 +197,7 @@ def _photo_value(photo: dict):
     """
     if not isinstance(photo, dict):
         raise TypeError(f"photo must be a dict, not {type(photo).__name__}")
-    attributes = "".join(f" {name}={quoteattr(value)}" for name, value in photo.items()
+    attributes = "".join(f' {name}="{_xml_attribute(value)}"' for name, value in photo.items()
                          if isinstance(name, str) and isinstance(value, str) and _XML_NAME.match(name))
     xml = f"<photo{attributes}/>".encode("utf-8", "surrogatepass")
     lib = _ffi.lib()

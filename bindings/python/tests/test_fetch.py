@@ -142,6 +142,15 @@ def test_image_larger_than_the_bound_is_refused(sandbox, photos, tmp_path):
     assert images(tmp_path) == [] and leftovers(tmp_path) == []
 
 
+def test_any_attribute_text_survives_the_photo_object(sandbox, photos, tmp_path):
+    # The dict becomes a <photo .../> element for the library: every value must be escaped.
+    odd = dict(photos[0], title='Tom & "Jerry" <3>\n\tend', description="it's ]]> fine")
+    with make_api(sandbox, tmp_path) as api:
+        assert is_whole_jpeg(api.fetch_photo(odd, "t"))
+        with pytest.raises(flickr.InvalidArgument, match='"&" contains characters not allowed'):
+            api.fetch_photo(dict(photos[0], secret=photos[0]["secret"] + '"&'), "t")  # reaches the library whole
+
+
 def test_bad_photos_and_sizes(sandbox, photos, tmp_path):
     with make_api(sandbox, tmp_path) as api:
         with pytest.raises(flickr.InvalidArgument, match="unknown photo size"):

@@ -93,14 +93,14 @@ package final class Request: @unchecked Sendable {
         if let parse {
             sink = { parse.feed($0) }
         } else if let destination = try operation.bodySink() {
-            sink = { (chunk: UnsafeRawBufferPointer) throws(FlickrError) in try destination.write(chunk) }
+            sink = destination.write
         }
         let engine = context.engine
         var recycle: (@Sendable (UnsafeMutableRawPointer, EasySetup?) -> Void)?
         var pooled: (easy: UnsafeMutableRawPointer, warm: Bool)?
         if inline {
             recycle = { easy, setup in engine.recycle(easy, setup: setup) }
-            pooled = engine.takeEasyHandle(for: request.setup)
+            pooled = engine.takeEasyHandle(for: request)
         }
         let transfer = try Transfer(
             request: request, sink: sink, keptBodyBytes: operation.keptBodyBytes,

@@ -93,7 +93,8 @@ package struct PhotoDownload: Operation {
                     + "nothing was cached", httpStatus: http))
         }
         return Result { () throws(FlickrError) -> Response in
-            let lock = try cache.openLock()
+            // The directory exists: the download's file is in it.
+            let lock = try CacheLock(directory: cache.directory)
             let path = try cache.commit(current, as: entry, lock: lock)
             return try PhotoDownload.response(
                 path: path, url: self.url, bytes: current.bytesWritten, cached: false, httpStatus: status)

@@ -266,21 +266,6 @@ package struct OAuthRequestSigner: Sendable {
         }
     }
 
-    /// Stable sort by encoded name then encoded value, so query strings are deterministic.
-    static func sortedForOutput(_ pairs: [(String, String)]) -> [(String, String)] {
-        pairs.enumerated()
-            .map { item in
-                let key = (PercentEncoding.encode(item.element.0), PercentEncoding.encode(item.element.1))
-                return (offset: item.offset, pair: item.element, key: key)
-            }
-            .sorted {
-                if OAuthSignature.encodedPairPrecedes($0.key, $1.key) { return true }
-                if OAuthSignature.encodedPairPrecedes($1.key, $0.key) { return false }
-                return $0.offset < $1.offset
-            }
-            .map(\.pair)
-    }
-
     /// Unix time in whole seconds.
     static func now() -> Int {
         var spec = timespec()

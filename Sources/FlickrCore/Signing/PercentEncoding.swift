@@ -20,32 +20,13 @@ package enum PercentEncoding {
 
     /// RFC 3986: keeps A-Z a-z 0-9 - . _ ~, everything else %XX uppercase over UTF-8 (space -> %20, never +).
     package static func encode(_ s: String) -> String {
-        // The hot path of signing: scan the UTF-8 bytes directly, return the string itself when nothing
-        // needs escaping, otherwise write the result once into a string of the exact size.
+        // The hot path of signing: most names and values need no escape and are returned as they are.
         var s = s
-        let escapes = s.withUTF8 { bytes in
-            var count = 0
-            for byte in bytes where !isUnreserved(byte) { count += 1 }
-            return count
-        }
-        if escapes == 0 { return s }
-        return s.withUTF8 { bytes in
-            String(unsafeUninitializedCapacity: bytes.count + 2 * escapes) { out in
-                var o = 0
-                for byte in bytes {
-                    if isUnreserved(byte) {
-                        out[o] = byte
-                        o += 1
-                    } else {
-                        out[o] = UInt8(ascii: "%")
-                        out[o + 1] = upperHex(byte >> 4)
-                        out[o + 2] = upperHex(byte & 0x0F)
-                        o += 3
-                    }
-                }
-                return o
-            }
-        }
+        if s.withUTF8({ $0.allSatisfy(isUnreserved) }) { return s }
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count * 3)
+        appendEncoded(s, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Appends the RFC 3986 encoding of `s` (as `encode`) to a byte buffer.

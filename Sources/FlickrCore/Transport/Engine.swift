@@ -54,13 +54,15 @@ final class Engine: @unchecked Sendable {
 
     // MARK: Synchronous transfers (on the caller's thread)
 
-    /// An easy handle from the pool, or nil to make a new one. `warm` when its last transfer left
-    /// exactly `setup` set, so that only the per-transfer options need setting; otherwise it is
-    /// reset (options go, the connection and DNS caches stay).
-    func takeEasyHandle(for setup: EasySetup) -> (easy: UnsafeMutableRawPointer, warm: Bool)? {
+    /// An easy handle from the pool for `request`, or nil to make a new one. `warm` when the request
+    /// is a plain GET or POST and the handle's last transfer left exactly its `setup` set, so that
+    /// only the per-transfer options need setting; otherwise it is reset (options go, the
+    /// connection and DNS caches stay). An upload always gets a reset handle: a previous POST's
+    /// copied body would otherwise be sent in place of the streamed one.
+    func takeEasyHandle(for request: HTTPRequest) -> (easy: UnsafeMutableRawPointer, warm: Bool)? {
         guard let entry = easyPool.withLock({ $0.popLast() }), let easy = UnsafeMutableRawPointer(bitPattern: entry.handle)
         else { return nil }
-        if entry.setup == setup { return (easy, true) }
+        if request.upload == nil, entry.setup == request.setup { return (easy, true) }
         curl_easy_reset(easy)
         return (easy, false)
     }

@@ -124,6 +124,13 @@ def test_one_thread_alternating_verbs_uploads_and_options(api):
     assert api.call("flickr.test.echo", d="1")["d"]["_text"] == "1"
 
 
+def test_an_upload_after_a_large_post_sends_its_own_body(api):
+    # A pooled handle keeps a POST's copied body; an upload on it must not send that instead.
+    api.post("flickr.test.echo", a="x" * 5000)
+    photo = api.upload(b"\xff\xd8\xff\xe0 tiny \xff\xd9", title="after a post")
+    assert photo["photoid"]["_text"]
+
+
 def test_oauth_refusal_hides_secrets(api, sandbox):
     api.set_option("oauth_token_secret", "ffffffffffffffff")
     with pytest.raises(flickr.OAuthError) as caught:

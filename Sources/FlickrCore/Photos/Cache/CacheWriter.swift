@@ -11,6 +11,8 @@ final class CacheWriter: BodySink, @unchecked Sendable {
     let temporaryPath: String
     private let directory: String
     private var fd: Int32
+    /// Whether `temporaryPath` still names this download's file (not yet renamed or removed).
+    private var onDisk = true
     private(set) var bytesWritten: Int64 = 0
 
     /// Temporary names start with "." and end in ".part": scans skip them, and stale
@@ -34,9 +36,10 @@ final class CacheWriter: BodySink, @unchecked Sendable {
 
     func write(_ chunk: UnsafeRawBufferPointer) throws(FlickrError) {
         guard fd >= 0 else { throw FlickrError(.state, "the cache file was already closed") }
+        guard let start = chunk.baseAddress else { return }
         var offset = 0
         while offset < chunk.count {
-            let written = Glibc.write(fd, chunk.baseAddress! + offset, chunk.count - offset)
+            let written = Glibc.write(fd, start + offset, chunk.count - offset)
             if written < 0 {
                 let code = errno
                 if code == EINTR { continue }
@@ -62,12 +65,20 @@ final class CacheWriter: BodySink, @unchecked Sendable {
         }
     }
 
+    /// Records that the file was renamed into the cache: nothing is left to remove.
+    func moved() {
+        onDisk = false
+    }
+
     /// Closes and removes the temporary file (a failed, retried or abandoned download).
     func discard() {
         if fd >= 0 {
             close(fd)
             fd = -1
         }
-        unlink(temporaryPath)
+        if onDisk {
+            unlink(temporaryPath)
+            onDisk = false
+        }
     }
 }

@@ -118,6 +118,7 @@ package struct PhotoCache: Sendable {
             writer.discard()
             throw CacheError.io("cannot move the image into the photo cache \(directory)", errno: code)
         }
+        writer.moved()
         evict(keeping: entry, lock: lock)
         return final
     }

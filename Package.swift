@@ -29,7 +29,9 @@ let librarySettings: [SwiftSetting] = swiftSettings + [
 let package = Package(
     name: "libflickr",
     products: [
-        // libflickr.so; CMakeLists.txt builds it with -static-stdlib so it is self-contained.
+        // libflickr.so with the static standard library (CMake's FLICKR_EMBEDDED_SWIFT=OFF). By
+        // default CMake compiles the same modules with Embedded Swift instead
+        // (cmake/EmbeddedLibrary.cmake); `swift test` always builds them here.
         .library(name: "flickr", type: .dynamic, targets: ["Flickr"])
     ],
     targets: [

@@ -23,7 +23,7 @@ targets=("$@")
 jobs=${FUZZ_JOBS:-2}
 out=$root/build-fuzz
 bin=$out/flickr-fuzz
-mkdir -p "$out/modules"
+mkdir -p "$out"
 
 # --- build (only when a source changed) ---
 mapfile -t sources < <(find Sources/FlickrCore -name "*.swift" | sort; echo Tests/fuzz/FuzzTargets.swift)
@@ -32,17 +32,11 @@ if [ ! -x "$bin" ] || [ "$newest" -nt "$bin" ]; then
     echo "== building $bin"
     swiftc_dir=$(dirname "$(readlink -f "$(command -v swiftc)")")
     clang=${CLANG:-$swiftc_dir/clang}
-    cat > "$out/modules/module.modulemap" <<MAP
-module CFlickrShims {
-    header "$root/Sources/CFlickrShims/include/flickr_shims.h"
-    export *
-}
-MAP
     "$clang" -c -O1 -g -fsanitize=address,fuzzer-no-link -I Sources/CFlickrShims/include \
         Sources/CFlickrShims/shims.c -o "$out/shims.o" || exit 1
     swiftc -O -g -sanitize=fuzzer,address -use-ld=lld -parse-as-library -module-name FlickrCore -package-name libflickr \
         -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
-        -I Sources/CCurl -I Sources/CExpat -I Sources/COpenSSL -I "$out/modules" \
+        -I Sources/CCurl -I Sources/CExpat -I Sources/COpenSSL -I Sources/CFlickrShims/include \
         "${sources[@]}" "$out/shims.o" -lcurl -lexpat -lcrypto -o "$bin" > "$out/build.log" 2>&1 \
         || { tail -40 "$out/build.log" >&2; exit 1; }
 fi

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Sanitizer builds of libflickr and its C tests, with their own build directories:
 #
-#   scripts/sanitize.sh asan   build-asan/: libflickr with AddressSanitizer (swift build
-#                              --sanitize=address; Swift itself traps on overflow, and swiftc has
+#   scripts/sanitize.sh asan   build-asan/: libflickr with AddressSanitizer (swiftc
+#                              -sanitize=address; Swift itself traps on overflow, and swiftc has
 #                              no UBSan on Linux), the C tests with ASan + UBSan
 #                              (-fsanitize=address,undefined, no recovery), LeakSanitizer on;
 #                              runs every C test of ctest but the install/export checks.
@@ -27,7 +27,7 @@ configure_and_build() {  # dir swift-sanitizer c-flags [link-flags]
     mkdir -p "$dir"
     cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cc++" \
         "-DCMAKE_EXE_LINKER_FLAGS=$link" \
-        "-DFLICKR_SWIFT_BUILD_FLAGS=--sanitize=$swift_flag" "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_CXX_FLAGS=$flags" \
+        "-DFLICKR_SANITIZER=$swift_flag" "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_CXX_FLAGS=$flags" \
         -DFLICKR_TEST_MESSAGE_LOG=OFF > "$dir/sanitize-configure.log" 2>&1 || { tail -40 "$dir/sanitize-configure.log"; return 1; }
     cmake --build "$dir" -j "$(nproc)" > "$dir/sanitize-build.log" 2>&1 || { tail -40 "$dir/sanitize-build.log"; return 1; }
 }

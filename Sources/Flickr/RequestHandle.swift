@@ -18,10 +18,19 @@ final class RequestHandle: @unchecked Sendable {
     private let core = Locked<FlickrCore.Request?>(nil)
     private let record = UnsafeMutablePointer<flickr_error>.allocate(capacity: 1)
     private var message: UnsafeMutablePointer<CChar>?
+    /// Tells this handle from a later one allocated at the same address.
+    private let serial: UInt64
+
+    /// The last serial handed out.
+    private static let lastSerial = Locked<UInt64>(0)
 
     init(done: flickr_done_fn?, userdata: UnsafeMutableRawPointer?) {
         self.done = done
         self.userdata = UInt(bitPattern: userdata)
+        serial = RequestHandle.lastSerial.withLock { last in
+            last += 1
+            return last
+        }
         record.initialize(to: flickr_error(code: 0, api_code: 0, http_status: 0, message: staticCString("")))
     }
 
@@ -31,11 +40,18 @@ final class RequestHandle: @unchecked Sendable {
     }
 
     /// Starts the operation; its completion calls the caller back with `pointer` (this handle's C address).
+    ///
+    /// The completion finds the handle through the registry rather than holding it (the handle
+    /// holds the request, and a handle the caller has freed calls nobody back). Embedded Swift,
+    /// in which libflickr.so is built, has no weak references; the serial stands in for one.
     func start(context: Context, operation: any Operation, pointer: OpaquePointer) throws(FlickrError) {
         let address = UInt(bitPattern: UnsafeRawPointer(pointer))
-        let request = try context.start(operation) { [weak self] core in
-            guard let self, let pointer = OpaquePointer(bitPattern: address) else { return }
-            self.completed(core, pointer: pointer)
+        let serial = serial
+        let request = try context.start(operation) { core in
+            guard let pointer = OpaquePointer(bitPattern: address),
+                let handle = try? requests.object(pointer), handle.serial == serial
+            else { return }
+            handle.completed(core, pointer: pointer)
         }
         core.withLock { $0 = request }
     }

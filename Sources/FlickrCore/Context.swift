@@ -8,9 +8,15 @@ package final class Context: Sendable {
     /// The connection pool and worker thread every request of this context goes through.
     let engine: Engine
 
-    package init(apiKey: String, sharedSecret: String?) throws(FlickrError) {
-        settings = Locked(try Settings(apiKey: apiKey, sharedSecret: sharedSecret))
-        engine = try Engine()
+    // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
+    package convenience init(apiKey: String, sharedSecret: String?) throws(FlickrError) {
+        let settings = try Settings(apiKey: apiKey, sharedSecret: sharedSecret)
+        self.init(settings: settings, engine: try Engine())
+    }
+
+    private init(settings: Settings, engine: Engine) {
+        self.settings = Locked(settings)
+        self.engine = engine
     }
 
     deinit {

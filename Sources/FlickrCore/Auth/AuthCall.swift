@@ -4,7 +4,7 @@
 /// credentials given for this call rather than the context's (which are never
 /// changed): token checks, the legacy-token migration and the deprecated frob
 /// flow.
-package struct AuthCall: Operation {
+package final class AuthCall: Operation {
     package enum Signing: Sendable {
         /// OAuth 1.0a with this access token and secret.
         case oauth(token: String, secret: String)
@@ -15,8 +15,11 @@ package struct AuthCall: Operation {
     let call: RESTCall
     let signing: Signing
 
-    package init(method: String, parameters: [(String, String)] = [], signing: Signing) throws(FlickrError) {
-        call = try RESTCall(method: method, parameters: parameters, verb: .get)
+    // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
+    package convenience init(method: String, parameters: [(String, String)] = [], signing: Signing)
+        throws(FlickrError)
+    {
+        let call = try RESTCall(method: method, parameters: parameters, verb: .get)
         switch signing {
         case .oauth(let token, let secret):
             try OAuthFlow.requireToken(token, what: "token")
@@ -24,6 +27,11 @@ package struct AuthCall: Operation {
         case .legacy(let authToken):
             if let authToken { try OAuthFlow.requireToken(authToken, what: "auth_token") }
         }
+        self.init(call: call, signing: signing)
+    }
+
+    private init(call: RESTCall, signing: Signing) {
+        self.call = call
         self.signing = signing
     }
 

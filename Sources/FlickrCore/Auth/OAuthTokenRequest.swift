@@ -8,7 +8,7 @@
 /// (ObjectiveFlickr signed it with a stale token, behaviour §8 #17), and
 /// step 3 with the request token's secret. The context's own tokens are never
 /// read nor changed.
-package struct OAuthTokenRequest: Operation {
+package final class OAuthTokenRequest: Operation {
     package enum Step: Sendable {
         /// `oauth_callback` is a URL (any scheme) or `oob`.
         case requestToken(callback: String)
@@ -24,7 +24,8 @@ package struct OAuthTokenRequest: Operation {
 
     package let step: Step
 
-    package init(_ step: Step) throws(FlickrError) {
+    // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
+    package convenience init(_ step: Step) throws(FlickrError) {
         switch step {
         case .requestToken(let callback):
             try OAuthFlow.requireToken(callback, what: "callback_url")
@@ -33,6 +34,10 @@ package struct OAuthTokenRequest: Operation {
             try OAuthFlow.requireToken(secret, what: "request_token_secret")
             try OAuthFlow.requireToken(verifier, what: "verifier")
         }
+        self.init(validStep: step)
+    }
+
+    private init(validStep step: Step) {
         self.step = step
     }
 

@@ -4,7 +4,10 @@
 /// HTTP request is built (and signed), and what the answer means. REST calls,
 /// OAuth token requests and uploads are operations; `Request` drives any of
 /// them through the context's engine, with cancellation and redirects.
-package protocol Operation: Sendable {
+///
+/// Class-bound because libflickr.so is built with Embedded Swift, whose
+/// existentials (`any Operation`) must be references.
+package protocol Operation: AnyObject, Sendable {
     /// The URL of the first attempt.
     func endpoint(_ settings: Settings) -> String
     /// The HTTP request for an attempt at `endpoint`; called again, and so

@@ -31,7 +31,8 @@ package final class Pager: @unchecked Sendable {
     private let itemPath: [Substring]?
     private var s: State
 
-    package init(context: Context, method: String, parameters: [(String, String)], itemPath: String?)
+    // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
+    package convenience init(context: Context, method: String, parameters: [(String, String)], itemPath: String?)
         throws(FlickrError)
     {
         var firstPage = 1
@@ -47,19 +48,23 @@ package final class Pager: @unchecked Sendable {
             }
         }
         if !rest.contains(where: { $0.0 == "per_page" }) { rest.append(("per_page", "500")) }  // fewest calls
+        var segments: [Substring]?
         if let itemPath {
-            let segments = itemPath.split(separator: ".", omittingEmptySubsequences: false)
-            guard segments.count >= 2, !segments.contains(where: \.isEmpty) else {
+            let split = itemPath.split(separator: ".", omittingEmptySubsequences: false)
+            guard split.count >= 2, !split.contains(where: { $0.isEmpty }) else {
                 throw .invalid("item_path must look like \"photos.photo\"")
             }
-            self.itemPath = segments
-        } else {
-            self.itemPath = nil
+            segments = split
         }
         _ = try RESTCall(method: method, parameters: rest, verb: .get)  // same validation as a call
+        self.init(context: context, method: method, parameters: rest, itemPath: segments, firstPage: firstPage)
+    }
+
+    private init(context: Context, method: String, parameters: [(String, String)], itemPath: [Substring]?, firstPage: Int) {
         self.context = context
         self.method = method
-        self.parameters = rest
+        self.parameters = parameters
+        self.itemPath = itemPath
         s = State(nextPage: firstPage)
     }
 

@@ -1,15 +1,29 @@
 // SPDX-License-Identifier: MIT
 
 /// A call of a Flickr method as the caller asked for it, before signing.
-package struct RESTCall: Sendable {
-    package var method: String
-    package var parameters: [(String, String)]
-    package var verb: HTTPRequest.Verb
+package final class RESTCall: Sendable {
+    package let method: String
+    package let parameters: [(String, String)]
+    package let verb: HTTPRequest.Verb
 
     /// Names the library sets itself; a caller passing them would break the signature or the parsing.
     static let reservedNames: Set<String> = ["method", "api_key", "api_sig", "auth_token", "format", "nojsoncallback"]
 
-    package init(method: String, parameters: [(String, String)], verb: HTTPRequest.Verb) throws(FlickrError) {
+    // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
+    package convenience init(method: String, parameters: [(String, String)], verb: HTTPRequest.Verb)
+        throws(FlickrError)
+    {
+        try RESTCall.validate(method: method, parameters: parameters)
+        self.init(validMethod: method, parameters: parameters, verb: verb)
+    }
+
+    private init(validMethod method: String, parameters: [(String, String)], verb: HTTPRequest.Verb) {
+        self.method = method
+        self.parameters = parameters
+        self.verb = verb
+    }
+
+    private static func validate(method: String, parameters: [(String, String)]) throws(FlickrError) {
         guard !method.isEmpty else { throw .invalid("the method name must not be empty") }
         guard method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw .invalid("the method name must be printable ASCII without spaces")
@@ -20,9 +34,6 @@ package struct RESTCall: Sendable {
                 throw .invalid("parameter \"\(name)\" is set by libflickr; do not pass it")
             }
         }
-        self.method = method
-        self.parameters = parameters
-        self.verb = verb
     }
 }
 

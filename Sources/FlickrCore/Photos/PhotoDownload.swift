@@ -5,7 +5,7 @@
 /// into a temporary file in the cache directory (`bodySink`), is checked
 /// (HTTP 2xx, image bytes) and renamed into place (`interpret`). Whatever an
 /// attempt leaves behind is removed when the request ends.
-package struct PhotoDownload: Operation {
+package final class PhotoDownload: Operation {
     package let url: String
     package let cache: PhotoCache
     /// The file's name in the cache.
@@ -17,11 +17,17 @@ package struct PhotoDownload: Operation {
     static let headBytes = 512
 
     /// `photo` reads the photo's attributes, as for flickr_photo_source_url.
-    package init(settings: Settings, size: String, field: (String) -> String?) throws(FlickrError) {
+    // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
+    package convenience init(settings: Settings, size: String, field: (String) -> String?) throws(FlickrError) {
         var host = Substring(settings.string(.photoEndpoint) ?? PhotoURL.staticHost)
         while host.hasSuffix("/") { host = host.dropLast() }  // image paths come with their own "/"
-        url = try PhotoURL.source(size: size, field: field, host: String(host))
-        cache = try PhotoCache(settings: settings)
+        let url = try PhotoURL.source(size: size, field: field, host: String(host))
+        self.init(url: url, cache: try PhotoCache(settings: settings))
+    }
+
+    private init(url: String, cache: PhotoCache) {
+        self.url = url
+        self.cache = cache
         entry = PhotoCache.entryName(forURL: url)
     }
 

@@ -234,7 +234,7 @@ package struct OAuthRequestSigner: Sendable {
             PercentEncoding.appendUTF8(item.value, to: &header)
             header.append(UInt8(ascii: "\""))
         }
-        return Signed(parameters: encoded.map(\.pair), oauthParameters: oauthParameters,
+        return Signed(parameters: encoded.map { $0.pair }, oauthParameters: oauthParameters,
                       authorizationHeader: String(decoding: header, as: UTF8.self),
                       baseString: String(decoding: base, as: UTF8.self),
                       formEncoded: String(decoding: form, as: UTF8.self))

@@ -38,9 +38,14 @@ final class Engine: @unchecked Sendable {
     /// Worker-only: transfers attached to the multi handle, by easy handle.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
 
-    init() throws(FlickrError) {
+    // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
+    convenience init() throws(FlickrError) {
         try CurlGlobal.ensure()
         guard let multi = curl_multi_init() else { throw FlickrError(.noMemory, "curl_multi_init failed") }
+        self.init(multi: multi)
+    }
+
+    private init(multi: UnsafeMutableRawPointer) {
         self.multi = multi
     }
 
@@ -226,7 +231,7 @@ final class Engine: @unchecked Sendable {
                 state -> ([Transfer], [Transfer], [@Sendable () -> Void], Bool, UInt64?) in
                 let dueCount = state.delayed.prefix { $0.due <= now }.count
                 var ready = state.pending
-                ready.append(contentsOf: state.delayed.prefix(dueCount).map(\.transfer))
+                ready.append(contentsOf: state.delayed.prefix(dueCount).map { $0.transfer })
                 state.delayed.removeFirst(dueCount)
                 // A cancelled transfer still waiting for its start is dropped from the
                 // queue; abort() below completes it (outside the lock) without starting it.

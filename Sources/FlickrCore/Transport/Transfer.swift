@@ -48,13 +48,26 @@ final class Transfer: @unchecked Sendable {
 
     /// `easy` is a handle from the engine's pool (given back through `recycle`), or nil for a new
     /// one; `warm` when the pool says it already has this request's `EasySetup` options set.
-    init(
+    ///
+    /// Convenience, so that nothing throws before the object exists (see EmbeddedPlatform.swift);
+    /// a setup failure afterwards releases it, and `deinit` gives the handle back.
+    convenience init(
         request: HTTPRequest, sink: ((UnsafeRawBufferPointer) throws(FlickrError) -> Void)?,
         keptBodyBytes: Int = Int.max, easy pooled: UnsafeMutableRawPointer? = nil, warm: Bool = false,
         recycle: (@Sendable (UnsafeMutableRawPointer, EasySetup?) -> Void)? = nil, completion: @escaping Completion
     ) throws(FlickrError) {
         try CurlGlobal.ensure()
         guard let easy = pooled ?? curl_easy_init() else { throw FlickrError(.noMemory, "curl_easy_init failed") }
+        self.init(easy: easy, request: request, sink: sink, keptBodyBytes: keptBodyBytes, recycle: recycle,
+                  completion: completion)
+        try configure(warm: pooled != nil && warm)
+    }
+
+    private init(
+        easy: UnsafeMutableRawPointer, request: HTTPRequest,
+        sink: ((UnsafeRawBufferPointer) throws(FlickrError) -> Void)?, keptBodyBytes: Int,
+        recycle: (@Sendable (UnsafeMutableRawPointer, EasySetup?) -> Void)?, completion: @escaping Completion
+    ) {
         self.easy = easy
         self.recycle = recycle
         self.request = request
@@ -62,12 +75,6 @@ final class Transfer: @unchecked Sendable {
         self.keptBodyBytes = keptBodyBytes
         self.completion = completion
         errorBuffer.initialize(to: 0)
-        do {
-            try configure(warm: pooled != nil && warm)
-        } catch {
-            cleanup()
-            throw error
-        }
     }
 
     deinit {

@@ -3,7 +3,7 @@
 /// An upload (or a replace) as an operation: the caller's arguments plus the
 /// credentials become signed multipart fields (every field but `photo` is
 /// signed, as Flickr requires), the photo streams from its source.
-package struct UploadOperation: Operation {
+package final class UploadOperation: Operation {
     package enum Target: Sendable {
         case upload
         case replace(photoID: String)
@@ -17,7 +17,8 @@ package struct UploadOperation: Operation {
     let parameters: [(String, String)]
     let progress: UploadProgress.Handler?
 
-    package init(
+    // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
+    package convenience init(
         target: Target, source: UploadSource, parameters: [(String, String)],
         progress: (@Sendable (Int64, Int64) -> Bool)?
     ) throws(FlickrError) {
@@ -32,6 +33,13 @@ package struct UploadOperation: Operation {
                 throw .invalid("parameter \"\(name)\" is set by libflickr; do not pass it")
             }
         }
+        self.init(validTarget: target, source: source, parameters: parameters, progress: progress)
+    }
+
+    private init(
+        validTarget target: Target, source: UploadSource, parameters: [(String, String)],
+        progress: UploadProgress.Handler?
+    ) {
         self.target = target
         self.source = source
         self.parameters = parameters

@@ -13,8 +13,8 @@ final class UploadReader {
     let length: Int64
     private(set) var position: Int64 = 0
 
-    init(_ kind: UploadSource.Kind) throws(FlickrError) {
-        self.kind = kind
+    // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
+    convenience init(_ kind: UploadSource.Kind) throws(FlickrError) {
         switch kind {
         case .file(let path):
             let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -24,13 +24,18 @@ final class UploadReader {
                 Glibc.close(fd)
                 throw FlickrError(.io, "cannot read \"\(path)\": \(UploadSource.errnoText())")
             }
-            descriptor = fd
-            length = Int64(info.st_size)
+            self.init(kind: kind, descriptor: fd, length: Int64(info.st_size))
         case .memory(_, let count):
-            length = Int64(count)
+            self.init(kind: kind, descriptor: -1, length: Int64(count))
         case .stream(_, _, let length):
-            self.length = length
+            self.init(kind: kind, descriptor: -1, length: length)
         }
+    }
+
+    private init(kind: UploadSource.Kind, descriptor: Int32, length: Int64) {
+        self.kind = kind
+        self.descriptor = descriptor
+        self.length = length
     }
 
     deinit {

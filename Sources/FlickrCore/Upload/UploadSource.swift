@@ -26,7 +26,18 @@ package final class UploadSource: @unchecked Sendable {
     private var filenameOverride: String?
     private var mimeTypeOverride: String?
 
-    package init(_ kind: Kind, filename: String? = nil) throws(FlickrError) {
+    // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
+    package convenience init(_ kind: Kind, filename: String? = nil) throws(FlickrError) {
+        try UploadSource.validate(kind)
+        self.init(validKind: kind)
+        if let filename { try setFilename(filename) }
+    }
+
+    private init(validKind kind: Kind) {
+        self.kind = kind
+    }
+
+    private static func validate(_ kind: Kind) throws(FlickrError) {
         switch kind {
         case .file(let path):
             guard !path.isEmpty else { throw .invalid("the path must not be empty") }
@@ -47,8 +58,6 @@ package final class UploadSource: @unchecked Sendable {
             guard length >= 0 else { throw .invalid("the stream length must not be negative") }
             guard length <= UploadSource.maxLength else { throw .invalid("the stream length is too large") }
         }
-        self.kind = kind
-        if let filename { try setFilename(filename) }
     }
 
     /// The file name sent in the multipart body: set, else the path's last component, else "photo".

@@ -19,13 +19,18 @@ final class CacheLock {
     private let fd: Int32
 
     /// Opens (creating) `directory/.lock`.
-    init(directory: String) throws(FlickrError) {
+    // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
+    convenience init(directory: String) throws(FlickrError) {
         let path = directory + "/.lock"
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             let code = errno
             throw CacheError.io("cannot open the photo cache's lock file \(path)", errno: code)
         }
+        self.init(fd: fd)
+    }
+
+    private init(fd: Int32) {
         self.fd = fd
     }
 

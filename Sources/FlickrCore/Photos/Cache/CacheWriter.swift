@@ -19,15 +19,22 @@ final class CacheWriter: BodySink, @unchecked Sendable {
     /// ones (a process that died mid-download) are recognisable for clean-up.
     static let temporarySuffix = ".part"
 
-    init(directory: String, entry: String) throws(FlickrError) {
+    // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
+    convenience init(directory: String, entry: String) throws(FlickrError) {
         let unique = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        temporaryPath = "\(directory)/.\(entry).\(getpid()).\(unique)\(CacheWriter.temporarySuffix)"
-        self.directory = directory
-        fd = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let path = "\(directory)/.\(entry).\(getpid()).\(unique)\(CacheWriter.temporarySuffix)"
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             let code = errno
             throw CacheError.io("cannot create a file in the photo cache \(directory)", errno: code)
         }
+        self.init(directory: directory, temporaryPath: path, fd: fd)
+    }
+
+    private init(directory: String, temporaryPath: String, fd: Int32) {
+        self.directory = directory
+        self.temporaryPath = temporaryPath
+        self.fd = fd
     }
 
     deinit {

@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: MIT
+# libflickr.so with Embedded Swift (FLICKR_EMBEDDED_SWIFT=ON, the default on glibc 2.36+).
+#
+# swiftc compiles each Swift module whole (-wmo) in Embedded mode, so the standard library code
+# the library uses is compiled into it, specialized, and nothing else is: no runtime metadata,
+# no reflection, no static libswiftCore.a. The toolchain's clang links the two modules, the C
+# shims and the embedded Unicode tables with lld; flickr.map exports the flickr_* functions only.
+# Embedded Swift has no value existentials, key paths or weak references: the sources avoid them
+# (Operation is class-bound; RequestHandle finds itself through the registry). The C library
+# comes in through Sources/EmbeddedGlibc, which stands in for the toolchain's Glibc overlay.
+find_program(SWIFTC_EXECUTABLE swiftc REQUIRED)
+get_filename_component(FLICKR_SWIFTC_REAL ${SWIFTC_EXECUTABLE} REALPATH)
+get_filename_component(FLICKR_TOOLCHAIN_BIN ${FLICKR_SWIFTC_REAL} DIRECTORY)
+set(FLICKR_LINKER_DRIVER ${FLICKR_TOOLCHAIN_BIN}/clang)
+set(FLICKR_EMBEDDED_TRIPLE ${CMAKE_SYSTEM_PROCESSOR}-unknown-linux-gnu)
+set(FLICKR_EMBEDDED_LIBDIR ${FLICKR_TOOLCHAIN_BIN}/../lib/swift/embedded/${FLICKR_EMBEDDED_TRIPLE})
+if(NOT EXISTS ${FLICKR_EMBEDDED_LIBDIR}/libswiftUnicodeDataTables.a)
+    message(FATAL_ERROR "This Swift toolchain has no embedded standard library for "
+        "${FLICKR_EMBEDDED_TRIPLE} (${FLICKR_EMBEDDED_LIBDIR}); configure with "
+        "-DFLICKR_EMBEDDED_SWIFT=OFF to build with SwiftPM and the static standard library.")
+endif()
+
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(FLICKR_DEPS REQUIRED libcurl expat libcrypto)
+
+set(FLICKR_SWIFT_OUT ${CMAKE_BINARY_DIR}/embedded)
+file(MAKE_DIRECTORY ${FLICKR_SWIFT_OUT})
+
+set(FLICKR_SWIFT_FLAGS
+    -target ${FLICKR_EMBEDDED_TRIPLE}
+    -enable-experimental-feature Embedded
+    -wmo -parse-as-library -O -g
+    -package-name libflickr
+    -enable-upcoming-feature ExistentialAny
+    -enable-upcoming-feature InternalImportsByDefault
+    # Neither module imports the regex engine or the concurrency runtime (Package.swift says why).
+    -Xfrontend -disable-implicit-string-processing-module-import
+    -Xfrontend -disable-implicit-concurrency-module-import
+    -I ${CMAKE_SOURCE_DIR}/Sources/EmbeddedGlibc
+    -I ${CMAKE_SOURCE_DIR}/Sources/CCurl
+    -I ${CMAKE_SOURCE_DIR}/Sources/CExpat
+    -I ${CMAKE_SOURCE_DIR}/Sources/COpenSSL
+    -I ${CMAKE_SOURCE_DIR}/Sources/CFlickrShims/include
+    -I ${CMAKE_SOURCE_DIR}/Sources/CFlickr/include
+    -I ${FLICKR_SWIFT_OUT})
+foreach(dir ${FLICKR_DEPS_INCLUDE_DIRS})
+    list(APPEND FLICKR_SWIFT_FLAGS -Xcc -I${dir})
+endforeach()
+set(FLICKR_LINK_EXTRA "")
+if(FLICKR_SANITIZER)
+    # The runtime comes with the sanitized executable that loads the library.
+    list(APPEND FLICKR_SWIFT_FLAGS -sanitize=${FLICKR_SANITIZER})
+else()
+    list(APPEND FLICKR_LINK_EXTRA -Wl,-z,defs)  # every symbol resolved at link time
+endif()
+if(FLICKR_GLIBC_2_36)
+    list(APPEND FLICKR_LINK_EXTRA -Wl,-z,pack-relative-relocs)
+endif()
+
+file(GLOB_RECURSE FLICKR_CORE_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/Sources/FlickrCore/*.swift)
+file(GLOB_RECURSE FLICKR_API_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/Sources/Flickr/*.swift)
+file(GLOB FLICKR_MODULE_MAPS CONFIGURE_DEPENDS
+    ${CMAKE_SOURCE_DIR}/Sources/*/module.modulemap ${CMAKE_SOURCE_DIR}/Sources/*/*.h
+    ${CMAKE_SOURCE_DIR}/Sources/*/include/*)
+file(GLOB_RECURSE FLICKR_PUBLIC_HEADERS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/include/*.h)
+
+add_custom_command(
+    OUTPUT ${FLICKR_SWIFT_OUT}/FlickrCore.o ${FLICKR_SWIFT_OUT}/FlickrCore.swiftmodule
+    COMMAND ${SWIFTC_EXECUTABLE} ${FLICKR_SWIFT_FLAGS} -module-name FlickrCore
+            -emit-module -emit-module-path ${FLICKR_SWIFT_OUT}/FlickrCore.swiftmodule
+            -c -o ${FLICKR_SWIFT_OUT}/FlickrCore.o ${FLICKR_CORE_SOURCES}
+    DEPENDS ${FLICKR_CORE_SOURCES} ${FLICKR_MODULE_MAPS}
+    COMMENT "Compiling FlickrCore (Embedded Swift)"
+    VERBATIM)
+
+add_custom_command(
+    OUTPUT ${FLICKR_SWIFT_OUT}/Flickr.o
+    COMMAND ${SWIFTC_EXECUTABLE} ${FLICKR_SWIFT_FLAGS} -module-name Flickr
+            -c -o ${FLICKR_SWIFT_OUT}/Flickr.o ${FLICKR_API_SOURCES}
+    DEPENDS ${FLICKR_API_SOURCES} ${FLICKR_SWIFT_OUT}/FlickrCore.swiftmodule ${FLICKR_MODULE_MAPS}
+            ${FLICKR_PUBLIC_HEADERS}
+    COMMENT "Compiling Flickr, the C entry points (Embedded Swift)"
+    VERBATIM)
+
+# libcurl's variadic setopt/getinfo behind typed C functions; built with the project's C flags
+# (so the sanitizer builds instrument it too).
+add_library(flickr_shims OBJECT ${CMAKE_SOURCE_DIR}/Sources/CFlickrShims/shims.c)
+set_target_properties(flickr_shims PROPERTIES POSITION_INDEPENDENT_CODE ON)
+target_include_directories(flickr_shims PRIVATE ${CMAKE_SOURCE_DIR}/Sources/CFlickrShims/include
+                                                ${FLICKR_DEPS_INCLUDE_DIRS})
+
+add_custom_command(
+    OUTPUT ${CMAKE_BINARY_DIR}/${FLICKR_REALNAME}
+    COMMAND ${FLICKR_LINKER_DRIVER} -shared -fuse-ld=lld
+            -o ${CMAKE_BINARY_DIR}/${FLICKR_REALNAME}
+            ${FLICKR_SWIFT_OUT}/FlickrCore.o ${FLICKR_SWIFT_OUT}/Flickr.o $<TARGET_OBJECTS:flickr_shims>
+            -Wl,--version-script=${CMAKE_SOURCE_DIR}/flickr.map -Wl,-soname=${FLICKR_SONAME}
+            -Wl,--gc-sections -Wl,--build-id ${FLICKR_LINK_EXTRA}
+            -L${FLICKR_EMBEDDED_LIBDIR} -lswiftUnicodeDataTables
+            ${FLICKR_DEPS_LDFLAGS} -lm -lpthread
+    DEPENDS ${FLICKR_SWIFT_OUT}/FlickrCore.o ${FLICKR_SWIFT_OUT}/Flickr.o $<TARGET_OBJECTS:flickr_shims>
+            flickr_shims ${CMAKE_SOURCE_DIR}/flickr.map
+    COMMENT "Linking libflickr.so"
+    VERBATIM)
+
+add_custom_target(flickr_swift ALL
+    COMMAND ${CMAKE_COMMAND} -E create_symlink ${FLICKR_REALNAME} ${CMAKE_BINARY_DIR}/${FLICKR_SONAME}
+    COMMAND ${CMAKE_COMMAND} -E create_symlink ${FLICKR_SONAME} ${CMAKE_BINARY_DIR}/libflickr.so
+    DEPENDS ${CMAKE_BINARY_DIR}/${FLICKR_REALNAME}
+    BYPRODUCTS ${CMAKE_BINARY_DIR}/${FLICKR_SONAME} ${CMAKE_BINARY_DIR}/libflickr.so)

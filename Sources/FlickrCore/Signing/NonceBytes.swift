@@ -5,7 +5,7 @@ import CFlickrShims
 import Glibc
 #endif
 
-/// Random bytes for nonces, drawn from the system CSPRNG (getrandom) a block at a time.
+/// Random bytes for nonces and hash salts, drawn from the system CSPRNG (getrandom) a block at a time.
 ///
 /// OpenSSL 3's RAND_bytes dispatches through its providers on every call, and
 /// SystemRandomNumberGenerator makes one getrandom system call per 8 bytes: two per nonce,

@@ -82,8 +82,9 @@ struct NameTable {
     private var shift: UInt64 = 64
     private var used = 0
     /// Per-table random hash basis, and slot selection from the hash's mixed
-    /// high bits, so crafted names cannot pile up in one probe sequence.
-    private let seed = UInt32.random(in: .min ... .max)
+    /// high bits, so crafted names cannot pile up in one probe sequence. From the
+    /// batched CSPRNG bytes: `UInt32.random` costs a getrandom system call per table.
+    private let seed = UInt32(truncatingIfNeeded: NonceBytes.shared.next().0)
 
     @inline(__always)
     private func home(_ hash: UInt32) -> Int {

@@ -64,10 +64,18 @@ file(GLOB FLICKR_MODULE_MAPS CONFIGURE_DEPENDS
     ${CMAKE_SOURCE_DIR}/Sources/*/include/*)
 file(GLOB_RECURSE FLICKR_PUBLIC_HEADERS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/include/*.h)
 
+# FlickrCore's interface first (type-checking only), so that Flickr compiles beside FlickrCore's code.
 add_custom_command(
-    OUTPUT ${FLICKR_SWIFT_OUT}/FlickrCore.o ${FLICKR_SWIFT_OUT}/FlickrCore.swiftmodule
+    OUTPUT ${FLICKR_SWIFT_OUT}/FlickrCore.swiftmodule
     COMMAND ${SWIFTC_EXECUTABLE} ${FLICKR_SWIFT_FLAGS} -module-name FlickrCore
-            -emit-module -emit-module-path ${FLICKR_SWIFT_OUT}/FlickrCore.swiftmodule
+            -emit-module -emit-module-path ${FLICKR_SWIFT_OUT}/FlickrCore.swiftmodule ${FLICKR_CORE_SOURCES}
+    DEPENDS ${FLICKR_CORE_SOURCES} ${FLICKR_MODULE_MAPS}
+    COMMENT "Emitting the FlickrCore module (Embedded Swift)"
+    VERBATIM)
+
+add_custom_command(
+    OUTPUT ${FLICKR_SWIFT_OUT}/FlickrCore.o
+    COMMAND ${SWIFTC_EXECUTABLE} ${FLICKR_SWIFT_FLAGS} -module-name FlickrCore
             -c -o ${FLICKR_SWIFT_OUT}/FlickrCore.o ${FLICKR_CORE_SOURCES}
     DEPENDS ${FLICKR_CORE_SOURCES} ${FLICKR_MODULE_MAPS}
     COMMENT "Compiling FlickrCore (Embedded Swift)"

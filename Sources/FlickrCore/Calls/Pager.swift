@@ -56,7 +56,7 @@ package final class Pager: @unchecked Sendable {
             }
             segments = split
         }
-        _ = try RESTCall(method: method, parameters: rest, verb: .get)  // same validation as a call
+        try RESTCall.validate(method: method, parameters: rest)  // same validation as a call
         self.init(context: context, method: method, parameters: rest, itemPath: segments, firstPage: firstPage)
     }
 

@@ -23,7 +23,8 @@ package final class RESTCall: Sendable {
         self.verb = verb
     }
 
-    private static func validate(method: String, parameters: [(String, String)]) throws(FlickrError) {
+    /// The checks every call's method and parameters pass (also a pager's, before its first page).
+    static func validate(method: String, parameters: [(String, String)]) throws(FlickrError) {
         guard !method.isEmpty else { throw .invalid("the method name must not be empty") }
         guard method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw .invalid("the method name must be printable ASCII without spaces")

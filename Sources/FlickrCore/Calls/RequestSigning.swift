@@ -18,11 +18,11 @@ enum RequestSigning {
             let signer = OAuthRequestSigner(
                 consumerKey: settings.apiKey, consumerSecret: settings.sharedSecret, token: token.token,
                 tokenSecret: token.secret)
-            let signed = try signer.sign(method: call.verb.rawValue, url: endpoint, parameters: parameters)
             if settings.number(.oauthInHeader) != 0 {
+                let signed = try signer.sign(method: call.verb.rawValue, url: endpoint, parameters: parameters)
                 headers.append("Authorization: \(signed.authorizationHeader)")
             } else {
-                encoded = signed.formEncoded  // the signer's encodings, not a second pass
+                encoded = try SignedForm.make(signer, method: call.verb.rawValue, url: endpoint, parameters: parameters)
             }
         } else if let authToken = settings.string(.authToken) {
             guard !settings.sharedSecret.isEmpty else {

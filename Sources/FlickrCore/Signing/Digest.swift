@@ -9,7 +9,13 @@ package enum Base64 {
 
     package static func encode(_ bytes: some Collection<UInt8>) -> String {
         var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        append(bytes, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the base64 text of `bytes` to a byte buffer.
+    static func append(_ bytes: some Collection<UInt8>, to out: inout [UInt8]) {
+        out.reserveCapacity(out.count + (bytes.count + 2) / 3 * 4)
         var iterator = bytes.makeIterator()
         while let b0 = iterator.next() {
             let b1 = iterator.next()
@@ -20,7 +26,6 @@ package enum Base64 {
             out.append(b1 == nil ? UInt8(ascii: "=") : alphabet[Int(group >> 6 & 0x3F)])
             out.append(b2 == nil ? UInt8(ascii: "=") : alphabet[Int(group & 0x3F)])
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }
 
@@ -39,41 +44,56 @@ package enum Crypto {
 
     /// HMAC-SHA1 of `data` under `key`; nil if libcrypto fails.
     package static func hmacSHA1(key: [UInt8], data: [UInt8]) -> [UInt8]? {
+        key.withUnsafeBufferPointer { key in data.withUnsafeBufferPointer { hmacSHA1(key: key, data: $0) } }
+    }
+
+    /// HMAC-SHA1 over byte buffers; the pads and the inner hash live on the stack.
+    static func hmacSHA1(key: UnsafeBufferPointer<UInt8>, data: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         // RFC 2104 over SHA-1 with a digest fetched once: OpenSSL 3's one-shot HMAC() fetches the
         // MAC and the digest by name on every call, which costs more than hashing a request.
         guard let md = sha1, let context = EVP_MD_CTX_new() else { return nil }
         defer { EVP_MD_CTX_free(context) }
         let blockSize = 64
-        var block = [UInt8](repeating: 0, count: blockSize)
-        if key.count > blockSize {
-            guard let hashed = digest(md, context, [key]) else { return nil }
-            block.replaceSubrange(0..<hashed.count, with: hashed)
-        } else {
-            block.replaceSubrange(0..<key.count, with: key)
+        let hashSize = Int(EVP_MAX_MD_SIZE)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * blockSize + hashSize) { scratch in
+            guard let base = scratch.baseAddress else { return nil }
+            let block = base, pad = base + blockSize, hash = base + 2 * blockSize
+            block.initialize(repeating: 0, count: blockSize)
+            if key.count > blockSize {
+                guard let length = digest(md, context, UnsafeBufferPointer(start: key.baseAddress, count: key.count),
+                                          nil, into: hash) else { return nil }
+                block.update(from: hash, count: length)
+            } else if let start = key.baseAddress {
+                block.update(from: start, count: key.count)
+            }
+            for i in 0..<blockSize { pad[i] = block[i] ^ 0x36 }
+            guard let innerLength = digest(md, context, UnsafeBufferPointer(start: pad, count: blockSize), data,
+                                           into: hash) else { return nil }
+            for i in 0..<blockSize { pad[i] = block[i] ^ 0x5C }
+            guard let length = digest(md, context, UnsafeBufferPointer(start: pad, count: blockSize),
+                                      UnsafeBufferPointer(start: hash, count: innerLength), into: hash)
+            else { return nil }
+            return Array(UnsafeBufferPointer(start: hash, count: length))
         }
-        let inner = block.map { $0 ^ 0x36 }
-        let outer = block.map { $0 ^ 0x5C }
-        guard let innerHash = digest(md, context, [inner, data]) else { return nil }
-        return digest(md, context, [outer, innerHash])
     }
 
     /// SHA-1 fetched once per process (nil if libcrypto cannot provide it); EVP_MD objects are shareable.
     nonisolated(unsafe) private static let sha1: OpaquePointer? = EVP_MD_fetch(nil, "SHA1", nil)
 
-    private static func digest(_ md: OpaquePointer, _ context: OpaquePointer, _ parts: [[UInt8]]) -> [UInt8]? {
+    /// The digest of `first` then `second` into `out` (EVP_MAX_MD_SIZE bytes); its length, or nil.
+    private static func digest(
+        _ md: OpaquePointer, _ context: OpaquePointer, _ first: UnsafeBufferPointer<UInt8>,
+        _ second: UnsafeBufferPointer<UInt8>?, into out: UnsafeMutablePointer<UInt8>
+    ) -> Int? {
         guard EVP_DigestInit_ex(context, md, nil) == 1 else { return nil }
-        for part in parts where !part.isEmpty {
-            guard part.withUnsafeBufferPointer({ EVP_DigestUpdate(context, $0.baseAddress, $0.count) }) == 1 else {
-                return nil
-            }
+        guard first.isEmpty || EVP_DigestUpdate(context, first.baseAddress, first.count) == 1 else { return nil }
+        if let second, !second.isEmpty {
+            guard EVP_DigestUpdate(context, second.baseAddress, second.count) == 1 else { return nil }
         }
-        var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        guard out.withUnsafeMutableBufferPointer({ EVP_DigestFinal_ex(context, $0.baseAddress, &length) }) == 1,
-              length > 0, Int(length) <= out.count
+        guard EVP_DigestFinal_ex(context, out, &length) == 1, length > 0, length <= UInt32(EVP_MAX_MD_SIZE)
         else { return nil }
-        out.removeSubrange(Int(length)...)
-        return out
+        return Int(length)
     }
 
     package static func md5(_ data: [UInt8]) -> [UInt8]? {

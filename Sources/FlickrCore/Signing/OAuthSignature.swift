@@ -242,7 +242,7 @@ package struct OAuthRequestSigner: Sendable {
 
     /// The parsed URL and its encoded signature base URL; the last URL is remembered, since a context
     /// signs for the same few endpoints over and over and parsing costs more than the rest of signing.
-    private static func endpoint(_ url: String) throws(FlickrError) -> (EndpointURL, String) {
+    static func endpoint(_ url: String) throws(FlickrError) -> (EndpointURL, String) {
         if let hit = lastEndpoint.withLock({ $0?.url == url ? $0 : nil }) { return (hit.endpoint, hit.base) }
         let endpoint = try EndpointURL(parsing: url, what: "the request URL")
         let base = PercentEncoding.encode(OAuthSignature.baseURL(url, endpoint))

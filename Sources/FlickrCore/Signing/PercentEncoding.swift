@@ -32,18 +32,21 @@ package enum PercentEncoding {
     /// Appends the RFC 3986 encoding of `s` (as `encode`) to a byte buffer.
     static func appendEncoded(_ s: String, to out: inout [UInt8]) {
         var s = s
-        s.withUTF8 { bytes in
-            // Runs of unreserved bytes (most of any value) are copied whole.
-            var runStart = 0
-            for (index, byte) in bytes.enumerated() where !isUnreserved(byte) {
-                if index > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-                out.append(UInt8(ascii: "%"))
-                out.append(upperHex(byte >> 4))
-                out.append(upperHex(byte & 0x0F))
-                runStart = index + 1
-            }
-            if bytes.count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+        s.withUTF8 { appendEncoded(bytes: $0, to: &out) }
+    }
+
+    /// Appends the RFC 3986 encoding of UTF-8 bytes to a byte buffer.
+    static func appendEncoded(bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        // Runs of unreserved bytes (most of any value) are copied whole.
+        var runStart = 0
+        for (index, byte) in bytes.enumerated() where !isUnreserved(byte) {
+            if index > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+            out.append(UInt8(ascii: "%"))
+            out.append(upperHex(byte >> 4))
+            out.append(upperHex(byte & 0x0F))
+            runStart = index + 1
         }
+        if bytes.count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
     }
 
     /// Appends a string's UTF-8 to a byte buffer in one copy.

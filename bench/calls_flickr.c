@@ -3,6 +3,7 @@
  * libflickr (C) driver for workloads 2-4; prints one JSON line.
  *
  *   calls_flickr seq N                 N sequential OAuth-signed GET flickr.test.echo calls
+ *   calls_flickr discard N             the same with flickr_call_discard (answer checked, not mapped)
  *   calls_flickr async N INFLIGHT      N calls with flickr_call_async, INFLIGHT at a time, one context
  *   calls_flickr upload PATH 0|1       flickr_upload_file, progress callback off (0) or on (1)
  *   calls_flickr check                 one signed flickr.test.login (for the sandbox check)
@@ -84,12 +85,17 @@ int main(int argc, char **argv) {
         if (flickr_call(&resp, ctx, "flickr.test.login", NULL, FLICKR_GET) != FLICKR_OK) die("flickr.test.login");
         printf("{\"user\": \"%s\"}\n", flickr_value_string(flickr_value_get(flickr_response_root(resp), "user.id")));
         flickr_response_free(resp);
-    } else if (!strcmp(mode, "seq") && argc == 3) {
+    } else if ((!strcmp(mode, "seq") || !strcmp(mode, "discard")) && argc == 3) {
         long n = atol(argv[2]);
+        int discard = !strcmp(mode, "discard");
         double t0 = now();
         getrusage(RUSAGE_SELF, &r0);
         for (long i = 0; i < n; i++) {
             flickr_response *resp = NULL;
+            if (discard) {
+                if (flickr_call_discard(ctx, "flickr.test.echo", echo_params, FLICKR_GET) != FLICKR_OK) die("call");
+                continue;
+            }
             if (flickr_call(&resp, ctx, "flickr.test.echo", echo_params, FLICKR_GET) != FLICKR_OK) die("call");
             flickr_response_free(resp);
         }

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Python drivers for workloads 2-4 (libflickr's binding and python-flickrapi); prints one JSON line.
 
-    calls_py.py libflickr seq N | async N INFLIGHT | upload PATH 0|1 | check
+    calls_py.py libflickr seq N | discard N | async N INFLIGHT | upload PATH 0|1 | check
     calls_py.py flickrapi seq N | upload PATH | check
 
 Environment as bench/calls_flickr.c (BENCH_URL, BENCH_KEY, BENCH_SECRET, BENCH_TOKEN,
@@ -54,10 +54,14 @@ def main():
             out["user"] = api.call("flickr.test.login")["user"]["id"]
         else:
             out["user"] = api.test.login().find("user").get("id")
-    elif mode == "seq":
+    elif mode in ("seq", "discard"):
         n = int(args[0])
-        call = (lambda: api.call("flickr.test.echo", test="bench")) if lib == "libflickr" else \
-            (lambda: api.test.echo(test="bench"))
+        if lib != "libflickr":
+            call = lambda: api.test.echo(test="bench")  # noqa: E731
+        elif mode == "discard":
+            call = lambda: api.call_discard("flickr.test.echo", test="bench")  # noqa: E731
+        else:
+            call = lambda: api.call("flickr.test.echo", test="bench")  # noqa: E731
         t0 = time.perf_counter()
         u0, s0, _ = usage()
         for _ in range(n):

@@ -4,12 +4,14 @@ public import CFlickr
 internal import FlickrCore
 
 private func restCall(
-    _ method: UnsafePointer<CChar>?, _ params: UnsafePointer<UnsafePointer<CChar>?>?, _ verb: flickr_http_method
+    _ method: UnsafePointer<CChar>?, _ params: UnsafePointer<UnsafePointer<CChar>?>?, _ verb: flickr_http_method,
+    discardsAnswer: Bool = false
 ) throws(FlickrError) -> RESTCall {
     guard let httpVerb = HTTPRequest.Verb(cValue: verb.rawValue) else {
         throw .invalid("verb must be FLICKR_GET or FLICKR_POST")
     }
-    return try RESTCall(method: try requiredString(method, "method"), parameters: try parameters(params), verb: httpVerb)
+    return try RESTCall(method: try requiredString(method, "method"), parameters: try parameters(params), verb: httpVerb,
+                        discardsAnswer: discardsAnswer)
 }
 
 @c @implementation
@@ -23,6 +25,17 @@ public func flickr_call(
         let context = try contexts.object(ctx)
         let response = try context.perform(try restCall(method, params, verb))
         out.pointee = responses.register(response)
+    }
+}
+
+@c @implementation
+public func flickr_call_discard(
+    _ ctx: OpaquePointer?, _ method: UnsafePointer<CChar>?, _ params: UnsafePointer<UnsafePointer<CChar>?>?,
+    _ verb: flickr_http_method
+) -> CInt {
+    boundary { () throws(FlickrError) in
+        let context = try contexts.object(ctx)
+        _ = try context.perform(try restCall(method, params, verb, discardsAnswer: true))
     }
 }
 

@@ -313,6 +313,10 @@ static int call_with_params(const char *const *params, void *ctx) {
     return rc;
 }
 
+static int call_discard_with_params(const char *const *params, void *ctx) {
+    return flickr_call_discard(ctx, "flickr.test.echo", params, FLICKR_POST);
+}
+
 static int call_async_with_params(const char *const *params, void *ctx) {
     flickr_request *req = (flickr_request *)0x1;
     int rc = flickr_call_async(&req, ctx, "flickr.test.echo", params, FLICKR_GET, NULL, NULL);
@@ -345,6 +349,16 @@ static void test_client(void) {
     CHECK_FAILS(flickr_call(&resp, ctx, "flickr.test.echo", NULL, (flickr_http_method)-1), FLICKR_EINVAL);
     CHECK_FAILS(flickr_call(&resp, ctx, "flickr.test.echo", NULL, (flickr_http_method)INT_MAX), FLICKR_EINVAL);
     check_bad_params(call_with_params, ctx);
+
+    BOUNDARY(flickr_call_discard)
+    CHECK_FAILS(flickr_call_discard(NULL, "flickr.test.echo", NULL, FLICKR_GET), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_call_discard(dead, "flickr.test.echo", NULL, FLICKR_GET), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_call_discard(ctx, NULL, NULL, FLICKR_GET), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_call_discard(ctx, "", NULL, FLICKR_POST), FLICKR_EINVAL);
+    for (i = 0; i < N_BAD; i++) CHECK_FAILS(flickr_call_discard(ctx, bad_utf8[i], NULL, FLICKR_GET), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_call_discard(ctx, "flickr.test.echo", NULL, (flickr_http_method)2), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_call_discard(ctx, "flickr.test.echo", NULL, (flickr_http_method)-1), FLICKR_EINVAL);
+    check_bad_params(call_discard_with_params, ctx);
 
     BOUNDARY(flickr_call_async)
     CHECK_FAILS(flickr_call_async(NULL, ctx, "flickr.test.echo", NULL, FLICKR_GET, never_called, &calls), FLICKR_EINVAL);

@@ -225,11 +225,83 @@ static void test_invalid_arguments(void) {
     flickr_context_free(ctx);
 }
 
+/* flickr_call_discard: the write happens, every signing scheme is accepted, and each failure
+ * reads exactly as flickr_call reports it (code, Flickr code, HTTP status, message). */
+static void test_discard(void) {
+    flickr_context *ctx = sandbox_context(AUTH_OAUTH);
+    flickr_response *resp = NULL;
+    const char *mine[] = {"user_id", "me", "per_page", "1", NULL};
+    char photo_id[64] = "";
+    const char *tag_params[] = {"photo_id", photo_id, "tags", "discarded-answer", NULL};
+    const char *info_params[] = {"photo_id", photo_id, NULL};
+    enum sandbox_auth schemes[] = {AUTH_NONE, AUTH_OAUTH, AUTH_LEGACY};
+    const char *faults[] = {"http503", "http429=7", "empty", "truncate", "drop", "huge=1000000"};
+    size_t i;
+
+    /* One of the caller's own photos, to tag. */
+    CHECK_EQ_INT(flickr_call(&resp, ctx, "flickr.photos.search", mine, FLICKR_GET), FLICKR_OK);
+    if (resp) {
+        const char *id = flickr_value_string(flickr_value_get(flickr_response_root(resp), "photos.photo.0.id"));
+        CHECK(id != NULL);
+        snprintf(photo_id, sizeof photo_id, "%s", id ? id : "");
+    }
+    flickr_response_free(resp);
+    resp = NULL;
+    CHECK_EQ_INT(flickr_call_discard(ctx, "flickr.photos.addTags", tag_params, FLICKR_POST), FLICKR_OK);
+    CHECK_EQ_INT(flickr_call(&resp, ctx, "flickr.photos.getInfo", info_params, FLICKR_GET), FLICKR_OK);
+    if (resp) CHECK(strstr(flickr_response_body(resp, NULL), "discarded-answer") != NULL);
+    flickr_response_free(resp);
+
+    for (i = 0; i < sizeof schemes / sizeof schemes[0]; i++) {
+        flickr_context *other = sandbox_context(schemes[i]);
+        const char *params[] = {"title", "caf\xc3\xa9 & !*'()", NULL};
+        CHECK_EQ_INT(flickr_call_discard(other, "flickr.test.echo", params, FLICKR_GET), FLICKR_OK);
+        CHECK_EQ_INT(flickr_call_discard(other, "flickr.test.echo", params, FLICKR_POST), FLICKR_OK);
+        flickr_context_free(other);
+    }
+
+    /* Failures: compared field by field with flickr_call's for the same answer. */
+    {
+        const char *fake[] = {NULL};
+        flickr_error expected;
+        char message[512];
+        CHECK_EQ_INT(flickr_call(&resp, ctx, "flickr.fakeMethod", fake, FLICKR_GET), FLICKR_EAPI);
+        expected = *err();
+        snprintf(message, sizeof message, "%s", expected.message);
+        CHECK_EQ_INT(flickr_call_discard(ctx, "flickr.fakeMethod", fake, FLICKR_GET), FLICKR_EAPI);
+        CHECK_EQ_INT(err()->api_code, 112);
+        CHECK_EQ_INT(err()->http_status, expected.http_status);
+        CHECK_EQ_STR(err()->message, message);
+    }
+    CHECK_EQ_INT(flickr_context_set_long(ctx, FLICKR_OPT_MAX_RESPONSE_BYTES, 64 * 1024), FLICKR_OK);
+    for (i = 0; i < sizeof faults / sizeof faults[0]; i++) {
+        const char *fault[] = {"sandbox_fault", faults[i], NULL};
+        int code = flickr_call(&resp, ctx, "flickr.test.echo", fault, FLICKR_GET);
+        flickr_error expected = *err();
+        char message[512];
+        snprintf(message, sizeof message, "%s", expected.message);
+        CHECK(code != FLICKR_OK);
+        CHECK_EQ_INT(flickr_call_discard(ctx, "flickr.test.echo", fault, FLICKR_GET), code);
+        CHECK_EQ_INT(err()->code, expected.code);
+        CHECK_EQ_INT(err()->api_code, expected.api_code);
+        CHECK_EQ_INT(err()->http_status, expected.http_status);
+        CHECK_EQ_STR(err()->message, message);
+    }
+    /* As documented: an answer that breaks after <rsp stat="ok"> is not read, so not judged. */
+    {
+        const char *fault[] = {"sandbox_fault", "malformed", NULL};
+        CHECK_EQ_INT(flickr_call(&resp, ctx, "flickr.test.echo", fault, FLICKR_GET), FLICKR_EPARSE);
+        CHECK_EQ_INT(flickr_call_discard(ctx, "flickr.test.echo", fault, FLICKR_GET), FLICKR_OK);
+    }
+    flickr_context_free(ctx);
+}
+
 int main(void) {
     test_encoding();
     test_signing_schemes();
     test_photo_list();
     test_errors();
+    test_discard();
     test_invalid_arguments();
     TEST_MAIN_END();
 }

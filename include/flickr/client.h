@@ -64,6 +64,26 @@ FLICKR_API int flickr_call(flickr_response **out, flickr_context *ctx, const cha
                            const char *const *params, flickr_http_method verb);
 
 /**
+ * @brief Call a Flickr method for its effect only, and wait: flickr_call() without a response.
+ *
+ * For answers nobody reads (writes such as flickr.photos.addTags, flickr.favorites.add): a success
+ * is recognised from the start of the answer, `<rsp stat="ok"`, and nothing is mapped into values,
+ * which saves most of the library's own work on a small answer. Any other answer (stat="fail", an
+ * HTTP error page, an envelope written some other way) is mapped in full and reported exactly as
+ * flickr_call() reports it. The rest of a successful answer is not looked at, so a body that goes
+ * wrong after its `<rsp stat="ok">` still counts as success: use flickr_call() to validate it.
+ *
+ * @param ctx    the context.
+ * @param method as for flickr_call().
+ * @param params as for flickr_call(); copied.
+ * @param verb   FLICKR_GET or FLICKR_POST.
+ * @return as flickr_call() (flickr_error_last() gives the details of a failure).
+ * @note Added in 0.2. Thread-safe: any number of threads may call at once on one context.
+ */
+FLICKR_API int flickr_call_discard(flickr_context *ctx, const char *method, const char *const *params,
+                                   flickr_http_method verb);
+
+/**
  * @brief Start a call and return at once.
  *
  * @param[out] out  receives the request; release it with flickr_request_free() (also after

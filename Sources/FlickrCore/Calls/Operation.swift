@@ -60,12 +60,21 @@ extension RESTCall: Operation {
         try RequestSigning.request(for: self, settings: settings, endpoint: endpoint)
     }
 
-    package var parsesXML: Bool { true }
+    /// An answer nobody reads is not streamed into the mapper: it is kept, and mapped only if it is
+    /// not plainly a success (so that failures read exactly as flickr_call's).
+    package var parsesXML: Bool { !discardsAnswer }
 
     package func interpret(status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>?, url: String)
         -> Result<Response, FlickrError>
     {
-        ResponseInterpreter.interpret(
+        var parsed = parsed
+        if discardsAnswer {
+            if SuccessEnvelope.matches(body), let response = Response.discarded(status: status) {
+                return .success(response)
+            }
+            parsed = body.withUnsafeBytes { bytes in Result { () throws(FlickrError) in try XMLMapper.parse(bytes) } }
+        }
+        return ResponseInterpreter.interpret(
             status: status, body: body, parsed: parsed ?? .failure(FlickrError(.parse, "no XML body")), url: url)
     }
 }

@@ -5,22 +5,26 @@ package final class RESTCall: Sendable {
     package let method: String
     package let parameters: [(String, String)]
     package let verb: HTTPRequest.Verb
+    /// The caller will not read the answer (flickr_call_discard): no value tree is built for a success.
+    package let discardsAnswer: Bool
 
     /// Names the library sets itself; a caller passing them would break the signature or the parsing.
     static let reservedNames: Set<String> = ["method", "api_key", "api_sig", "auth_token", "format", "nojsoncallback"]
 
     // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
-    package convenience init(method: String, parameters: [(String, String)], verb: HTTPRequest.Verb)
-        throws(FlickrError)
-    {
+    package convenience init(
+        method: String, parameters: [(String, String)], verb: HTTPRequest.Verb, discardsAnswer: Bool = false
+    ) throws(FlickrError) {
         try RESTCall.validate(method: method, parameters: parameters)
-        self.init(validMethod: method, parameters: parameters, verb: verb)
+        self.init(validMethod: method, parameters: parameters, verb: verb, discardsAnswer: discardsAnswer)
     }
 
-    private init(validMethod method: String, parameters: [(String, String)], verb: HTTPRequest.Verb) {
+    private init(validMethod method: String, parameters: [(String, String)], verb: HTTPRequest.Verb,
+                 discardsAnswer: Bool) {
         self.method = method
         self.parameters = parameters
         self.verb = verb
+        self.discardsAnswer = discardsAnswer
     }
 
     /// The checks every call's method and parameters pass (also a pager's, before its first page).

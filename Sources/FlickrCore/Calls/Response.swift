@@ -20,6 +20,18 @@ package final class Response: @unchecked Sendable {
         storage[body.count] = 0
     }
 
+    /// The answer of a call whose body nobody reads (flickr_call_discard): `<rsp stat="ok"/>` and no
+    /// body. Nil only if that envelope could not be mapped once (out of memory).
+    package static func discarded(status: Int) -> Response? {
+        acknowledged.map { Response(tree: $0, body: [], httpStatus: status) }
+    }
+
+    /// Mapped once per process; a tree is immutable, so every discarded answer shares it.
+    private static let acknowledged: ValueTree? = {
+        let envelope: StaticString = "<rsp stat=\"ok\"/>"
+        return try? XMLMapper.parse(UnsafeRawBufferPointer(start: envelope.utf8Start, count: envelope.utf8CodeUnitCount))
+    }()
+
     deinit {
         storage.deallocate()
     }

@@ -89,6 +89,7 @@ _SIGNATURES = {
     "flickr_context_get_long": (_STATUS, [POINTER(c_long), ContextPtr, c_int]),
     "flickr_context_set_log": (_STATUS, [ContextPtr, LogCallback, c_void_p]),
     "flickr_call": (_STATUS, [POINTER(ResponsePtr), ContextPtr, c_char_p, Params, c_int]),
+    "flickr_call_discard": (_STATUS, [ContextPtr, c_char_p, Params, c_int]),
     "flickr_call_async": (_STATUS, [POINTER(RequestPtr), ContextPtr, c_char_p, Params, c_int, DoneCallback, c_void_p]),
     "flickr_pages_new": (_STATUS, [POINTER(PagesPtr), ContextPtr, c_char_p, Params, c_char_p]),
     "flickr_pages_next": (_STATUS, [POINTER(ValuePtr), PagesPtr]),

@@ -293,6 +293,16 @@ class Flickr:
 
         return self._call(method, params, POST if post else GET, body)
 
+    def call_discard(self, method: str, *, post: bool = False, **params: Any) -> None:
+        """Like :meth:`call` (or :meth:`post`) for a call whose answer you will not read.
+
+        A success is recognised from the start of the answer and nothing is mapped, which makes
+        the call cheaper; failures raise exactly as :meth:`call` raises them. For writes such as
+        ``flickr.photos.addTags``.
+        """
+        _ffi.lib().flickr_call_discard(self._live(), _ffi.encode(method, "method"), _ffi.params_array(params),
+                                       POST if post else GET)
+
     def _call(self, method: str, params: dict, verb: int, convert=None) -> Any:
         lib = _ffi.lib()
         response = _ffi.ResponsePtr()

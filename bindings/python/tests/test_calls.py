@@ -94,6 +94,28 @@ def test_transport_and_http_errors(api, fault, exception, http_status):
     api.call("flickr.test.echo")  # still usable
 
 
+def test_call_discard_writes_and_fails_like_call(api):
+    photo_id = api.call("flickr.photos.search", user_id="me", per_page=1)["photos"]["photo"][0]["id"]
+    assert api.call_discard("flickr.photos.addTags", post=True, photo_id=photo_id, tags="py-discarded") is None
+    assert 'raw="py-discarded"' in api.call_xml("flickr.photos.getInfo", photo_id=photo_id)
+    assert api.call_discard("flickr.test.echo", title="caf\u00e9 & !*'()") is None
+    with pytest.raises(flickr.APIError) as caught:
+        api.call_discard("flickr.fakeMethod")
+    assert (caught.value.api_code, caught.value.message) == (112, 'Method "flickr.fakeMethod" not found')
+    for fault, exception in [("http502", flickr.HTTPError), ("empty", flickr.ParseError),
+                             ("truncate", flickr.NetworkError)]:
+        with pytest.raises(exception) as discarded:
+            api.call_discard("flickr.test.echo", sandbox_fault=fault)
+        with pytest.raises(exception) as called:
+            api.call("flickr.test.echo", sandbox_fault=fault)
+        assert (discarded.value.code, discarded.value.http_status, discarded.value.message) == \
+            (called.value.code, called.value.http_status, called.value.message)
+    # Not read, so not judged: broken XML after <rsp stat="ok"> (call raises ParseError).
+    assert api.call_discard("flickr.test.echo", sandbox_fault="malformed") is None
+    with pytest.raises(flickr.InvalidArgument):
+        api.call_discard("flickr.test.echo", api_key="mine")
+
+
 def test_timeout_and_size_cap(api):
     api.set_option("timeout_ms", 300)
     with pytest.raises(flickr.TimeoutError) as caught:

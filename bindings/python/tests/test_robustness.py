@@ -115,6 +115,7 @@ def test_closed_twice_and_used_after_close(library_path, sandbox):
         lambda: api.call("flickr.test.echo"),
         lambda: api.post("flickr.test.echo"),
         lambda: api.call_xml("flickr.test.echo"),
+        lambda: api.call_discard("flickr.test.echo"),
         lambda: api.call_async("flickr.test.echo"),
         lambda: list(api.walk("flickr.photos.search")),
         lambda: api.upload(JPEG),

@@ -261,7 +261,10 @@ def params_array(params: dict) -> "ctypes.Array":
         if value is None:
             continue
         flat.append(encode(name, "parameter name"))
-        flat.append(encode(param_text(value), f"parameter {name!r}"))
+        text = value if type(value) is str else param_text(value)  # every call passes through here
+        if "\0" in text:
+            encode(text, f"parameter {name!r}")  # raises, naming the parameter
+        flat.append(text.encode("utf-8", "surrogatepass"))
     flat.append(None)
     return (c_char_p * len(flat))(*flat)
 

@@ -91,14 +91,22 @@ package enum OAuthSignature {
         var b = b
         return a.withUTF8 { x in
             b.withUTF8 { y in
-                let common = min(x.count, y.count)
-                if common > 0, let p = x.baseAddress, let q = y.baseAddress {
-                    let order = memcmp(p, q, common)
-                    if order != 0 { return Int(order) }
-                }
-                return x.count - y.count
+                guard let p = x.baseAddress, let q = y.baseAddress else { return x.count - y.count }
+                return compareBytes(p, x.count, q, y.count)
             }
         }
+    }
+
+    /// The same order over raw bytes.
+    static func compareBytes(_ a: UnsafePointer<UInt8>, _ aCount: Int, _ b: UnsafePointer<UInt8>, _ bCount: Int)
+        -> Int
+    {
+        let common = min(aCount, bCount)
+        if common > 0 {
+            let order = memcmp(a, b, common)
+            if order != 0 { return Int(order) }
+        }
+        return aCount - bCount
     }
 
     /// RFC 5849 §3.4.1.1: the HTTP method in uppercase; it must be an HTTP token.

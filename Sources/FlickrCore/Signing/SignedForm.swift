@@ -37,16 +37,7 @@ enum SignedForm {
         arena.reserveCapacity(256 + parameters.reduce(0) { $0 + 3 * ($1.0.utf8.count + $1.1.utf8.count) })
         var entries: [Entry] = []
         entries.reserveCapacity(parameters.count + 7)
-        func add(_ name: StaticString, _ value: String) {
-            let start = arena.count
-            append(name, to: &arena)
-            let nameEnd = arena.count
-            PercentEncoding.appendEncoded(value, to: &arena)
-            entries.append(Entry(start: start, nameCount: nameEnd - start, valueCount: arena.count - nameEnd,
-                                 order: entries.count))
-        }
-        // The same pairs in the same order as `sign`: the caller's, then the oauth_* ones.
-        for (name, value) in parameters {
+        func add(_ name: String, _ value: String) {
             let start = arena.count
             PercentEncoding.appendEncoded(name, to: &arena)
             let nameEnd = arena.count
@@ -54,23 +45,17 @@ enum SignedForm {
             entries.append(Entry(start: start, nameCount: nameEnd - start, valueCount: arena.count - nameEnd,
                                  order: entries.count))
         }
+        // The same pairs in the same order as `sign`: the caller's, then the oauth_* ones.
+        for (name, value) in parameters { add(name, value) }
         add("oauth_consumer_key", signer.consumerKey)
-        if let nonce {
-            add("oauth_nonce", nonce)
-        } else {
-            add("oauth_nonce", "")  // 32 lowercase hex digits written in place (OAuthSignature.nonce's)
-            let (high, low) = NonceBytes.shared.next()
-            appendHex(high, to: &arena)
-            appendHex(low, to: &arena)
-            entries[entries.count - 1].valueCount = 32
-        }
+        add("oauth_nonce", nonce ?? OAuthSignature.nonce())
         add("oauth_timestamp", String(timestamp ?? OAuthRequestSigner.now()))
         add("oauth_signature_method", "HMAC-SHA1")
         add("oauth_version", "1.0")
         if let token = signer.token { add("oauth_token", token) }
 
-        let signature = arena.withUnsafeBufferPointer { bytes -> [UInt8]? in
-            guard let text = bytes.baseAddress else { return nil }
+        let signature = arena.withUnsafeBufferPointer { bytes -> [UInt8] in
+            guard let text = bytes.baseAddress else { return [] }  // never empty: the oauth_* pairs are in it
             if entries.count > 1 { entries.sort { precedes($0, $1, text) } }
             // METHOD&enc(base URL)&enc(name=value&...): the second encoding applied as the pairs are written.
             var base: [UInt8] = []
@@ -95,10 +80,6 @@ enum SignedForm {
             var signature: [UInt8] = []
             Base64.append(mac ?? [], to: &signature)  // empty only if libcrypto fails, as with `sign`
             return signature
-        }
-        guard let signature else {  // no arena: cannot happen, there are always oauth_* pairs
-            return try signer.sign(method: method, url: url, parameters: parameters, nonce: nonce,
-                                   timestamp: timestamp).formEncoded
         }
 
         // oauth_signature joins the arena and goes where the stable sort would put it.
@@ -162,30 +143,11 @@ enum SignedForm {
 
     /// Encoded name, then encoded value, then position: `OAuthRequestSigner.EncodedPair.precedes` on offsets.
     private static func precedes(_ a: Entry, _ b: Entry, _ text: UnsafePointer<UInt8>) -> Bool {
-        var order = compare(text + a.start, a.nameCount, text + b.start, b.nameCount)
+        var order = OAuthSignature.compareBytes(text + a.start, a.nameCount, text + b.start, b.nameCount)
         if order == 0 {
-            order = compare(text + a.start + a.nameCount, a.valueCount, text + b.start + b.nameCount, b.valueCount)
+            order = OAuthSignature.compareBytes(text + a.start + a.nameCount, a.valueCount,
+                                                text + b.start + b.nameCount, b.valueCount)
         }
         return order != 0 ? order < 0 : a.order < b.order
-    }
-
-    /// memcmp order, a shorter prefix first.
-    private static func compare(_ a: UnsafePointer<UInt8>, _ aCount: Int, _ b: UnsafePointer<UInt8>, _ bCount: Int)
-        -> Int
-    {
-        let common = min(aCount, bCount)
-        if common > 0 {
-            let order = memcmp(a, b, common)
-            if order != 0 { return Int(order) }
-        }
-        return aCount - bCount
-    }
-
-    private static func appendHex(_ word: UInt64, to out: inout [UInt8]) {
-        let digits: StaticString = "0123456789abcdef"
-        let table = digits.utf8Start
-        for shift in stride(from: 60, through: 0, by: -4) {
-            out.append(table[Int(truncatingIfNeeded: word >> UInt64(shift) & 0x0F)])
-        }
     }
 }

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from . import constants as C
 from .errors import ApiError, OAuthProblem
 from .oauth import base_string, enc, hmac_sha1, legacy_api_sig, signatures_match
+from .params import parse_int
 from .store import Store
 
 _REQUIRED_OAUTH = ("oauth_consumer_key", "oauth_nonce", "oauth_signature",
@@ -68,9 +69,8 @@ def verify_oauth(store: Store, http_method: str, url: str, pairs: list[tuple[str
     if values.get("oauth_version", "1.0") != "1.0":
         raise OAuthProblem(400, "oauth_problem=version_rejected")
     now = int(time.time())
-    try:
-        stamp = int(values["oauth_timestamp"])
-    except ValueError:
+    stamp = parse_int(values["oauth_timestamp"])
+    if stamp is None:
         stamp = -1
     if abs(now - stamp) > C.TIMESTAMP_WINDOW:
         raise OAuthProblem(401, "oauth_problem=timestamp_refused&oauth_acceptable_timestamps="

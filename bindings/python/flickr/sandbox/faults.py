@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from . import envelope
+from .params import parse_unsigned
 from .response import Response, html
 
 # kind -> (takes a value, value required, default value)
@@ -45,6 +46,9 @@ _KINDS = {
 }
 # Faults that stand in for the real answer (the request is not processed).
 REPLACING = {"http429", "http500", "http502", "http503", "http504", "malformed", "empty", "huge", "reset"}
+
+# Largest fault value: 2**40 ms (~35 years) still fits time.sleep(), 2**40 bytes (1 TiB) of huge is plenty.
+MAX_VALUE = 2 ** 40
 
 _OUTAGE_TITLES = {500: "500 Internal Server Error", 502: "502 Bad Gateway",
                   503: "503 Service Unavailable", 504: "504 Gateway Time-out"}
@@ -74,14 +78,16 @@ def parse(spec: str) -> tuple[Fault, int | None, str | None]:
         raise FaultSyntaxError(f"fault {kind!r} needs a value")
     value = default
     if has_value:
-        if not raw.strip().isdigit():
-            raise FaultSyntaxError(f"fault value must be a non-negative integer: {raw!r}")
-        value = int(raw)
+        value = parse_unsigned(raw.strip())
+        if value is None or value > MAX_VALUE:
+            raise FaultSyntaxError(f"fault value must be an integer from 0 to {MAX_VALUE}: {raw!r}")
     times = key = None
     for option in options:
         name, _, val = option.partition("=")
-        if name == "times" and val.isdigit():
-            times = int(val)
+        if name == "times":
+            times = parse_unsigned(val)  # ASCII digits within 64 bits (int() refuses "²")
+            if times is None:
+                raise FaultSyntaxError(f"bad fault option {option!r}")
         elif name == "key" and val:
             key = val
         else:

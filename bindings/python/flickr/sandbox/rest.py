@@ -26,8 +26,9 @@ def handle(req: Request, params: list[tuple[str, str]]) -> R.Response:
     if fmt not in ("rest", "json"):
         return R.api_error(ApiError(111, f'Format "{fmt}" not found'))
     store = req.sandbox.store
+    header = req.header_oauth()
     try:
-        caller = authenticate(store, req.method, req.signing_url(), params, req.header_oauth())
+        caller = authenticate(store, req.method, req.signing_url(), params, header)
         name = args.get("method", "")
         method = METHODS.get(name)
         if method is None:
@@ -38,7 +39,9 @@ def handle(req: Request, params: list[tuple[str, str]]) -> R.Response:
             raise insufficient(method.perms, caller.perms)
         if method.signed and caller.scheme == "none":
             raise ApiError(97, "Missing signature")
-        visible = [(k, v) for k, v in params if k != FAULT_PARAM]
+        # Authorization-header OAuth parameters are request parameters like query or form ones
+        # (RFC 5849 §3.5): methods see them wherever they were sent (checkToken's oauth_token).
+        visible = [(k, v) for k, v in params + (header or []) if k != FAULT_PARAM]
         payload = method.func(Call(store, visible, dict(visible), caller, req.sandbox.url))
     except OAuthProblem as problem:
         return R.text(problem.status, problem.body)

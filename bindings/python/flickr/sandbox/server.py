@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import socket
@@ -31,6 +32,7 @@ ROUTES = {
     "/services/auth": oauth_endpoints.prepare(oauth_endpoints.legacy_auth),
 }
 SLOW_CHUNK = 32
+log = logging.getLogger("flickr.sandbox")
 
 
 def route(req: Request):
@@ -92,6 +94,12 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             self._transmit(R.text(err.status, err.message), None)
             return
+        except (ConnectionError, TimeoutError):
+            raise  # the client went away or stalled: nobody to answer
+        except Exception:
+            self.close_connection = True  # the body may be half read
+            self._transmit(self._internal_error(), None)
+            return
         try:
             spec = self.headers.get("X-Sandbox-Fault") or \
                 next((v for k, v in reversed(prepared.params) if k == rest.FAULT_PARAM), None)
@@ -107,12 +115,25 @@ class Handler(BaseHTTPRequestHandler):
                     R.abort_connection(self.connection)
                     return
             else:
-                resp = prepared.run()
+                resp = self._run(prepared)
             if not req.body_consumed:
                 self.close_connection = True
             self._transmit(resp, fault)
         finally:
             prepared.cleanup()
+
+    def _run(self, prepared: Prepared) -> R.Response:
+        """The endpoint's answer; a bug in it answers 500 instead of dropping the connection."""
+        try:
+            return prepared.run()
+        except Exception:
+            return self._internal_error()
+
+    def _internal_error(self) -> R.Response:
+        # Path only in the log: query strings carry tokens and signatures.
+        log.exception("internal error answering %s %s", self.command, self.path.split("?")[0])
+        return R.html(500, "500 Internal Server Error",
+                      "The Flickr sandbox failed to answer this request (see its log).")
 
     def _transmit(self, resp: R.Response, fault: faults.Fault | None) -> None:
         delay = self.server.sandbox.latency_ms

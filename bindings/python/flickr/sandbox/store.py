@@ -14,6 +14,8 @@ import sqlite3
 import threading
 from contextlib import contextmanager
 
+from .params import parse_unsigned
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS users (
     nsid TEXT PRIMARY KEY, username TEXT UNIQUE NOT NULL, realname TEXT NOT NULL,
@@ -142,9 +144,11 @@ class Store:
                         (ident, ident, ident))
 
     def photo(self, photo_id: str) -> sqlite3.Row | None:
-        if not str(photo_id).isdigit():
+        """The photo with this id; None for an id that is not a number SQLite can hold."""
+        number = parse_unsigned(photo_id)
+        if number is None:
             return None
-        return self.one("SELECT * FROM photos WHERE id=?", (int(photo_id),))
+        return self.one("SELECT * FROM photos WHERE id=?", (number,))
 
     def tags(self, photo_id: int) -> list[sqlite3.Row]:
         return self.all("SELECT * FROM tags WHERE photo_id=? ORDER BY seq", (photo_id,))

@@ -22,6 +22,7 @@ from .errors import ApiError, OAuthProblem
 from .images import dimensions, sniff
 from .methods.photos import add_tags, split_tags
 from .multipart import MultipartError, MultipartParser, boundary_from_content_type, parse_disposition
+from .params import parse_unsigned
 from .request import Prepared, Request
 from .rest import FAULT_PARAM, TOKEN_ABSENT
 
@@ -182,8 +183,8 @@ def _move_into_place(store, sink: _FileSink, photo_id: int, originalsecret: str,
 
 
 def _int_arg(args: dict, name: str, allowed: range, default: int) -> int:
-    value = args.get(name, "")
-    return int(value) if value.isdigit() and int(value) in allowed else default
+    value = parse_unsigned(args.get(name, ""))
+    return value if value in allowed else default
 
 
 def _store_new(store, nsid: str, args: dict, sink: _FileSink, kind: tuple[str, str]) -> int:

@@ -206,6 +206,9 @@ def test_flickrapi_package(fresh_sandbox, tmp_path, monkeypatch):
     api.get_access_token(verifier)
     login = api.test.login()
     assert login.find("user").get("id") == C.USER_NSID
+    # checkToken signed in the Authorization header; a False here deletes the saved token.
+    assert api.token_valid(perms="write")
+    assert api.token_cache.token is not None
     found = api.photos.search(user_id="me", per_page=5)
     assert found.find("photos").get("total") == "100"
     echo = api.test.echo(text="café ✓ !*'()")

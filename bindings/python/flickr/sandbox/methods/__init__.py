@@ -14,6 +14,7 @@ from typing import Callable
 from ..auth import Caller
 from ..envelope import Node
 from ..errors import ApiError
+from ..params import INT64_MAX, parse_int
 from ..store import Store
 
 
@@ -31,19 +32,17 @@ class Call:
         return self.args.get(name, default).strip() if name in self.args else default
 
     def page_args(self, default_per_page: int = 100, max_per_page: int = 500) -> tuple[int, int]:
-        """Flickr's paging rules: bad or missing values fall back, per_page is capped."""
-        try:
-            per_page = int(self.arg("per_page"))
-        except ValueError:
-            per_page = default_per_page
-        if per_page <= 0:
+        """Flickr's paging rules: bad or missing values fall back, per_page is capped.
+
+        ``page`` saturates where the offset ``(page - 1) * per_page`` would leave SQLite's
+        64-bit range: any such page is past the last one anyway.
+        """
+        per_page = parse_int(self.arg("per_page"), saturate=True)
+        if per_page is None or per_page <= 0:
             per_page = default_per_page
         per_page = min(per_page, max_per_page)
-        try:
-            page = max(1, int(self.arg("page")))
-        except ValueError:
-            page = 1
-        return page, per_page
+        page = parse_int(self.arg("page"), 1, INT64_MAX // per_page, saturate=True)
+        return page or 1, per_page
 
 
 @dataclass

@@ -11,6 +11,7 @@ import time
 from ..auth import insufficient
 from ..envelope import Node
 from ..errors import ApiError
+from ..params import parse_int
 from ..seed import is_machine_tag, normalize_tag
 from . import Call, method, photo_not_found
 from .photolist import (SIZES, can_see, fmt_coord, paginate, parse_extras, photo_element,
@@ -31,10 +32,14 @@ _SEARCH_CRITERIA = ("text", "tags", "user_id", "place_id", "woe_id", "min_upload
                     "machine_tags", "group_id", "lat", "lon")
 
 
+# The end of MySQL's DATETIME range, where taken dates live: later unix times are clamped to it.
+_LAST_DATETIME = calendar.timegm((9999, 12, 31, 23, 59, 59))
+
+
 def _unix_time(value: str) -> int | None:
-    """Flickr dates: unix seconds or MySQL datetime (``YYYY-MM-DD[ HH:MM:SS]``)."""
-    if value.isdigit():
-        return int(value)
+    """Flickr dates: unix seconds (saturated to 64 bits) or MySQL datetime (``YYYY-MM-DD[ HH:MM:SS]``)."""
+    if value.isascii() and value.isdigit():
+        return parse_int(value, 0, saturate=True)
     for fmt in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d"):
         try:
             return calendar.timegm(time.strptime(value, fmt))
@@ -45,7 +50,10 @@ def _unix_time(value: str) -> int | None:
 
 def _mysql_time(value: str) -> str | None:
     stamp = _unix_time(value)
-    return None if stamp is None else time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(stamp))
+    if stamp is None:
+        return None
+    # gmtime() fails on far-future times (OverflowError, OSError): clamp first.
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(min(stamp, _LAST_DATETIME)))
 
 
 def _photo_list(call: Call, where: list[str], args: list, order: str,

@@ -8,13 +8,14 @@ import time
 
 from ..envelope import Node
 from ..errors import ApiError
+from ..params import parse_unsigned
 from . import Call, method
 from .photolist import can_see, parse_extras, photo_element
 
 
 def _set_or_fail(call: Call):
-    set_id = call.arg("photoset_id")
-    row = call.store.one("SELECT * FROM photosets WHERE id=?", (int(set_id),)) if set_id.isdigit() else None
+    set_id = parse_unsigned(call.arg("photoset_id"))
+    row = call.store.one("SELECT * FROM photosets WHERE id=?", (set_id,)) if set_id is not None else None
     if row is None:
         raise ApiError(1, "Photoset not found")
     return row

@@ -8,6 +8,7 @@ import time
 
 from ..envelope import Node
 from ..errors import ApiError
+from ..params import parse_unsigned
 from . import Call, method
 
 _TYPES = {"neighbourhood": 22, "locality": 7, "region": 8, "country": 12, "continent": 29}
@@ -18,7 +19,8 @@ def get_top_places_list(call: Call) -> list[Node]:
     type_id = call.arg("place_type_id") or str(_TYPES.get(call.arg("place_type"), ""))
     if not type_id:
         raise ApiError(1, "Required parameter missing")
-    if not type_id.isdigit() or int(type_id) not in _TYPES.values():
+    type_number = parse_unsigned(type_id)
+    if type_number not in _TYPES.values():
         raise ApiError(2, "Not a valid place type")
     # The day counted: the date argument, else yesterday (UTC), as Flickr does.
     day = call.arg("date")
@@ -32,7 +34,7 @@ def get_top_places_list(call: Call) -> list[Node]:
                               " AND place_id IS NOT NULL GROUP BY place_id"):
         for place in call.store.place_chain(row["place_id"]):
             counts[place["place_id"]] = counts.get(place["place_id"], 0) + row["n"]
-    places = [p for p in call.store.all("SELECT * FROM places WHERE place_type_id=?", (int(type_id),))
+    places = [p for p in call.store.all("SELECT * FROM places WHERE place_type_id=?", (type_number,))
               if counts.get(p["place_id"])]
     places.sort(key=lambda p: (-counts[p["place_id"]], p["place_id"]))
     node = Node("places", {"total": len(places), "date_start": start, "date_stop": start + 86399})

@@ -69,16 +69,41 @@ package struct FlickrError: Error, Equatable, Sendable {
     package var apiCode: Int32
     /// The HTTP status of the answer, or 0 when none arrived.
     package var httpStatus: Int32
-    package var message: String
+    /// Never holds a control character: server text (error pages, `msg` attributes) ends up
+    /// here and then in terminals and logs, so escape sequences and BEL are made visible.
+    package var message: String {
+        didSet { message = FlickrError.printable(message) }
+    }
 
     package init(_ code: Code, _ message: String, apiCode: Int32 = 0, httpStatus: Int32 = 0) {
         self.code = code
-        self.message = message
+        self.message = FlickrError.printable(message)
         self.apiCode = apiCode
         self.httpStatus = httpStatus
     }
 
     package static func invalid(_ message: String) -> FlickrError {
         FlickrError(.invalidArgument, message)
+    }
+
+    /// `text` with C0 and C1 control characters and DEL written as `\u{1B}`-style escapes,
+    /// tabs and line breaks as spaces. The common case (nothing to change) copies nothing.
+    static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar == "\t" || scalar == "\n" || scalar == "\r" {
+                out += " "
+            } else if isControl(scalar) {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 }

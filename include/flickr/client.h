@@ -106,7 +106,7 @@ FLICKR_API int flickr_call_async(flickr_request **out, flickr_context *ctx, cons
  * @param req the request.
  * @return its status (FLICKR_OK or a FLICKR_E* code; also recorded for flickr_error_last()),
  *         FLICKR_EINVAL for a request that is not live, or FLICKR_ESTATE when called from a
- *         done callback for a request that has not ended yet.
+ *         done callback (of any context) for a request that has not ended yet.
  * @note Added in 0.1. Thread-safe.
  */
 FLICKR_API int flickr_request_wait(flickr_request *req);
@@ -122,7 +122,10 @@ FLICKR_API void flickr_request_cancel(flickr_request *req);
  * @brief Release a request, cancelling it if it is still running.
  *
  * Unless called from a done callback, it first waits for the done callback to
- * have returned, so that no callback runs after this returns.
+ * have returned, so that no callback runs after this returns. From a done callback
+ * (of any context) it does not wait, so that two callbacks freeing each other's
+ * requests cannot deadlock: a callback not yet started is then never called, one
+ * already running finishes (the request it is given is no longer live).
  *
  * @param req the request; if NULL, nothing happens.
  * @note Added in 0.1. Thread-safe.

@@ -43,6 +43,13 @@ typedef struct flickr_upload_source flickr_upload_source;
  * with counts that never decrease, and always once more with sent == total
  * when the whole body has gone out.
  *
+ * Nothing is lost either way: an upload reported as FLICKR_EABORTED never sent its last
+ * bytes, so Flickr has no photo from it. Once the whole body has been handed to the
+ * network (always the case at sent == total) the server may already be storing the photo,
+ * so a non-zero return is ignored: the call waits for the answer and reports it, photo id
+ * included. (flickr_request_cancel() is not held back like this: cancelled after the whole
+ * body went out, an upload may still have created a photo, and its message says so.)
+ *
  * @param sent     body bytes sent so far.
  * @param total    the body's total size (the photo plus the multipart fields).
  * @param userdata the pointer given with the callback, untouched.

@@ -24,6 +24,8 @@ package protocol Operation: AnyObject, Sendable {
     var isResendable: Bool { get }
     /// What the log calls this request (a method name, "upload"...).
     var logLabel: String { get }
+    /// Whether FLICKR_OPT_TIMEOUT_MS bounds the whole request (uploads have idle and answer-wait limits instead).
+    var hasCallDeadline: Bool { get }
 
     /// An answer available without the network (a cached photo), checked when the request starts.
     func localResult() -> Result<Response, FlickrError>?
@@ -41,6 +43,7 @@ extension Operation {
     package var isIdempotent: Bool { false }
     package var isResendable: Bool { true }
     package var logLabel: String { "request" }
+    package var hasCallDeadline: Bool { true }
     package func localResult() -> Result<Response, FlickrError>? { nil }
     package func bodySink() throws(FlickrError) -> (any BodySink)? { nil }
     package var keptBodyBytes: Int { Int.max }

@@ -28,6 +28,9 @@ package final class Request: @unchecked Sendable {
     private let done = Latch()
     private let retryPolicy: RetryPolicy
     private let startedNs = Engine.nowNs()
+    /// When the call must be over, every attempt, back-off and rate-limit wait included
+    /// (FLICKR_OPT_TIMEOUT_MS from the start); 0 when unlimited or the operation keeps its own clocks.
+    private let deadlineNs: UInt64
     /// Synchronous: every attempt runs on the calling thread (no handoff to the worker).
     private let inline: Bool
 
@@ -39,6 +42,9 @@ package final class Request: @unchecked Sendable {
         self.onComplete = onComplete
         retryPolicy = RetryPolicy(
             settings: settings, idempotent: operation.isIdempotent, resendable: operation.isResendable)
+        let timeoutMs = settings.number(.timeoutMs)
+        deadlineNs = operation.hasCallDeadline && timeoutMs > 0
+            ? startedNs.addingSaturated(.nanoseconds(milliseconds: timeoutMs)) : 0
     }
 
     /// The outcome once complete, else nil.
@@ -59,20 +65,21 @@ package final class Request: @unchecked Sendable {
         try attempt(endpoint: operation.endpoint(settings))
     }
 
-    /// Blocks until complete (and the done callback has returned). On the
-    /// engine's own thread it cannot block: it answers at once.
+    /// Blocks until complete (and the done callback has returned). On a worker thread (of any
+    /// context: two done callbacks waiting for each other's requests would never return) it
+    /// cannot block: it answers at once. Synchronous requests run on the caller's thread.
     package func wait() -> Result<Response, FlickrError> {
         if let result { return result }
-        if context.engine.isWorkerThread {
+        if !inline && Engine.isAnyWorkerThread {
             return .failure(FlickrError(.state, "cannot wait for a request from a done callback: it has not completed"))
         }
         done.wait()
         return result ?? .failure(FlickrError(.error, "request finished without a result"))
     }
 
-    /// Waits for the done callback to have run, unless called from the engine's thread.
+    /// Waits for the done callback to have run, unless called from a worker thread (any context's).
     package func waitForCallback() {
-        if !context.engine.isWorkerThread { done.wait() }
+        if !Engine.isAnyWorkerThread { done.wait() }
     }
 
     /// Aborts the request; it completes with FLICKR_EABORTED unless already complete.
@@ -103,10 +110,10 @@ package final class Request: @unchecked Sendable {
             pooled = engine.takeEasyHandle(for: request)
         }
         let transfer = try Transfer(
-            request: request, sink: sink, keptBodyBytes: operation.keptBodyBytes,
+            request: request, sink: sink, keptBodyBytes: operation.keptBodyBytes, deadlineNs: deadlineNs,
             easy: pooled?.easy, warm: pooled?.warm ?? false, recycle: recycle
         ) { [self] _, outcome in
-            transferFinished(outcome, parse: parse, endpoint: endpoint, url: request.redactedURL)
+            transferFinished(outcome, parse: parse, endpoint: endpoint, url: request.redactedURL, verb: request.verb)
         }
         let cancelled = state.withLock { s -> Bool in
             if !s.cancelled {
@@ -119,16 +126,18 @@ package final class Request: @unchecked Sendable {
             complete(.failure(FlickrError(.aborted, "the request was cancelled")))
             return
         }
+        let schedule = Engine.Schedule(notBefore: notBefore, spacingNs: settings.rateSpacingNs, deadlineNs: deadlineNs)
         if inline {
-            engine.perform(transfer, notBefore: notBefore, spacingNs: settings.rateSpacingNs)
+            engine.perform(transfer, schedule)
         } else {
-            try engine.submit(transfer, notBefore: notBefore, spacingNs: settings.rateSpacingNs)
+            try engine.submit(transfer, schedule)
         }
     }
 
     /// Runs on the engine's thread.
     private func transferFinished(
-        _ outcome: Result<HTTPOutcome, FlickrError>, parse: StreamingParse?, endpoint: String, url: String
+        _ outcome: Result<HTTPOutcome, FlickrError>, parse: StreamingParse?, endpoint: String, url: String,
+        verb: HTTPRequest.Verb
     ) {
         let body = state.withLock { s -> [UInt8] in
             defer { s.transfer = nil }
@@ -139,7 +148,7 @@ package final class Request: @unchecked Sendable {
             finishOrRetry(.failure(operation.describeFailure(error)), retryAfterSeconds: nil, endpoint: endpoint)
         case .success(let http):
             if (300..<400).contains(http.status), let location = http.location {
-                follow(location, from: endpoint, status: http.status)
+                follow(location, from: endpoint, status: http.status, verb: verb)
                 return
             }
             finishOrRetry(operation.interpret(status: http.status, body: body, parsed: parse?.finish(), url: url),
@@ -166,11 +175,19 @@ package final class Request: @unchecked Sendable {
             complete(result)
             return
         }
+        let notBefore = Engine.nowNs().addingSaturated(.nanoseconds(milliseconds: plan.delayMs))
+        if deadlineNs != 0, notBefore >= deadlineNs {
+            // Waiting would spend the rest of the call's time: report the failure now.
+            settings.log?.write("no retry of \(operation.logLabel) \(plan.attempt) after \(Request.describe(error)):"
+                                + " a wait of \(plan.delayMs) ms would pass the call's time limit")
+            complete(result)
+            return
+        }
         settings.log?.write(
             "retry \(plan.retry)/\(retryPolicy.maxRetries) of \(operation.logLabel) \(plan.attempt) in \(plan.delayMs) ms"
                 + " after \(Request.describe(error))")
         do throws(FlickrError) {
-            try attempt(endpoint: endpoint, notBefore: Engine.nowNs() &+ UInt64(plan.delayMs) &* 1_000_000)
+            try attempt(endpoint: endpoint, notBefore: notBefore)
         } catch {
             complete(.failure(error))
         }
@@ -186,8 +203,18 @@ package final class Request: @unchecked Sendable {
 
     /// Follows a redirect only to the same scheme, host and port: anything
     /// else could leak the signed request or downgrade https to http.
-    private func follow(_ location: String, from endpoint: String, status: Int) {
+    /// Never sends a request twice where that could act twice: a 303 answers a POST that the
+    /// server has already acted on, and a stream's bytes are gone once sent.
+    private func follow(_ location: String, from endpoint: String, status: Int, verb: HTTPRequest.Verb) {
         do throws(FlickrError) {
+            if status == 303 && verb == .post {
+                throw FlickrError(.http, "the server answered the POST with HTTP 303 See Other: it was not sent again",
+                                  httpStatus: 303)
+            }
+            guard operation.isResendable else {
+                throw FlickrError(.http, "the server redirected the upload (HTTP \(status)); a stream cannot be "
+                                  + "sent twice: upload a file or a buffer to follow redirects", httpStatus: Int32(status))
+            }
             let origin = try EndpointURL(parsing: endpoint, what: "the endpoint")
             let target = location.hasPrefix("/")
                 ? "\(origin.scheme)://\(origin.host)\(origin.port.map { ":\($0)" } ?? "")\(location)"

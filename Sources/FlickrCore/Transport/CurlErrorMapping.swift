@@ -22,16 +22,27 @@ enum CurlErrorMapping {
             return .io
         case CURLE_OUT_OF_MEMORY:
             return .noMemory
-        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
+        case CURLE_URL_MALFORMAT, CURLE_BAD_FUNCTION_ARGUMENT:
             return .invalidArgument
+        // The URL's scheme was checked before the transfer, so this is the server's doing
+        // (an HTTP/0.9 answer, a redirect elsewhere): a broken answer, like a bad status line.
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY:
+            return .network
         default:
             return .network
         }
     }
 
-    static func error(for curlCode: CURLcode, detail: String, url: String, maxResponseBytes: Int) -> FlickrError {
-        let code = code(for: curlCode)
+    /// `midHeaders`: the failure came while the answer's headers were arriving.
+    static func error(for curlCode: CURLcode, detail: String, url: String, maxResponseBytes: Int,
+                      midHeaders: Bool = false) -> FlickrError {
+        var code = code(for: curlCode)
+        // libcurl reports a header line longer than it accepts as "out of memory".
+        if curlCode == CURLE_OUT_OF_MEMORY, midHeaders || detail.containsText("header") { code = .tooBig }
         if code == .tooBig {
+            guard curlCode == CURLE_FILESIZE_EXCEEDED else {
+                return FlickrError(.tooBig, "the answer's headers from \(url) are larger than libcurl accepts")
+            }
             return FlickrError(.tooBig, "the response from \(url) exceeds \(maxResponseBytes) bytes")
         }
         let reason = String(cString: curl_easy_strerror(curlCode))

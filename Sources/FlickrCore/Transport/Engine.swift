@@ -83,27 +83,53 @@ final class Engine: @unchecked Sendable {
         if !kept { curl_easy_cleanup(easy) }
     }
 
+    /// When a transfer may start, and by when its call must be over.
+    struct Schedule {
+        /// Not before this (monotonic ns): a retry's back-off.
+        var notBefore: UInt64 = 0
+        /// Under a rate limit, at least this long after the context's previous start (0: no limit).
+        var spacingNs: UInt64 = 0
+        /// The call's deadline, or 0: a start slot past it is not taken, the call times out at once.
+        var deadlineNs: UInt64 = 0
+    }
+
     /// Runs a transfer to completion on the calling thread, after waiting for its
     /// start time and rate-limit slot like a submitted one; its completion runs here too.
     /// No thread switch: this is what keeps a synchronous call's cost near libcurl's own.
-    func perform(_ transfer: Transfer, notBefore: UInt64 = 0, spacingNs: UInt64 = 0) {
+    func perform(_ transfer: Transfer, _ schedule: Schedule = Schedule()) {
         let now = Engine.nowNs()
-        let due = shared.withLock { Engine.reserveStart(&$0, now: now, notBefore: notBefore, spacingNs: spacingNs) }
+        let reserved = shared.withLock { Engine.reserveStart(&$0, now: now, schedule) }
+        guard case .success(let due) = reserved else {
+            if case .failure(let error) = reserved { transfer.finish(with: error) }
+            return
+        }
         if due > now { Engine.sleep(ns: due - now) }
+        guard transfer.arm(now: Engine.nowNs()) else {
+            transfer.finish(with: Engine.outOfTime)
+            return
+        }
         transfer.finish(curlCode: curl_easy_perform(transfer.easy))
     }
 
+    static let outOfTime = FlickrError(.timeout, "the call's time limit (FLICKR_OPT_TIMEOUT_MS) passed before it could start")
+
     /// When a transfer may start: not before `notBefore` and, under a rate limit, at the
     /// context's next free slot, which it takes. Shared by submitted and synchronous transfers.
-    private static func reserveStart(_ state: inout Shared, now: UInt64, notBefore: UInt64, spacingNs: UInt64)
-        -> UInt64
+    /// A start past the call's deadline takes no slot: the call fails at once instead of
+    /// sleeping for nothing (an hour, at one call an hour).
+    private static func reserveStart(_ state: inout Shared, now: UInt64, _ schedule: Schedule)
+        -> Result<UInt64, FlickrError>
     {
-        var due = max(now, notBefore)
-        if spacingNs > 0 {
-            due = max(due, state.nextSlotNs)
-            state.nextSlotNs = due &+ spacingNs
+        var due = max(now, schedule.notBefore)
+        if schedule.spacingNs > 0 { due = max(due, state.nextSlotNs) }
+        if schedule.deadlineNs != 0, due >= schedule.deadlineNs {
+            let waitMs = (due - now) / 1_000_000
+            return .failure(FlickrError(
+                .timeout, "the rate limit allows the next request in \(waitMs) ms, after the call's time limit"
+                    + " (FLICKR_OPT_TIMEOUT_MS)"))
         }
-        return due
+        if schedule.spacingNs > 0 { state.nextSlotNs = due.addingSaturated(schedule.spacingNs) }
+        return .success(due)
     }
 
     static func sleep(ns: UInt64) {
@@ -112,6 +138,19 @@ final class Engine: @unchecked Sendable {
         while nanosleep(&request, &remaining) != 0 && errno == EINTR {
             request = remaining
         }
+    }
+
+    /// Marks every context's worker thread, so that waits which could close a cycle between two
+    /// contexts (each done callback waiting for the other's request) are never entered.
+    private static let workerKey: pthread_key_t? = {
+        var key = pthread_key_t()
+        return pthread_key_create(&key, nil) == 0 ? key : nil
+    }()
+
+    /// True on any context's worker thread.
+    static var isAnyWorkerThread: Bool {
+        guard let key = workerKey else { return false }
+        return pthread_getspecific(key) != nil
     }
 
     /// True on the engine's worker thread (where done callbacks run).
@@ -125,10 +164,10 @@ final class Engine: @unchecked Sendable {
     /// Hands a transfer to the worker; its completion will run on the worker thread.
     /// It starts no earlier than `notBefore` (monotonic ns) and, with a rate limit
     /// (`spacingNs` > 0), no sooner than `spacingNs` after the context's previous start.
-    func submit(_ transfer: Transfer, notBefore: UInt64 = 0, spacingNs: UInt64 = 0) throws(FlickrError) {
+    func submit(_ transfer: Transfer, _ schedule: Schedule = Schedule()) throws(FlickrError) {
         let now = Engine.nowNs()
-        let start = shared.withLock { state -> Bool in
-            let due = Engine.reserveStart(&state, now: now, notBefore: notBefore, spacingNs: spacingNs)
+        let start = try shared.withLock { (state: inout Shared) throws(FlickrError) -> Bool in
+            let due = try Engine.reserveStart(&state, now: now, schedule).get()
             if due > now {
                 state.delayed.append((due, transfer))
                 state.delayed.sort { $0.due < $1.due }
@@ -225,6 +264,7 @@ final class Engine: @unchecked Sendable {
 
     private func run() {
         shared.withLock { $0.worker = pthread_self() }
+        if let key = Engine.workerKey { pthread_setspecific(key, UnsafeRawPointer(bitPattern: 1)) }
         while true {
             let now = Engine.nowNs()
             let (incoming, cancels, posted, exit, nextDue) = shared.withLock {
@@ -269,6 +309,10 @@ final class Engine: @unchecked Sendable {
     }
 
     private func attach(_ transfer: Transfer) {
+        guard transfer.arm(now: Engine.nowNs()) else {
+            transfer.finish(with: Engine.outOfTime)
+            return
+        }
         let code = curl_multi_add_handle(multi, transfer.easy)
         guard code == CURLM_OK else {
             let reason = String(cString: curl_multi_strerror(code))
@@ -283,7 +327,10 @@ final class Engine: @unchecked Sendable {
             curl_multi_remove_handle(multi, transfer.easy)
         }
         // Completes at most once: a transfer that already finished ignores this.
-        transfer.finish(with: FlickrError(.aborted, "the request was cancelled"))
+        transfer.finish(with: FlickrError(
+            .aborted, transfer.uploadFullyHandedOver
+                ? "the upload was cancelled after its whole body was sent: Flickr may have stored the photo"
+                : "the request was cancelled"))
     }
 
     private func drainMessages() {

@@ -11,7 +11,7 @@ package struct HTTPRequest: Sendable {
     var headers: [String] = []
     /// A form or other in-memory body (POST).
     var body: [UInt8]? = nil
-    /// User agent, timeouts, size cap, CA file, proxy: the same from one call to the next.
+    /// User agent, connect timeout, size cap, CA file, proxy: the same from one call to the next.
     var setup: EasySetup
     /// A streamed multipart body (uploads), instead of `body`.
     var upload: UploadPlan? = nil

@@ -30,6 +30,16 @@ final class Transfer: @unchecked Sendable {
     private var location: String?
     private var retryAfter: Int?
     private var finished = false
+    /// When the whole call must be over (monotonic ns), or 0 for no limit (uploads keep their own clocks).
+    private let deadlineNs: UInt64
+    /// Header bytes of the answer so far: a server must not make us hold an endless header block.
+    private var headerBytes = 0
+    /// Between a status line and the blank line after the headers: libcurl's "out of memory" there
+    /// means a header line longer than it accepts (100 KB), not a failed allocation.
+    private var inHeaders = false
+    static let maxHeaderBytes = 256 * 1024
+    /// libcurl refuses longer URLs (CURL_MAX_INPUT_LENGTH); a GET that long must go as POST.
+    static let maxURLBytes = 8_000_000
 
     // Uploads: the streamed body, its progress, and the idle/answer-wait clocks.
     private var upload: MultipartBody?
@@ -53,19 +63,24 @@ final class Transfer: @unchecked Sendable {
     /// a setup failure afterwards releases it, and `deinit` gives the handle back.
     convenience init(
         request: HTTPRequest, sink: ((UnsafeRawBufferPointer) throws(FlickrError) -> Void)?,
-        keptBodyBytes: Int = Int.max, easy pooled: UnsafeMutableRawPointer? = nil, warm: Bool = false,
-        recycle: (@Sendable (UnsafeMutableRawPointer, EasySetup?) -> Void)? = nil, completion: @escaping Completion
+        keptBodyBytes: Int = Int.max, deadlineNs: UInt64 = 0, easy pooled: UnsafeMutableRawPointer? = nil,
+        warm: Bool = false, recycle: (@Sendable (UnsafeMutableRawPointer, EasySetup?) -> Void)? = nil,
+        completion: @escaping Completion
     ) throws(FlickrError) {
+        guard request.url.utf8.count <= Transfer.maxURLBytes else {
+            throw .invalid("the request URL is \(request.url.utf8.count) bytes, more than the \(Transfer.maxURLBytes) "
+                           + "libcurl accepts: send such large parameters with POST")
+        }
         try CurlGlobal.ensure()
         guard let easy = pooled ?? curl_easy_init() else { throw FlickrError(.noMemory, "curl_easy_init failed") }
-        self.init(easy: easy, request: request, sink: sink, keptBodyBytes: keptBodyBytes, recycle: recycle,
-                  completion: completion)
+        self.init(easy: easy, request: request, sink: sink, keptBodyBytes: keptBodyBytes, deadlineNs: deadlineNs,
+                  recycle: recycle, completion: completion)
         try configure(warm: pooled != nil && warm)
     }
 
     private init(
         easy: UnsafeMutableRawPointer, request: HTTPRequest,
-        sink: ((UnsafeRawBufferPointer) throws(FlickrError) -> Void)?, keptBodyBytes: Int,
+        sink: ((UnsafeRawBufferPointer) throws(FlickrError) -> Void)?, keptBodyBytes: Int, deadlineNs: UInt64,
         recycle: (@Sendable (UnsafeMutableRawPointer, EasySetup?) -> Void)?, completion: @escaping Completion
     ) {
         self.easy = easy
@@ -73,6 +88,7 @@ final class Transfer: @unchecked Sendable {
         self.request = request
         self.sink = sink
         self.keptBodyBytes = keptBodyBytes
+        self.deadlineNs = request.upload == nil ? deadlineNs : 0
         self.completion = completion
         errorBuffer.initialize(to: 0)
     }
@@ -108,8 +124,13 @@ final class Transfer: @unchecked Sendable {
     private func check(_ code: CURLcode, _ option: CURLoption) throws(FlickrError) {
         guard code == CURLE_OK else {
             let reason = String(cString: curl_easy_strerror(code))
-            throw FlickrError(code == CURLE_OUT_OF_MEMORY ? .noMemory : .error,
-                              "libcurl refused option \(option.rawValue): \(reason)")
+            let kind: FlickrError.Code
+            switch code {
+            case CURLE_OUT_OF_MEMORY: kind = .noMemory
+            case CURLE_BAD_FUNCTION_ARGUMENT, CURLE_URL_MALFORMAT: kind = .invalidArgument
+            default: kind = .error
+            }
+            throw FlickrError(kind, "libcurl refused option \(option.rawValue): \(reason)")
         }
     }
 
@@ -126,7 +147,6 @@ final class Transfer: @unchecked Sendable {
             try set(CURLOPT_SSL_VERIFYHOST, 2)
             try set(CURLOPT_ACCEPT_ENCODING, "")  // any encoding curl can decode; the size cap applies after decoding
             try set(CURLOPT_USERAGENT, request.setup.userAgent)
-            try set(CURLOPT_TIMEOUT_MS, request.setup.timeoutMs)
             try set(CURLOPT_CONNECTTIMEOUT_MS, request.setup.connectTimeoutMs)
             try check(flickr__easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.setup.maxResponseBytes)),
                       CURLOPT_MAXFILESIZE_LARGE)
@@ -200,6 +220,25 @@ final class Transfer: @unchecked Sendable {
         try check(flickr__easy_setopt_ptr(easy, CURLOPT_XFERINFODATA, me), CURLOPT_XFERINFODATA)
     }
 
+    /// True once an upload's last body byte has been handed to curl: from then on the server may
+    /// store the photo whatever happens here.
+    var uploadFullyHandedOver: Bool {
+        guard let upload else { return false }
+        return upload.position >= upload.length
+    }
+
+    /// Sets the time left for this attempt, right before it starts (after any back-off or
+    /// rate-limit wait): the call's deadline covers every attempt. False when no time is left.
+    func arm(now: UInt64) -> Bool {
+        guard request.upload == nil else { return true }  // uploads: idle and answer-wait clocks
+        guard deadlineNs != 0 else {
+            return flickr__easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, 0) == CURLE_OK
+        }
+        guard now < deadlineNs else { return false }
+        let remainingMs = Int((deadlineNs - now) / 1_000_000) + 1
+        return flickr__easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, remainingMs) == CURLE_OK
+    }
+
     // MARK: Callbacks (worker thread)
 
     private static let readCallback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?)
@@ -245,7 +284,11 @@ final class Transfer: @unchecked Sendable {
             lastUploaded = uploaded
             lastDownloaded = downloaded
         }
-        if let progress, !progress.report(sent: uploaded, total: upload.length) {
+        // An abort is honoured only while part of the body has not been handed to curl: without
+        // its last bytes the server never sees a complete upload, so "aborted" means "no photo".
+        // Once the whole body is out, the server may store the photo whatever we do; the call
+        // then waits for and reports the server's answer (with the photo id) instead.
+        if let progress, !progress.report(sent: uploaded, total: upload.length), upload.position < upload.length {
             abortReason = FlickrError(.aborted, "the progress callback stopped the upload")
             return false
         }
@@ -277,7 +320,14 @@ final class Transfer: @unchecked Sendable {
         }
 
     private func receive(_ chunk: UnsafeRawBufferPointer) -> Bool {
-        guard received + chunk.count <= request.setup.maxResponseBytes else {
+        // curl checks its timeout only between reads; a compressed body can decode for long
+        // inside one, so the deadline is checked here too.
+        if deadlineNs != 0, Engine.nowNs() > deadlineNs {
+            abortReason = FlickrError(.timeout, "the call's time limit passed while the answer from "
+                                      + "\(request.redactedURL) was arriving")
+            return false
+        }
+        guard chunk.count <= request.setup.maxResponseBytes - received else {
             abortReason = FlickrError(
                 .tooBig, "the response from \(request.redactedURL) exceeded \(request.setup.maxResponseBytes) bytes")
             return false
@@ -297,14 +347,21 @@ final class Transfer: @unchecked Sendable {
 
     private static let headerCallback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?)
         -> Int = { data, size, count, user in
-            let length = size &* count
-            guard let user, let data else { return length }
+            let (length, overflow) = size.multipliedReportingOverflow(by: count)
+            guard !overflow, let user, let data else { return 0 }
             let transfer = Unmanaged<Transfer>.fromOpaque(user).takeUnretainedValue()
-            transfer.header(UnsafeRawBufferPointer(start: data, count: length))
-            return length
+            return transfer.header(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
         }
 
-    private func header(_ raw: UnsafeRawBufferPointer) {
+    /// False stops the transfer: the header block is larger than any real answer's.
+    private func header(_ raw: UnsafeRawBufferPointer) -> Bool {
+        guard raw.count <= Transfer.maxHeaderBytes - headerBytes else {
+            abortReason = FlickrError(
+                .tooBig, "the answer's headers from \(request.redactedURL) exceed \(Transfer.maxHeaderBytes) bytes")
+            return false
+        }
+        headerBytes += raw.count
+        inHeaders = !(raw.count <= 2 && raw.allSatisfy { $0 == 13 || $0 == 10 })  // the blank line ends them
         // Only two headers matter; test their names on the bytes, so the other
         // lines of every answer cost no String.
         if Transfer.hasPrefix(raw, "HTTP/") {  // a new response (after 100 Continue): forget the previous one's
@@ -313,8 +370,9 @@ final class Transfer: @unchecked Sendable {
         } else if Transfer.hasPrefix(raw, "location:") {
             location = String(decoding: raw.dropFirst(9), as: UTF8.self).trimmingSpaces
         } else if Transfer.hasPrefix(raw, "retry-after:") {
-            retryAfter = Int(String(decoding: raw.dropFirst(12), as: UTF8.self).trimmingSpaces)
+            retryAfter = RetryAfter.seconds(raw.dropFirst(12), nowEpochSeconds: time(nil))
         }
+        return true
     }
 
     /// ASCII case-insensitive prefix test (`name` is lower case).
@@ -344,7 +402,7 @@ final class Transfer: @unchecked Sendable {
         } else {
             var error = abortReason ?? CurlErrorMapping.error(
                 for: curlCode, detail: String(cString: errorBuffer), url: request.redactedURL,
-                maxResponseBytes: request.setup.maxResponseBytes)
+                maxResponseBytes: request.setup.maxResponseBytes, midHeaders: inHeaders)
             error.httpStatus = Int32(clamping: status)
             result = .failure(error)
         }

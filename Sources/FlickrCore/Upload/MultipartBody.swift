@@ -31,7 +31,8 @@ final class MultipartBody {
         preamble = Array(head.utf8)
         epilogue = Array("\r\n--\(boundary)--\r\n".utf8)
         self.reader = reader
-        length = Int64(preamble.count) + reader.length + Int64(epilogue.count)
+        // reader.length is at most UploadSource.maxLength (2^50); saturating all the same.
+        length = Int64(preamble.count).addingSaturated(reader.length).addingSaturated(Int64(epilogue.count))
     }
 
     var contentType: String { "multipart/form-data; boundary=\(boundary)" }

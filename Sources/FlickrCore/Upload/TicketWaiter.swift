@@ -10,7 +10,8 @@ package enum TicketWaiter {
             throw .invalid("ticket_id must be one ticket id")
         }
         guard timeoutMs >= 0 else { throw .invalid("timeout_ms must not be negative") }
-        let deadline = Engine.nowNs() &+ UInt64(timeoutMs) &* 1_000_000
+        // Saturating: LONG_MAX means "wait as long as it takes", not a wrapped, past deadline.
+        let deadline = Engine.nowNs().addingSaturated(.nanoseconds(milliseconds: timeoutMs))
         var delayMs = firstDelayMs
         let call = try RESTCall(method: "flickr.photos.upload.checkTickets", parameters: [("tickets", ticketID)],
                                 verb: .get)
@@ -36,8 +37,7 @@ package enum TicketWaiter {
             guard now < deadline else {
                 throw FlickrError(.timeout, "upload ticket \(ticketID) did not complete within \(timeoutMs) ms")
             }
-            let remainingMs = Int((deadline - now) / 1_000_000)
-            Engine.sleep(ns: UInt64(min(delayMs, max(remainingMs, 1))) * 1_000_000)
+            Engine.sleep(ns: min(.nanoseconds(milliseconds: delayMs), deadline - now))
             delayMs = min(delayMs * 2, maxDelayMs)
         }
     }

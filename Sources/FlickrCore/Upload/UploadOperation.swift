@@ -89,6 +89,9 @@ package final class UploadOperation: Operation {
 
     package var parsesXML: Bool { true }
 
+    /// Large files take as long as the link needs: the idle and answer-wait limits watch uploads.
+    package var hasCallDeadline: Bool { false }
+
     package var isResendable: Bool {
         if case .stream = source.kind { return false }
         return true

@@ -24,6 +24,12 @@ final class UploadReader {
                 Glibc.close(fd)
                 throw FlickrError(.io, "cannot read \"\(path)\": \(UploadSource.errnoText())")
             }
+            // The size is the file system's word: checked like a caller's length before any arithmetic.
+            guard info.st_size >= 0, Int64(info.st_size) <= UploadSource.maxLength else {
+                Glibc.close(fd)
+                throw .invalid("cannot upload \"\(path)\": \(info.st_size) bytes is more than any upload "
+                               + "(at most \(UploadSource.maxLength))")
+            }
             self.init(kind: kind, descriptor: fd, length: Int64(info.st_size))
         case .memory(_, let count):
             self.init(kind: kind, descriptor: -1, length: Int64(count))

@@ -48,6 +48,10 @@ package final class UploadSource: @unchecked Sendable {
             guard (info.st_mode & S_IFMT) == S_IFREG else {
                 throw FlickrError(.io, "cannot upload \"\(path)\": not a regular file")
             }
+            guard info.st_size >= 0, Int64(info.st_size) <= UploadSource.maxLength else {
+                throw .invalid("cannot upload \"\(path)\": \(info.st_size) bytes is more than any upload "
+                               + "(at most \(UploadSource.maxLength))")
+            }
             guard access(path, R_OK) == 0 else {
                 throw FlickrError(.io, "cannot upload \"\(path)\": \(UploadSource.errnoText())")
             }

@@ -27,6 +27,17 @@ package final class XMLMapper {
     private var bytesFed = 0
     private var failure: FlickrError?
     private var finished = false
+    /// Bytes received but not yet given to expat, and the length of the token expat could not
+    /// finish at the end of its last input. Expat 2.5 (Debian 12) scans an unfinished token again
+    /// from its start on every XML_Parse call, so a 32 MB comment fed 16 KiB at a time cost
+    /// 2,000 rescans (31 s). Input is held back until it is at least as long as that token:
+    /// each rescan then covers at least twice the bytes of the one before, and the total work
+    /// stays linear in the body whatever its shape (expat 2.6's "reparse deferral", done here).
+    private var held: [UInt8] = []
+    private var unfinishedToken = 0
+    private var handedToExpat = 0
+    /// Bytes expat was given to scan, rescans included: linear parsing keeps this under 3x the body.
+    package private(set) var scannedBytes = 0
 
     /// Total input limit: node counts are 32-bit.
     static let maxInputBytes = Int(UInt32.max) - 1
@@ -63,14 +74,36 @@ package final class XMLMapper {
             throw fail(FlickrError(.tooBig, "the XML response is too large to map"))
         }
         bytesFed += bytes.count
+        if held.isEmpty && bytes.count >= unfinishedToken {
+            try parse(UnsafeRawBufferPointer(start: start, count: bytes.count), parser)
+            return
+        }
+        held.append(contentsOf: bytes)
+        guard held.count >= unfinishedToken else { return }
+        try parseHeld(parser)
+    }
+
+    private func parseHeld(_ parser: XML_Parser) throws(FlickrError) {
+        defer { held.removeAll(keepingCapacity: true) }
+        // withUnsafeBytes rethrows untyped errors: carry the typed one out in a Result.
+        try held.withUnsafeBytes { bytes in Result { () throws(FlickrError) in try parse(bytes, parser) } }.get()
+    }
+
+    private func parse(_ bytes: UnsafeRawBufferPointer, _ parser: XML_Parser) throws(FlickrError) {
+        guard let start = bytes.baseAddress else { return }
         var offset = 0
         while offset < bytes.count {
             let length = Swift.min(bytes.count - offset, 1 << 30)
             let chunk = (start + offset).assumingMemoryBound(to: CChar.self)
+            scannedBytes += unfinishedToken + length
             if XML_Parse(parser, chunk, Int32(length), 0) != XML_STATUS_OK {
                 throw fail(parseError(parser))
             }
             offset += length
+            handedToExpat += length
+            // Outside a callback, the current byte index is where the unfinished token starts.
+            let index = Int(XML_GetCurrentByteIndex(parser))
+            unfinishedToken = index >= 0 && index <= handedToExpat ? handedToExpat - index : handedToExpat
         }
     }
 
@@ -80,6 +113,7 @@ package final class XMLMapper {
         guard !finished else { throw FlickrError(.state, "the XML mapper has already finished") }
         guard let parser else { throw fail(FlickrError(.noMemory, "cannot create the XML parser")) }
         guard bytesFed > 0 else { throw fail(FlickrError(.parse, "empty response")) }
+        if !held.isEmpty { try parseHeld(parser) }
         if XML_Parse(parser, nil, 0, 1) != XML_STATUS_OK {
             throw fail(parseError(parser))
         }

@@ -1,32 +1,41 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # libFuzzer over FlickrCore: the response parser, key-path lookup, the OAuth callback
-# parser and the photo URL helpers (Tests/fuzz/FuzzTargets.swift, compiled with every
-# Sources/FlickrCore file by swiftc -sanitize=fuzzer,address into build-fuzz/flickr-fuzz).
+# parser, the photo URL helpers, whole HTTP answers through libcurl and the call path, and
+# size arithmetic (Tests/fuzz/*.swift, compiled with every Sources/FlickrCore file by
+# swiftc -sanitize=fuzzer,address -D FLICKR_FUZZING into build-fuzz/flickr-fuzz).
 #
-#   scripts/fuzz.sh [SECONDS] [TARGET...]     default: 60 s each, all four targets
+#   scripts/fuzz.sh --smoke                    what scripts/test.sh runs: the regressions, then a
+#                                              fixed-seed pass of a fixed number of inputs per target
+#                                              from the committed seeds only (same inputs every run)
+#   scripts/fuzz.sh [SECONDS] [TARGET...]     open-ended: default 60 s each, every target
 #   scripts/fuzz.sh 3600 xml                  a long run of one target
 #   FUZZ_JOBS=2 scripts/fuzz.sh ...            targets run this many at a time (default 2)
 #
-# Corpora live in build-fuzz/corpus/<target>, seeded at each run from Tests/Fixtures/xml
-# (and Tests/fuzz/seeds/<target>); they grow across runs. Every file in
+# Open-ended corpora live in build-fuzz/corpus/<target>, seeded at each run from
+# Tests/Fixtures/xml (and Tests/fuzz/seeds/<target>); they grow across runs. Every file in
 # Tests/fuzz/regressions/<target>/ (crashes found earlier) is replayed first and must pass.
 # A crash leaves its input in build-fuzz/artifacts/<target>/: copy it into
 # Tests/fuzz/regressions/<target>/ once the bug is fixed. Exits non-zero on any finding.
+# Long runs and what they found are recorded in Tests/fuzz/RUNS.md.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+smoke=0
+if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
 seconds=${1:-60}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(xml keypath callback photourl)
+# Smoke passes: inputs per target, with libFuzzer's seed fixed (a few seconds each).
+smoke_runs=${FUZZ_SMOKE_RUNS:-20000}
+((${#targets[@]})) || targets=(xml keypath callback photourl answer sizes)
 jobs=${FUZZ_JOBS:-2}
 out=$root/build-fuzz
 bin=$out/flickr-fuzz
 mkdir -p "$out"
 
 # --- build (only when a source changed) ---
-mapfile -t sources < <(find Sources/FlickrCore -name "*.swift" | sort; echo Tests/fuzz/FuzzTargets.swift)
+mapfile -t sources < <(find Sources/FlickrCore -name "*.swift" | sort; ls Tests/fuzz/*.swift)
 newest=$(ls -t "${sources[@]}" Sources/CFlickrShims/shims.c scripts/fuzz.sh | head -1)
 if [ ! -x "$bin" ] || [ "$newest" -nt "$bin" ]; then
     echo "== building $bin"
@@ -35,6 +44,7 @@ if [ ! -x "$bin" ] || [ "$newest" -nt "$bin" ]; then
     "$clang" -c -O1 -g -fsanitize=address,fuzzer-no-link -I Sources/CFlickrShims/include \
         Sources/CFlickrShims/shims.c -o "$out/shims.o" || exit 1
     swiftc -O -g -sanitize=fuzzer,address -use-ld=lld -parse-as-library -module-name FlickrCore -package-name libflickr \
+        -D FLICKR_FUZZING \
         -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
         -I Sources/CCurl -I Sources/CExpat -I Sources/COpenSSL -I Sources/CFlickrShims/include \
         "${sources[@]}" "$out/shims.o" -lcurl -lexpat -lcrypto -o "$bin" > "$out/build.log" 2>&1 \
@@ -45,6 +55,7 @@ fi
 failed=()
 for target in "${targets[@]}"; do
     corpus=$out/corpus/$target
+    ((smoke)) && corpus=$out/smoke/$target && rm -rf "$corpus"
     mkdir -p "$corpus" "$out/artifacts/$target"
     case $target in
         xml) cp Tests/Fixtures/xml/*.xml Tests/Fixtures/xml/*/*.xml "$corpus/" 2>/dev/null ;;
@@ -71,9 +82,13 @@ done
 
 # --- fuzz, $jobs targets at a time ---
 run() {
-    local target=$1
-    FLICKR_FUZZ_TARGET=$target "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
-        -print_final_stats=1 -artifact_prefix="$out/artifacts/$target/" "$out/corpus/$target" \
+    local target=$1 limit=(-max_total_time="$seconds") corpus=$out/corpus/$target
+    if ((smoke)); then
+        limit=(-runs="$smoke_runs" -seed=1)
+        corpus=$out/smoke/$target
+    fi
+    FLICKR_FUZZ_TARGET=$target "$bin" "${limit[@]}" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
+        -print_final_stats=1 -artifact_prefix="$out/artifacts/$target/" "$corpus" \
         > "$out/fuzz-$target.log" 2>&1
 }
 pids=()
@@ -89,7 +104,11 @@ for i in "${!pids[@]}"; do
     if wait "${pids[$i]}"; then
         runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$out/fuzz-$target.log" | grep -o '[0-9]*$')
         cov=$(grep -o 'cov: [0-9]*' "$out/fuzz-$target.log" | tail -1)
-        echo "fuzz $target: ${seconds}s, ${runs:-?} inputs, $cov, corpus $(ls "$out/corpus/$target" | wc -l) files, no crash"
+        if ((smoke)); then
+            echo "fuzz $target: smoke pass, ${runs:-?} inputs (seed 1), $cov, no crash"
+        else
+            echo "fuzz $target: ${seconds}s, ${runs:-?} inputs, $cov, corpus $(ls "$out/corpus/$target" | wc -l) files, no crash"
+        fi
     else
         echo "fuzz $target: CRASH (see $out/fuzz-$target.log, input in $out/artifacts/$target/):" >&2
         grep -A25 -m1 "ERROR\|Fatal error\|==ERROR\|deadly signal" "$out/fuzz-$target.log" >&2

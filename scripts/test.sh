@@ -35,8 +35,8 @@ scripts/valgrind.sh --quick build || failed+=("valgrind")
 echo "== AddressSanitizer + UBSan, ThreadSanitizer (scripts/sanitize.sh asan tsan)"
 scripts/sanitize.sh asan tsan || failed+=("sanitizers")
 
-echo "== libFuzzer smoke runs, 30 s per target (scripts/fuzz.sh 30)"
-scripts/fuzz.sh 30 || failed+=("fuzz")
+echo "== libFuzzer: regression inputs, then fixed-seed smoke passes (scripts/fuzz.sh --smoke)"
+scripts/fuzz.sh --smoke || failed+=("fuzz")
 
 if ((${#failed[@]})); then
     echo "FAILED suites: ${failed[*]}" >&2

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "flickr_shims.h"
 
+#include <stdint.h>
+
 #include <sys/random.h>
 
 CURLcode flickr__easy_setopt_long(CURL *handle, CURLoption option, long value) {
@@ -45,4 +47,25 @@ CURLMcode flickr__multi_setopt_long(CURLM *multi, CURLMoption option, long value
 
 long flickr__getrandom(void *buffer, size_t length) {
     return (long)getrandom(buffer, length, 0);
+}
+
+static curl_socket_t flickr__given_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *address) {
+    (void)purpose;
+    (void)address;
+    return (curl_socket_t)(intptr_t)clientp;
+}
+static int flickr__already_connected(void *clientp, curl_socket_t fd, curlsocktype purpose) {
+    (void)clientp;
+    (void)fd;
+    (void)purpose;
+    return CURL_SOCKOPT_ALREADY_CONNECTED;
+}
+CURLcode flickr__easy_use_socket(CURL *handle, int fd, long read_size) {
+    CURLcode code = curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, flickr__given_socket);
+    if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_OPENSOCKETDATA, (void *)(intptr_t)fd);
+    if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_SOCKOPTFUNCTION, flickr__already_connected);
+    if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_FRESH_CONNECT, 1L);
+    if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_FORBID_REUSE, 1L);
+    if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_BUFFERSIZE, read_size);
+    return code;
 }

@@ -85,6 +85,15 @@ public func flickr_context_get_long(_ out: UnsafeMutablePointer<Int>?, _ ctx: Op
 }
 
 @c @implementation
+public func flickr_context_set_interrupt(
+    _ ctx: OpaquePointer?, _ fn: flickr_interrupt_fn?, _ userdata: UnsafeMutableRawPointer?
+) -> CInt {
+    boundary { () throws(FlickrError) in
+        try contexts.object(ctx).setInterrupt(fn.map { InterruptCheck(function: $0, userdata: userdata) })
+    }
+}
+
+@c @implementation
 public func flickr_context_set_log(_ ctx: OpaquePointer?, _ fn: flickr_log_fn?, _ userdata: UnsafeMutableRawPointer?)
     -> CInt
 {

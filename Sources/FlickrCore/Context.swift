@@ -36,6 +36,10 @@ package final class Context: Sendable {
         settings.withLock { $0.log = sink }
     }
 
+    package func setInterrupt(_ check: InterruptCheck?) {
+        settings.withLock { $0.interrupt = check }
+    }
+
     package func set(_ option: ContextOption, number value: Int) throws(FlickrError) {
         try settings.withLock { (s: inout Settings) throws(FlickrError) in try s.set(option, number: value) }
     }

@@ -28,6 +28,7 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
     case rateLimitPerHour = 109
     case rateLimitPerSecond = 110
     case photoCacheMaxBytes = 111
+    case maxConnections = 112
 
     package enum Kind: Sendable { case string, number }
 
@@ -62,6 +63,7 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
         case .rateLimitPerHour: "FLICKR_OPT_RATE_LIMIT_PER_HOUR"
         case .rateLimitPerSecond: "FLICKR_OPT_RATE_LIMIT_PER_SECOND"
         case .photoCacheMaxBytes: "FLICKR_OPT_PHOTO_CACHE_MAX_BYTES"
+        case .maxConnections: "FLICKR_OPT_MAX_CONNECTIONS"
         }
     }
 
@@ -79,6 +81,7 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
         case .rateLimitPerHour: 0...3_600_000
         case .rateLimitPerSecond: 0...1000
         case .photoCacheMaxBytes: 1024...(1 << 40)
+        case .maxConnections: 1...65_536
         default: 0...0
         }
     }

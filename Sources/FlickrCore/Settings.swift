@@ -14,6 +14,9 @@ package struct Settings: Sendable {
     package static let defaultAuthEndpoint = "https://www.flickr.com/services/auth/"
     /// 10 MiB: a few dozen large (1024 px) images.
     package static let defaultPhotoCacheMaxBytes = 10 << 20
+    /// Connections of a context's asynchronous requests at once: enough for the 128 in flight the
+    /// benchmarks drive, far below the 1024 descriptors a process usually has.
+    package static let defaultMaxConnections = 256
 
     package let apiKey: String
     package let sharedSecret: String
@@ -22,6 +25,8 @@ package struct Settings: Sendable {
     private var numbers: [ContextOption: Int] = [:]
     /// Where one line per request (and per retry) goes; nil: nowhere.
     package var log: LogSink?
+    /// Asked while synchronous calls wait whether to give up; nil: never.
+    package var interrupt: InterruptCheck?
 
     package init(apiKey: String, sharedSecret: String?) throws(FlickrError) {
         guard !apiKey.isEmpty else { throw .invalid("the API key must not be empty") }
@@ -59,6 +64,7 @@ package struct Settings: Sendable {
         case .maxRetries: return 3
         case .retryBaseMs: return 500
         case .photoCacheMaxBytes: return Settings.defaultPhotoCacheMaxBytes
+        case .maxConnections: return Settings.defaultMaxConnections
         default: return 0
         }
     }

@@ -44,7 +44,7 @@ import Testing
             (.retryPost, FLICKR_OPT_RETRY_POST), (.rateLimitPerHour, FLICKR_OPT_RATE_LIMIT_PER_HOUR),
             (.rateLimitPerSecond, FLICKR_OPT_RATE_LIMIT_PER_SECOND), (.photoCacheDir, FLICKR_OPT_PHOTO_CACHE_DIR),
             (.photoEndpoint, FLICKR_OPT_PHOTO_ENDPOINT),
-            (.photoCacheMaxBytes, FLICKR_OPT_PHOTO_CACHE_MAX_BYTES),
+            (.photoCacheMaxBytes, FLICKR_OPT_PHOTO_CACHE_MAX_BYTES), (.maxConnections, FLICKR_OPT_MAX_CONNECTIONS),
         ]
         #expect(header.count == ContextOption.allCases.count)
         for (option, cValue) in header {

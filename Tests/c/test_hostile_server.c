@@ -13,11 +13,13 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include "fds.h"
 #include "harness.h"
 
 /* ---- the server ---------------------------------------------------------------------- */
@@ -592,6 +594,67 @@ static void test_cross_context_free(void) {
     }
 }
 
+/* ---- fault 10: descriptors ----------------------------------------------------------------- */
+
+static pthread_mutex_t fd_lock = PTHREAD_MUTEX_INITIALIZER;
+static int most_fds, done_ok, done_failed;
+
+static void count_fds(flickr_request *req, int status, const flickr_response *resp, void *userdata) {
+    int n = open_fds();
+    (void)req, (void)resp, (void)userdata;
+    pthread_mutex_lock(&fd_lock);
+    if (n > most_fds) most_fds = n;
+    if (status == FLICKR_OK) done_ok++;
+    else if (done_failed++ == 0) fprintf(stderr, "  first failure: %d\n", status);
+    pthread_mutex_unlock(&fd_lock);
+}
+
+/* 2,000 requests in flight under a 512-descriptor limit: the context opens at most
+ * FLICKR_OPT_MAX_CONNECTIONS sockets and queues the rest (5619f64 opened one per request and
+ * failed most of them as "Couldn't connect"). Then a real shortage is reported as ENOMEM. */
+static void test_descriptors(void) {
+    enum { N = 2000, CAP = 16 };
+    static flickr_request *reqs[N];
+    flickr_context *ctx = hostile_context();
+    const char *none[] = {NULL};
+    struct rlimit saved, low;
+    int i, baseline;
+    getrlimit(RLIMIT_NOFILE, &saved);
+    low = saved;
+    low.rlim_cur = 512;
+    CHECK_EQ_INT(setrlimit(RLIMIT_NOFILE, &low), 0);
+    CHECK_EQ_INT(flickr_context_set_long(ctx, FLICKR_OPT_MAX_CONNECTIONS, 0), FLICKR_EINVAL);
+    CHECK_EQ_INT(flickr_context_set_long(ctx, FLICKR_OPT_MAX_CONNECTIONS, CAP), FLICKR_OK);
+    CHECK_EQ_INT(flickr_context_set_long(ctx, FLICKR_OPT_TIMEOUT_MS, 60000), FLICKR_OK);
+    scenario(ok_echo);
+    CHECK_EQ_INT(call(ctx, FLICKR_GET), FLICKR_OK); /* the worker and its wake-up pipe exist */
+    baseline = open_fds();
+    for (i = 0; i < N; i++)
+        CHECK_EQ_INT(flickr_call_async(&reqs[i], ctx, "flickr.test.echo", none, FLICKR_GET, count_fds, NULL), FLICKR_OK);
+    for (i = 0; i < N; i++) {
+        flickr_request_wait(reqs[i]);
+        flickr_request_free(reqs[i]);
+    }
+    CHECK_EQ_INT(done_ok, N);
+    /* The context's sockets, plus the test server's side of each. */
+    CHECK(most_fds <= baseline + 2 * CAP + 8);
+    printf("descriptors: %d at most with %d requests in flight (baseline %d, cap %d)\n", most_fds, N, baseline, CAP);
+
+    {   /* Every descriptor taken: a synchronous call says so. */
+        int fills[600], filled = 0, rc;
+        low.rlim_cur = (rlim_t)open_fds() + 64;
+        setrlimit(RLIMIT_NOFILE, &low);
+        while (filled < 600 && (fills[filled] = dup(0)) >= 0) filled++;
+        rc = call(ctx, FLICKR_GET);
+        while (filled > 0) close(fills[--filled]);
+        expect_code(rc, FLICKR_ENOMEM, "out of descriptors");
+        CHECK(strstr(flickr_error_last()->message, "descriptors") != NULL);
+    }
+    setrlimit(RLIMIT_NOFILE, &saved);
+    CHECK_EQ_INT(call(ctx, FLICKR_GET), FLICKR_OK);
+    flickr_context_free(ctx);
+}
+
 /* With arguments, only the named sections run (to show each failing on an older library). */
 int main(int argc, char **argv) {
     static const struct {
@@ -600,7 +663,7 @@ int main(int argc, char **argv) {
     } sections[] = {
         {"retry_after", test_retry_after}, {"broken_answers", test_broken_answers}, {"escapes", test_escapes},
         {"time", test_time}, {"ticket_wait", test_ticket_wait}, {"redirects", test_redirects},
-        {"cross_context_free", test_cross_context_free},
+        {"cross_context_free", test_cross_context_free}, {"descriptors", test_descriptors},
     };
     size_t i;
     int j;

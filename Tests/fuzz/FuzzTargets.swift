@@ -10,6 +10,8 @@
 //   photourl  photo URLs: the first line is a size suffix, the rest an XML document whose
 //             first photo (photos.photo.0, photo, or the root) is used; the short URL of
 //             the first line as an id
+//   answer    a server's whole HTTP answer through libcurl and the call path (AnswerTargets.swift)
+//   sizes     size and header arithmetic (AnswerTargets.swift)
 //
 // Any crash, trap, sanitizer report or timeout is a finding: save the input under
 // Tests/fuzz/regressions/<target>/ (scripts/fuzz.sh replays them on every run).
@@ -18,7 +20,7 @@
 import Glibc
 #endif
 
-private enum Target { case xml, keypath, callback, photourl }
+private enum Target { case xml, keypath, callback, photourl, answer, sizes }
 
 nonisolated(unsafe) private var target: Target = .xml
 
@@ -37,8 +39,10 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMu
     case "keypath": target = .keypath
     case "callback": target = .callback
     case "photourl": target = .photourl
+    case "answer": target = .answer
+    case "sizes": target = .sizes
     default:
-        fputs("FLICKR_FUZZ_TARGET must be xml, keypath, callback or photourl\n", stderr)
+        fputs("FLICKR_FUZZ_TARGET must be xml, keypath, callback, photourl, answer or sizes\n", stderr)
         exit(2)
     }
     return 0
@@ -124,7 +128,10 @@ private func fuzzPhotoURL(_ bytes: UnsafeRawBufferPointer) {
     guard photo.kind == .object else { return }
     let field: (String) -> String? = { photo.lookup(path: $0)?.string }
     for suffix in [size, "", "s", "q", "t", "m", "n", "w", "z", "c", "b", "h", "k", "3k", "4k", "5k", "6k", "o"] {
-        if let url = try? PhotoURL.source(size: suffix, field: field), !url.hasPrefix("https://") {
+        // Built URLs are https; a photo's own url_* extra may be http (a sandbox), in lower case.
+        if let url = try? PhotoURL.source(size: suffix, field: field), !url.hasPrefix("https://"),
+            !(url.hasPrefix("http://") && field("url_" + suffix) != nil)
+        {
             fatalError("a source URL that is not https: \(url)")
         }
     }
@@ -144,6 +151,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     case .keypath: fuzzKeyPath(bytes)
     case .callback: fuzzCallback(bytes)
     case .photourl: fuzzPhotoURL(bytes)
+    case .answer: fuzzAnswer(bytes)
+    case .sizes: fuzzSizes(bytes)
     }
     return 0
 }

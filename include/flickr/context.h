@@ -61,7 +61,11 @@ typedef enum flickr_option {
      *  are. Added in 0.2. */
     FLICKR_OPT_PHOTO_ENDPOINT = 13,
 
-    /** Total time limit of one call in milliseconds; 0 means none. Default 30000. */
+    /** Total time limit of one call in milliseconds, from the moment it starts: every attempt,
+     *  retry back-off and rate-limit wait included (a retry or a rate-limit slot that would start
+     *  past it is not waited for: the call fails with FLICKR_ETIMEOUT at once). Also checked while
+     *  a compressed answer decodes. Uploads are bounded by the two upload limits below instead.
+     *  0 means none. Default 30000. */
     FLICKR_OPT_TIMEOUT_MS = 100,
     /** Time limit for establishing a connection in milliseconds; 0 means the transport's own. Default 10000. */
     FLICKR_OPT_CONNECT_TIMEOUT_MS = 101,
@@ -96,7 +100,13 @@ typedef enum flickr_option {
     /** Bound of the photo cache in bytes (1024 to 2^40): after each download the least recently
      *  used images are removed until the cache fits. An image larger than the bound is not
      *  downloaded (FLICKR_ETOOBIG). Default 10485760 (10 MiB). Added in 0.2. */
-    FLICKR_OPT_PHOTO_CACHE_MAX_BYTES = 111
+    FLICKR_OPT_PHOTO_CACHE_MAX_BYTES = 111,
+    /** Most connections the context's asynchronous requests open at once (1 to 65536); requests
+     *  beyond it wait in a queue for a free one, so thousands in flight never exhaust the
+     *  process's file descriptors. Synchronous calls use one connection per calling thread, kept
+     *  alive between calls. A descriptor shortage that happens anyway fails with FLICKR_ENOMEM
+     *  ("too many open files"), not as a network error. Default 256. Added in 0.3. */
+    FLICKR_OPT_MAX_CONNECTIONS = 112
 } flickr_option;
 
 /**
@@ -112,6 +122,21 @@ typedef enum flickr_option {
  * @param userdata the pointer given to flickr_context_set_log(), untouched.
  */
 typedef void (*flickr_log_fn)(const char *line, void *userdata);
+
+/**
+ * @brief Asked while a synchronous call waits whether to give up; non-zero stops the call.
+ *
+ * Called on the thread that made the call, about every 100 ms while it waits: for the
+ * network, a retry's back-off, a rate-limit slot, an upload ticket. A call that is stopped
+ * fails with FLICKR_EABORTED (an upload stopped after its whole body was sent may still
+ * have created the photo; its message says so). Calls that end sooner never call it.
+ * Bindings use it to deliver a Ctrl-C promptly (Python runs its signal handlers only when
+ * it gets the thread back). It must not call libflickr functions on the same context.
+ *
+ * @param userdata the pointer given to flickr_context_set_interrupt(), untouched.
+ * @return 0 to go on waiting, non-zero to stop.
+ */
+typedef int (*flickr_interrupt_fn)(void *userdata);
 
 /**
  * @brief Create a context.
@@ -159,6 +184,17 @@ FLICKR_API int flickr_context_set_string(flickr_context *ctx, flickr_option opt,
  * @note Added in 0.1. Thread-safe.
  */
 FLICKR_API int flickr_context_set_long(flickr_context *ctx, flickr_option opt, long value);
+
+/**
+ * @brief Set (or, with NULL, remove) the callback that can stop the context's synchronous calls.
+ * @param ctx      the context.
+ * @param fn       asked while a synchronous call waits (see flickr_interrupt_fn); NULL: never.
+ * @param userdata passed to fn untouched; must stay valid while fn is set and calls run.
+ * @return FLICKR_OK or FLICKR_EINVAL.
+ * @note Added in 0.3. Thread-safe; calls already started keep the callback they started with.
+ *       Asynchronous requests are stopped with flickr_request_cancel() instead.
+ */
+FLICKR_API int flickr_context_set_interrupt(flickr_context *ctx, flickr_interrupt_fn fn, void *userdata);
 
 /**
  * @brief Set (or, with NULL, remove) the context's log callback.

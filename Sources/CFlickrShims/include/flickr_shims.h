@@ -23,6 +23,11 @@ FLICKR_SHIM CURLcode flickr__easy_getinfo_string(CURL *handle, CURLINFO info, ch
 FLICKR_SHIM CURLcode flickr__easy_getinfo_ptr(CURL *handle, CURLINFO info, void **out);
 FLICKR_SHIM CURLMcode flickr__multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 
+/* Fuzzing only (scripts/fuzz.sh): the transfer talks over `fd`, already connected (one end of a
+ * socketpair holding a scripted answer), on a fresh connection that is never reused, reading
+ * `read_size` bytes at a time (so the answer arrives in other pieces). */
+FLICKR_SHIM CURLcode flickr__easy_use_socket(CURL *handle, int fd, long read_size);
+
 /* getrandom(2) (sys/random.h is not in Swift's Glibc module): bytes read, or -1 with errno set. */
 FLICKR_SHIM long flickr__getrandom(void *buffer, size_t length);
 

@@ -81,6 +81,11 @@ package enum OAuthFlow {
         guard let verifier = value("oauth_verifier") else {
             throw FlickrError(.oauth, "the callback URL has no oauth_verifier (was the authorization declined?)")
         }
+        // Decoded, %00 would cut the value short in C, and %0D%0A could split a header or a log line.
+        for (name, decoded) in [("oauth_token", token), ("oauth_verifier", verifier)]
+        where decoded.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+            throw .invalid("the callback's \(name) holds a control character (%00, CR, LF...): refused")
+        }
         return Callback(token: token, verifier: verifier)
     }
 

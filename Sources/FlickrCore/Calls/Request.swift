@@ -94,7 +94,10 @@ package final class Request: @unchecked Sendable {
     // MARK: Attempts
 
     private func attempt(endpoint: String, notBefore: UInt64 = 0) throws(FlickrError) {
-        let request = try operation.httpRequest(endpoint: endpoint, settings: settings)
+        var request = try operation.httpRequest(endpoint: endpoint, settings: settings)
+        // Only a caller's own thread may be asked; async requests are stopped by cancel.
+        let interrupt = inline ? settings.interrupt : nil
+        request.setup.interruptible = interrupt != nil
         let parse = operation.parsesXML ? StreamingParse() : nil
         var sink: ((UnsafeRawBufferPointer) throws(FlickrError) -> Void)?
         if let parse {
@@ -111,9 +114,9 @@ package final class Request: @unchecked Sendable {
         }
         let transfer = try Transfer(
             request: request, sink: sink, keptBodyBytes: operation.keptBodyBytes, deadlineNs: deadlineNs,
-            easy: pooled?.easy, warm: pooled?.warm ?? false, recycle: recycle
-        ) { [self] _, outcome in
-            transferFinished(outcome, parse: parse, endpoint: endpoint, url: request.redactedURL, verb: request.verb)
+            interrupt: interrupt, easy: pooled?.easy, warm: pooled?.warm ?? false, recycle: recycle
+        ) { [self, url = request.redactedURL, verb = request.verb] _, outcome in
+            transferFinished(outcome, parse: parse, endpoint: endpoint, url: url, verb: verb)
         }
         let cancelled = state.withLock { s -> Bool in
             if !s.cancelled {
@@ -126,7 +129,8 @@ package final class Request: @unchecked Sendable {
             complete(.failure(FlickrError(.aborted, "the request was cancelled")))
             return
         }
-        let schedule = Engine.Schedule(notBefore: notBefore, spacingNs: settings.rateSpacingNs, deadlineNs: deadlineNs)
+        let schedule = Engine.Schedule(notBefore: notBefore, spacingNs: settings.rateSpacingNs, deadlineNs: deadlineNs,
+                                       maxConnections: settings.number(.maxConnections))
         if inline {
             engine.perform(transfer, schedule)
         } else {

@@ -38,8 +38,8 @@ struct RetryPolicy {
 
     /// The wait before retry number `retry` (1-based), or nil not to retry.
     func delayMs(for error: FlickrError, retry: Int, retryAfterSeconds: Int?) -> Int? {
-        guard allowed, retry <= maxRetries, RetryPolicy.isTransient(error) else { return nil }
-        let exponential = min(max(baseMs, 0).multipliedSaturated(by: 1 << min(max(retry - 1, 0), 16)),
+        guard allowed, retry >= 1, retry <= maxRetries, RetryPolicy.isTransient(error) else { return nil }
+        let exponential = min(max(baseMs, 0).multipliedSaturated(by: 1 << min(retry - 1, 16)),
                               RetryPolicy.maxBackoffMs)
         // "Equal jitter": half fixed, half random, so retries spread but still back off.
         var delay = exponential / 2 + (exponential > 1 ? Int.random(in: 0...(exponential / 2)) : 0)

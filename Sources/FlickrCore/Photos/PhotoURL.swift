@@ -130,10 +130,12 @@ package enum PhotoURL {
         return (id, secret, server)
     }
 
-    /// The photo's `url_*` extra when present and non-empty; an error when it is not an http(s) URL.
+    /// The photo's `url_*` extra when present and non-empty, its scheme in lower case ("Https://"
+    /// is the same URL, but callers compare prefixes); an error when it is not an http(s) URL.
     private static func extraURL(_ name: String, field: (String) -> String?) throws(FlickrError) -> String? {
         guard let url = nonEmpty(field(name)) else { return nil }
-        _ = try EndpointURL(parsing: url, what: "the photo's \(name)")
-        return url
+        let parsed = try EndpointURL(parsing: url, what: "the photo's \(name)")
+        guard let schemeEnd = url.firstRange(ofText: "://") else { return url }
+        return parsed.scheme + url[schemeEnd.lowerBound...]
     }
 }

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 
 import CCurl
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Maps libcurl's result codes onto the library's status codes.
 enum CurlErrorMapping {
@@ -35,7 +38,12 @@ enum CurlErrorMapping {
 
     /// `midHeaders`: the failure came while the answer's headers were arriving.
     static func error(for curlCode: CURLcode, detail: String, url: String, maxResponseBytes: Int,
-                      midHeaders: Bool = false) -> FlickrError {
+                      midHeaders: Bool = false, osErrno: Int32 = 0) -> FlickrError {
+        // Out of descriptors is not a network failure: retrying or checking the server won't help.
+        if osErrno == EMFILE || osErrno == ENFILE {
+            return FlickrError(.noMemory, "out of file descriptors (\(String(cString: strerror(osErrno)))) while "
+                               + "connecting to \(url): lower FLICKR_OPT_MAX_CONNECTIONS or raise the process's limit")
+        }
         var code = code(for: curlCode)
         // libcurl reports a header line longer than it accepts as "out of memory".
         if curlCode == CURLE_OUT_OF_MEMORY, midHeaders || detail.containsText("header") { code = .tooBig }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 import CCurl
+import CFlickrShims
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,6 +19,8 @@ final class Engine: @unchecked Sendable {
         var delayed: [(due: UInt64, transfer: Transfer)] = []
         /// The rate limiter's next free start slot.
         var nextSlotNs: UInt64 = 0
+        /// FLICKR_OPT_MAX_CONNECTIONS as the latest submitted request saw it (the worker applies it).
+        var maxConnections = Settings.defaultMaxConnections
         var cancelled: [Transfer] = []
         /// Work to run on the worker without a transfer (async requests answered locally).
         var posted: [@Sendable () -> Void] = []
@@ -37,6 +40,8 @@ final class Engine: @unchecked Sendable {
     static let maxPooledHandles = 32
     /// Worker-only: transfers attached to the multi handle, by easy handle.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
+    /// Worker-only: the connection cap last set on the multi handle (0: none yet).
+    private var appliedMaxConnections = 0
 
     // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
     convenience init() throws(FlickrError) {
@@ -91,6 +96,8 @@ final class Engine: @unchecked Sendable {
         var spacingNs: UInt64 = 0
         /// The call's deadline, or 0: a start slot past it is not taken, the call times out at once.
         var deadlineNs: UInt64 = 0
+        /// The context's cap on connections of submitted transfers (curl queues the rest).
+        var maxConnections = Settings.defaultMaxConnections
     }
 
     /// Runs a transfer to completion on the calling thread, after waiting for its
@@ -103,7 +110,10 @@ final class Engine: @unchecked Sendable {
             if case .failure(let error) = reserved { transfer.finish(with: error) }
             return
         }
-        if due > now { Engine.sleep(ns: due - now) }
+        if due > now, !InterruptCheck.sleep(ns: due - now, checking: transfer.interrupt) {
+            transfer.finish(with: InterruptCheck.interrupted)
+            return
+        }
         guard transfer.arm(now: Engine.nowNs()) else {
             transfer.finish(with: Engine.outOfTime)
             return
@@ -168,6 +178,7 @@ final class Engine: @unchecked Sendable {
         let now = Engine.nowNs()
         let start = try shared.withLock { (state: inout Shared) throws(FlickrError) -> Bool in
             let due = try Engine.reserveStart(&state, now: now, schedule).get()
+            state.maxConnections = schedule.maxConnections
             if due > now {
                 state.delayed.append((due, transfer))
                 state.delayed.sort { $0.due < $1.due }
@@ -267,8 +278,8 @@ final class Engine: @unchecked Sendable {
         if let key = Engine.workerKey { pthread_setspecific(key, UnsafeRawPointer(bitPattern: 1)) }
         while true {
             let now = Engine.nowNs()
-            let (incoming, cancels, posted, exit, nextDue) = shared.withLock {
-                state -> ([Transfer], [Transfer], [@Sendable () -> Void], Bool, UInt64?) in
+            let (incoming, cancels, posted, exit, nextDue, maxConnections) = shared.withLock {
+                state -> ([Transfer], [Transfer], [@Sendable () -> Void], Bool, UInt64?, Int) in
                 let dueCount = state.delayed.prefix { $0.due <= now }.count
                 var ready = state.pending
                 ready.append(contentsOf: state.delayed.prefix(dueCount).map { $0.transfer })
@@ -288,9 +299,14 @@ final class Engine: @unchecked Sendable {
                     state.threadRunning = false
                     state.worker = nil
                 }
-                return (work.0, work.1, posted, exit, state.delayed.first?.due)
+                return (work.0, work.1, posted, exit, state.delayed.first?.due, state.maxConnections)
             }
             if exit { return }
+            if maxConnections != appliedMaxConnections {
+                // Transfers past the cap wait in curl's queue instead of each opening a socket.
+                _ = flickr__multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, maxConnections)
+                appliedMaxConnections = maxConnections
+            }
             for work in posted { work() }
             for transfer in incoming { attach(transfer) }
             for transfer in cancels { abort(transfer) }

@@ -32,6 +32,9 @@ final class Transfer: @unchecked Sendable {
     private var finished = false
     /// When the whole call must be over (monotonic ns), or 0 for no limit (uploads keep their own clocks).
     private let deadlineNs: UInt64
+    /// Asked every InterruptCheck.intervalNs whether to stop (synchronous calls only).
+    let interrupt: InterruptCheck?
+    private var lastInterruptCheckNs: UInt64 = 0
     /// Header bytes of the answer so far: a server must not make us hold an endless header block.
     private var headerBytes = 0
     /// Between a status line and the blank line after the headers: libcurl's "out of memory" there
@@ -63,7 +66,8 @@ final class Transfer: @unchecked Sendable {
     /// a setup failure afterwards releases it, and `deinit` gives the handle back.
     convenience init(
         request: HTTPRequest, sink: ((UnsafeRawBufferPointer) throws(FlickrError) -> Void)?,
-        keptBodyBytes: Int = Int.max, deadlineNs: UInt64 = 0, easy pooled: UnsafeMutableRawPointer? = nil,
+        keptBodyBytes: Int = Int.max, deadlineNs: UInt64 = 0, interrupt: InterruptCheck? = nil,
+        easy pooled: UnsafeMutableRawPointer? = nil,
         warm: Bool = false, recycle: (@Sendable (UnsafeMutableRawPointer, EasySetup?) -> Void)? = nil,
         completion: @escaping Completion
     ) throws(FlickrError) {
@@ -74,14 +78,14 @@ final class Transfer: @unchecked Sendable {
         try CurlGlobal.ensure()
         guard let easy = pooled ?? curl_easy_init() else { throw FlickrError(.noMemory, "curl_easy_init failed") }
         self.init(easy: easy, request: request, sink: sink, keptBodyBytes: keptBodyBytes, deadlineNs: deadlineNs,
-                  recycle: recycle, completion: completion)
+                  interrupt: interrupt, recycle: recycle, completion: completion)
         try configure(warm: pooled != nil && warm)
     }
 
     private init(
         easy: UnsafeMutableRawPointer, request: HTTPRequest,
         sink: ((UnsafeRawBufferPointer) throws(FlickrError) -> Void)?, keptBodyBytes: Int, deadlineNs: UInt64,
-        recycle: (@Sendable (UnsafeMutableRawPointer, EasySetup?) -> Void)?, completion: @escaping Completion
+        interrupt: InterruptCheck?, recycle: (@Sendable (UnsafeMutableRawPointer, EasySetup?) -> Void)?, completion: @escaping Completion
     ) {
         self.easy = easy
         self.recycle = recycle
@@ -89,6 +93,8 @@ final class Transfer: @unchecked Sendable {
         self.sink = sink
         self.keptBodyBytes = keptBodyBytes
         self.deadlineNs = request.upload == nil ? deadlineNs : 0
+        self.interrupt = interrupt
+        lastInterruptCheckNs = Engine.nowNs()
         self.completion = completion
         errorBuffer.initialize(to: 0)
     }
@@ -159,6 +165,19 @@ final class Transfer: @unchecked Sendable {
         try check(flickr__easy_setopt_ptr(easy, CURLOPT_PRIVATE, me), CURLOPT_PRIVATE)
         try check(flickr__easy_setopt_ptr(easy, CURLOPT_WRITEDATA, me), CURLOPT_WRITEDATA)
         try check(flickr__easy_setopt_ptr(easy, CURLOPT_HEADERDATA, me), CURLOPT_HEADERDATA)
+        if request.setup.interruptible {
+            // Part of EasySetup, so a warm handle never keeps the callback with a stale pointer.
+            try set(CURLOPT_NOPROGRESS, 0)
+            try check(flickr__easy_setopt_xferinfo(easy, Transfer.transferInfoCallback), CURLOPT_XFERINFOFUNCTION)
+            try check(flickr__easy_setopt_ptr(easy, CURLOPT_XFERINFODATA, me), CURLOPT_XFERINFODATA)
+        }
+
+        #if FLICKR_FUZZING
+        // scripts/fuzz.sh's "answer" target: the scripted answer arrives over a socketpair.
+        if let (socket, readSize) = Transfer.fuzzingSocket?() {
+            try check(flickr__easy_use_socket(easy, socket, readSize), CURLOPT_OPENSOCKETFUNCTION)
+        }
+        #endif
 
         var headers = request.headers
         headers.append("Expect:")  // no 100-continue round trip
@@ -227,6 +246,11 @@ final class Transfer: @unchecked Sendable {
         return upload.position >= upload.length
     }
 
+    #if FLICKR_FUZZING
+    /// Fuzzing builds only: where each transfer's connection comes from (see flickr__easy_use_socket).
+    nonisolated(unsafe) static var fuzzingSocket: (() -> (Int32, Int)?)?
+    #endif
+
     /// Sets the time left for this attempt, right before it starts (after any back-off or
     /// rate-limit wait): the call's deadline covers every attempt. False when no time is left.
     func arm(now: UInt64) -> Bool {
@@ -277,8 +301,18 @@ final class Transfer: @unchecked Sendable {
 
     /// Progress and the upload clocks; false stops the transfer (abortReason says why).
     private func transferInfo(uploaded: Int64, downloaded: Int64) -> Bool {
-        guard let upload else { return true }
         let now = Engine.nowNs()
+        if let interrupt, now &- lastInterruptCheckNs >= InterruptCheck.intervalNs {
+            lastInterruptCheckNs = now
+            if interrupt.shouldStop() {
+                abortReason = uploadFullyHandedOver
+                    ? FlickrError(.aborted, "the upload was interrupted after its whole body was sent: "
+                                  + "Flickr may have stored the photo")
+                    : InterruptCheck.interrupted
+                return false
+            }
+        }
+        guard let upload else { return true }
         if uploaded != lastUploaded || downloaded != lastDownloaded {
             lastActivityNs = now
             lastUploaded = uploaded
@@ -400,13 +434,28 @@ final class Transfer: @unchecked Sendable {
             if let upload { progress?.complete(total: upload.length) }
             result = .success(HTTPOutcome(status: status, location: location, retryAfterSeconds: retryAfter))
         } else {
+            var osErrno = 0
+            _ = flickr__easy_getinfo_long(easy, CURLINFO_OS_ERRNO, &osErrno)
+            if curlCode == CURLE_COULDNT_CONNECT, osErrno == 0 { osErrno = Int(Transfer.descriptorShortage()) }
             var error = abortReason ?? CurlErrorMapping.error(
                 for: curlCode, detail: String(cString: errorBuffer), url: request.redactedURL,
-                maxResponseBytes: request.setup.maxResponseBytes, midHeaders: inHeaders)
+                maxResponseBytes: request.setup.maxResponseBytes, midHeaders: inHeaders, osErrno: Int32(clamping: osErrno))
             error.httpStatus = Int32(clamping: status)
             result = .failure(error)
         }
         completion(self, result)
+    }
+
+    /// EMFILE or ENFILE when the process cannot open another socket now, else 0. libcurl reports a
+    /// failed socket() as "Couldn't connect" without its errno; one probe tells the two apart.
+    private static func descriptorShortage() -> Int32 {
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard probe < 0 else {
+            Glibc.close(probe)
+            return 0
+        }
+        let code = errno
+        return code == EMFILE || code == ENFILE ? code : 0
     }
 
     /// Completes without curl having finished (cancelled before or during the exchange).

@@ -37,7 +37,9 @@ package enum TicketWaiter {
             guard now < deadline else {
                 throw FlickrError(.timeout, "upload ticket \(ticketID) did not complete within \(timeoutMs) ms")
             }
-            Engine.sleep(ns: min(.nanoseconds(milliseconds: delayMs), deadline - now))
+            guard InterruptCheck.sleep(ns: min(.nanoseconds(milliseconds: delayMs), deadline - now),
+                                       checking: context.snapshot.interrupt)
+            else { throw InterruptCheck.interrupted }
             delayMs = min(delayMs * 2, maxDelayMs)
         }
     }

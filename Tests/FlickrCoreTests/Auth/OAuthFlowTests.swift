@@ -76,6 +76,13 @@ import Testing
         #expect(throws: FlickrError.self) { try OAuthFlow.parseCallback("http://x/cb?oauth_token=a") }
     }
 
+    /// Issue 19, fault 11: a %00 cut the token short in C, a decoded CR/LF went through.
+    @Test(arguments: ["oauth_token=ab%00cd&oauth_verifier=v", "oauth_token=t&oauth_verifier=v%0D%0AX-Evil:%201",
+                      "oauth_token=t%0A&oauth_verifier=v", "oauth_token=t&oauth_verifier=%1B%5B2J", "oauth_token=%7F&oauth_verifier=v"])
+    func controlCharactersInTheCallbackAreRefused(query: String) {
+        #expect(throws: FlickrError.self) { try OAuthFlow.parseCallback("http://x/cb?" + query) }
+    }
+
     @Test func authorizeAndLegacyURLs() throws {
         let s = try settings()
         #expect(try OAuthFlow.authorizeURL(settings: s, requestToken: "72157-1", perms: "write")

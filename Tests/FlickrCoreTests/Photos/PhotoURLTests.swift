@@ -47,6 +47,15 @@ private func pageError(_ attributes: [String: String]) -> FlickrError? {
         "url_m": "https://live.staticflickr.com/65535/53681926374_b7bef21d69.jpg",
     ]
 
+    /// The photourl fuzz target's finding (Tests/fuzz/regressions/photourl): a url_o of "Https://"
+    /// came back as given; the scheme is now lower case like every URL the library builds.
+    @Test func extraURLSchemesAreLowerCase() throws {
+        let photo = lookup(["id": "5", "secret": "s", "server": "1", "url_o": "Https://live.staticflickr.com/1/5_x_o.jpg",
+                            "url_h": "HTTP://127.0.0.1:8080/photos/1/5_y_h.jpg"])
+        #expect(try PhotoURL.source(size: "o", field: photo) == "https://live.staticflickr.com/1/5_x_o.jpg")
+        #expect(try PhotoURL.source(size: "h", field: photo) == "http://127.0.0.1:8080/photos/1/5_y_h.jpg")
+    }
+
     @Test func sizeList() {
         #expect(PhotoURL.sizes == ["s", "q", "t", "m", "n", "w", "", "z", "c", "b", "h", "k", "3k", "4k", "5k", "6k", "o"])
     }

@@ -149,10 +149,11 @@ static const flickr_option number_options[] = {
     FLICKR_OPT_RETRY_BASE_MS, FLICKR_OPT_RETRY_POST, FLICKR_OPT_RATE_LIMIT_PER_HOUR, FLICKR_OPT_RATE_LIMIT_PER_SECOND,
     FLICKR_OPT_PHOTO_CACHE_MAX_BYTES};
 /* Values that are no option of either kind. */
-static const int unknown_options[] = {INT_MIN, -1, 0, 14, 99, 112, 1000, 65536, INT_MAX};
+static const int unknown_options[] = {INT_MIN, -1, 0, 14, 99, 113, 1000, 65536, INT_MAX};
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static void ignore_line(const char *line, void *userdata) { (void)line, (void)userdata; }
+static int never_interrupt(void *userdata) { (void)userdata; return 0; }
 
 static void test_context(void) {
     flickr_context *ctx = (flickr_context *)0x1, *dead, *keep;
@@ -259,6 +260,13 @@ static void test_context(void) {
     CHECK_EQ_INT(flickr_context_set_log(ctx, ignore_line, NULL), FLICKR_OK);
     CHECK_EQ_INT(flickr_context_set_log(ctx, NULL, NULL), FLICKR_OK); /* NULL stops logging */
     CHECK_EQ_INT(flickr_context_set_log(ctx, NULL, NULL), FLICKR_OK);
+
+    BOUNDARY(flickr_context_set_interrupt)
+    CHECK_FAILS(flickr_context_set_interrupt(NULL, never_interrupt, NULL), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_context_set_interrupt(dead, never_interrupt, NULL), FLICKR_EINVAL);
+    CHECK_EQ_INT(flickr_context_set_interrupt(ctx, never_interrupt, NULL), FLICKR_OK);
+    CHECK_EQ_INT(flickr_context_set_interrupt(ctx, NULL, NULL), FLICKR_OK); /* NULL: never asked */
+    CHECK_EQ_INT(flickr_context_set_interrupt(ctx, NULL, NULL), FLICKR_OK);
 
     BOUNDARY(flickr_context_get_string)
     {

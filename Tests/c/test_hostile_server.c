@@ -655,6 +655,61 @@ static void test_descriptors(void) {
     flickr_context_free(ctx);
 }
 
+/* ---- fault 9: a blocked synchronous call can be stopped (flickr_context_set_interrupt) ------- */
+
+static double interrupt_at;
+static int asked;
+static int stop_after_deadline(void *userdata) {
+    (void)userdata;
+    asked++;
+    return now_s() >= interrupt_at;
+}
+
+static void test_interrupt(void) {
+    flickr_context *ctx = hostile_context();
+    const char *slow_params[] = {"slow", "1", NULL};
+    flickr_response *resp = NULL;
+    char *photo_id = NULL;
+    double started;
+    CHECK_EQ_INT(flickr_context_set_long(ctx, FLICKR_OPT_TIMEOUT_MS, 30000), FLICKR_OK);
+    CHECK_EQ_INT(flickr_context_set_interrupt(ctx, stop_after_deadline, NULL), FLICKR_OK);
+
+    /* Waiting for a silent server. */
+    started = now_s();
+    interrupt_at = started + 0.3;
+    expect_code(flickr_call(&resp, ctx, "flickr.test.echo", slow_params, FLICKR_GET), FLICKR_EABORTED, "interrupt");
+    CHECK(strstr(flickr_error_last()->message, "interrupt") != NULL);
+    CHECK(now_s() - started < 0.3 + 0.5);
+    CHECK(asked >= 1);
+
+    /* Waiting for a rate-limit slot (10 s away). */
+    scenario(ok_echo);
+    CHECK_EQ_INT(flickr_context_set_long(ctx, FLICKR_OPT_RATE_LIMIT_PER_HOUR, 360), FLICKR_OK);
+    CHECK_EQ_INT(call(ctx, FLICKR_GET), FLICKR_OK);
+    started = now_s();
+    interrupt_at = started + 0.3;
+    expect_code(call(ctx, FLICKR_GET), FLICKR_EABORTED, "interrupt in a rate-limit wait");
+    CHECK(now_s() - started < 0.3 + 0.5);
+    CHECK_EQ_INT(flickr_context_set_long(ctx, FLICKR_OPT_RATE_LIMIT_PER_HOUR, 0), FLICKR_OK);
+
+    /* Waiting between upload-ticket polls. */
+    scenario(ticket);
+    started = now_s();
+    interrupt_at = started + 0.1;
+    expect_code(flickr_upload_wait_ticket(&photo_id, ctx, "never", 60000), FLICKR_EABORTED, "interrupt in a ticket wait");
+    CHECK(photo_id == NULL);
+    CHECK(now_s() - started < 0.1 + 0.5);
+
+    /* Fast calls never ask. */
+    asked = 0;
+    interrupt_at = 0;
+    CHECK_EQ_INT(flickr_context_set_interrupt(ctx, NULL, NULL), FLICKR_OK);
+    scenario(ok_echo);
+    CHECK_EQ_INT(call(ctx, FLICKR_GET), FLICKR_OK);
+    CHECK_EQ_INT(asked, 0);
+    flickr_context_free(ctx);
+}
+
 /* With arguments, only the named sections run (to show each failing on an older library). */
 int main(int argc, char **argv) {
     static const struct {
@@ -664,6 +719,7 @@ int main(int argc, char **argv) {
         {"retry_after", test_retry_after}, {"broken_answers", test_broken_answers}, {"escapes", test_escapes},
         {"time", test_time}, {"ticket_wait", test_ticket_wait}, {"redirects", test_redirects},
         {"cross_context_free", test_cross_context_free}, {"descriptors", test_descriptors},
+        {"interrupt", test_interrupt},
     };
     size_t i;
     int j;

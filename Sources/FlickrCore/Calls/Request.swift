@@ -94,10 +94,9 @@ package final class Request: @unchecked Sendable {
     // MARK: Attempts
 
     private func attempt(endpoint: String, notBefore: UInt64 = 0) throws(FlickrError) {
-        var request = try operation.httpRequest(endpoint: endpoint, settings: settings)
+        let request = try operation.httpRequest(endpoint: endpoint, settings: settings)
         // Only a caller's own thread may be asked; async requests are stopped by cancel.
         let interrupt = inline ? settings.interrupt : nil
-        request.setup.interruptible = interrupt != nil
         let parse = operation.parsesXML ? StreamingParse() : nil
         var sink: ((UnsafeRawBufferPointer) throws(FlickrError) -> Void)?
         if let parse {

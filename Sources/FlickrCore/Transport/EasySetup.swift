@@ -11,9 +11,6 @@ struct EasySetup: Equatable, Sendable {
     var proxy: String?
     var connectTimeoutMs: Int
     var maxResponseBytes: Int
-    /// Whether the transfer asks an interrupt callback (synchronous calls with one set): the
-    /// progress callback is then on, with this transfer's pointer.
-    var interruptible = false
 
     init(_ settings: Settings) {
         userAgent = settings.string(.userAgent) ?? LibraryVersion.userAgent

@@ -38,6 +38,9 @@ final class Engine: @unchecked Sendable {
     /// thread's sequential calls reuse one connection.
     private let easyPool = Locked<[(handle: UInt, setup: EasySetup?)]>([])
     static let maxPooledHandles = 32
+    /// Idle multi handles that drive synchronous transfers on their callers' threads, each with its
+    /// cache of kept-alive connections (taken last-in first-out, so a thread's calls find theirs).
+    private let multiPool = Locked<[UInt]>([])
     /// Worker-only: transfers attached to the multi handle, by easy handle.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
     /// Worker-only: the connection cap last set on the multi handle (0: none yet).
@@ -59,6 +62,9 @@ final class Engine: @unchecked Sendable {
         curl_multi_cleanup(multi)
         for entry in easyPool.withLock({ $0 }) {
             curl_easy_cleanup(UnsafeMutableRawPointer(bitPattern: entry.handle))
+        }
+        for handle in multiPool.withLock({ $0 }) {
+            curl_multi_cleanup(UnsafeMutableRawPointer(bitPattern: handle))
         }
     }
 
@@ -118,7 +124,57 @@ final class Engine: @unchecked Sendable {
             transfer.finish(with: Engine.outOfTime)
             return
         }
-        transfer.finish(curlCode: curl_easy_perform(transfer.easy))
+        drive(transfer)
+    }
+
+    /// What curl_easy_perform does, with a wait of our choosing between rounds: at most
+    /// InterruptCheck.intervalNs when the caller may stop the call, so that it is asked that often
+    /// even while the server says nothing (curl would sleep up to a second).
+    private func drive(_ transfer: Transfer) {
+        let taken = multiPool.withLock { $0.popLast() }.flatMap { UnsafeMutableRawPointer(bitPattern: $0) }
+        guard let multi = taken ?? curl_multi_init() else {
+            transfer.finish(with: FlickrError(.noMemory, "curl_multi_init failed"))
+            return
+        }
+        defer { giveBack(multi) }
+        let added = curl_multi_add_handle(multi, transfer.easy)
+        guard added == CURLM_OK else {
+            transfer.finish(with: FlickrError(.error, "curl_multi_add_handle failed: \(String(cString: curl_multi_strerror(added)))"))
+            return
+        }
+        let waitMs: Int32 = transfer.interrupt == nil ? 1000 : Int32(InterruptCheck.intervalNs / 1_000_000)
+        var lastAskedNs = Engine.nowNs()
+        var result: CURLcode?
+        while result == nil {
+            var running: Int32 = 0
+            let code = curl_multi_perform(multi, &running)
+            var left: Int32 = 0
+            while let message = curl_multi_info_read(multi, &left) {
+                if message.pointee.msg == CURLMSG_DONE { result = message.pointee.data.result }
+            }
+            if result == nil, code != CURLM_OK || running == 0 { result = CURLE_RECV_ERROR }  // never expected
+            guard result == nil else { break }
+            if let interrupt = transfer.interrupt, Engine.nowNs() &- lastAskedNs >= InterruptCheck.intervalNs {
+                lastAskedNs = Engine.nowNs()
+                if interrupt.shouldStop() {
+                    curl_multi_remove_handle(multi, transfer.easy)
+                    transfer.finish(with: transfer.interruptedError)
+                    return
+                }
+            }
+            curl_multi_poll(multi, nil, 0, waitMs, nil)
+        }
+        curl_multi_remove_handle(multi, transfer.easy)
+        transfer.finish(curlCode: result ?? CURLE_RECV_ERROR)
+    }
+
+    private func giveBack(_ multi: UnsafeMutableRawPointer) {
+        let kept = multiPool.withLock { pool -> Bool in
+            guard pool.count < Engine.maxPooledHandles else { return false }
+            pool.append(UInt(bitPattern: multi))
+            return true
+        }
+        if !kept { curl_multi_cleanup(multi) }
     }
 
     static let outOfTime = FlickrError(.timeout, "the call's time limit (FLICKR_OPT_TIMEOUT_MS) passed before it could start")

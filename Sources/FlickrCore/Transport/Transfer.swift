@@ -32,9 +32,8 @@ final class Transfer: @unchecked Sendable {
     private var finished = false
     /// When the whole call must be over (monotonic ns), or 0 for no limit (uploads keep their own clocks).
     private let deadlineNs: UInt64
-    /// Asked every InterruptCheck.intervalNs whether to stop (synchronous calls only).
+    /// Asked every InterruptCheck.intervalNs whether to stop (synchronous calls only; Engine.drive asks).
     let interrupt: InterruptCheck?
-    private var lastInterruptCheckNs: UInt64 = 0
     /// Header bytes of the answer so far: a server must not make us hold an endless header block.
     private var headerBytes = 0
     /// Between a status line and the blank line after the headers: libcurl's "out of memory" there
@@ -94,7 +93,6 @@ final class Transfer: @unchecked Sendable {
         self.keptBodyBytes = keptBodyBytes
         self.deadlineNs = request.upload == nil ? deadlineNs : 0
         self.interrupt = interrupt
-        lastInterruptCheckNs = Engine.nowNs()
         self.completion = completion
         errorBuffer.initialize(to: 0)
     }
@@ -165,12 +163,6 @@ final class Transfer: @unchecked Sendable {
         try check(flickr__easy_setopt_ptr(easy, CURLOPT_PRIVATE, me), CURLOPT_PRIVATE)
         try check(flickr__easy_setopt_ptr(easy, CURLOPT_WRITEDATA, me), CURLOPT_WRITEDATA)
         try check(flickr__easy_setopt_ptr(easy, CURLOPT_HEADERDATA, me), CURLOPT_HEADERDATA)
-        if request.setup.interruptible {
-            // Part of EasySetup, so a warm handle never keeps the callback with a stale pointer.
-            try set(CURLOPT_NOPROGRESS, 0)
-            try check(flickr__easy_setopt_xferinfo(easy, Transfer.transferInfoCallback), CURLOPT_XFERINFOFUNCTION)
-            try check(flickr__easy_setopt_ptr(easy, CURLOPT_XFERINFODATA, me), CURLOPT_XFERINFODATA)
-        }
 
         #if FLICKR_FUZZING
         // scripts/fuzz.sh's "answer" target: the scripted answer arrives over a socketpair.
@@ -239,6 +231,13 @@ final class Transfer: @unchecked Sendable {
         try check(flickr__easy_setopt_ptr(easy, CURLOPT_XFERINFODATA, me), CURLOPT_XFERINFODATA)
     }
 
+    /// How a stop asked through `interrupt` is reported.
+    var interruptedError: FlickrError {
+        uploadFullyHandedOver
+            ? FlickrError(.aborted, "the upload was interrupted after its whole body was sent: Flickr may have stored the photo")
+            : InterruptCheck.interrupted
+    }
+
     /// True once an upload's last body byte has been handed to curl: from then on the server may
     /// store the photo whatever happens here.
     var uploadFullyHandedOver: Bool {
@@ -301,18 +300,8 @@ final class Transfer: @unchecked Sendable {
 
     /// Progress and the upload clocks; false stops the transfer (abortReason says why).
     private func transferInfo(uploaded: Int64, downloaded: Int64) -> Bool {
-        let now = Engine.nowNs()
-        if let interrupt, now &- lastInterruptCheckNs >= InterruptCheck.intervalNs {
-            lastInterruptCheckNs = now
-            if interrupt.shouldStop() {
-                abortReason = uploadFullyHandedOver
-                    ? FlickrError(.aborted, "the upload was interrupted after its whole body was sent: "
-                                  + "Flickr may have stored the photo")
-                    : InterruptCheck.interrupted
-                return false
-            }
-        }
         guard let upload else { return true }
+        let now = Engine.nowNs()
         if uploaded != lastUploaded || downloaded != lastDownloaded {
             lastActivityNs = now
             lastUploaded = uploaded

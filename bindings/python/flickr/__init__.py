@@ -25,7 +25,7 @@ from .errors import (
     TooBig,
 )
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = [
     "Flickr",

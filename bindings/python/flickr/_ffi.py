@@ -13,10 +13,10 @@ import threading
 from ctypes import CFUNCTYPE, POINTER, Structure, c_char_p, c_int, c_int64, c_long, c_size_t, c_void_p
 from importlib import resources
 
-from . import errors
+from . import _interrupt, errors
 
 #: The library major version this binding speaks; a different one is refused.
-BINDING_VERSION = (0, 2, 0)
+BINDING_VERSION = (0, 3, 0)
 
 
 class ContextRef(Structure):
@@ -69,6 +69,9 @@ ReadCallback = CFUNCTYPE(c_int64, c_void_p, c_size_t, c_void_p)
 #: void (*)(const char *line, void *userdata)
 LogCallback = CFUNCTYPE(None, c_char_p, c_void_p)
 
+#: int (*)(void *userdata); non-zero stops the synchronous call
+InterruptCallback = CFUNCTYPE(c_int, c_void_p)
+
 #: void (*)(flickr_request *req, int status, const flickr_response *resp, void *userdata)
 DoneCallback = CFUNCTYPE(None, RequestPtr, c_int, ResponsePtr, c_void_p)
 
@@ -88,6 +91,7 @@ _SIGNATURES = {
     "flickr_context_get_string": (_STATUS, [POINTER(c_void_p), ContextPtr, c_int]),
     "flickr_context_get_long": (_STATUS, [POINTER(c_long), ContextPtr, c_int]),
     "flickr_context_set_log": (_STATUS, [ContextPtr, LogCallback, c_void_p]),
+    "flickr_context_set_interrupt": (_STATUS, [ContextPtr, InterruptCallback, c_void_p]),
     "flickr_call": (_STATUS, [POINTER(ResponsePtr), ContextPtr, c_char_p, Params, c_int]),
     "flickr_call_discard": (_STATUS, [ContextPtr, c_char_p, Params, c_int]),
     "flickr_call_async": (_STATUS, [POINTER(RequestPtr), ContextPtr, c_char_p, Params, c_int, DoneCallback, c_void_p]),
@@ -226,6 +230,19 @@ def _declare(library: ctypes.CDLL) -> None:
             function.errcheck = _raise_on_error
         else:
             function.restype = restype
+        if name in _BLOCKING:
+            setattr(library, name, _interrupt.interruptible(function))
+
+
+# Functions that may wait on the network, a back-off or a rate limit: a Ctrl-C on the main thread
+# stops them within about 0.1 s (see _interrupt.py).
+_BLOCKING = frozenset(name for name in _SIGNATURES if name in {
+    "flickr_call", "flickr_call_discard", "flickr_pages_new", "flickr_pages_next", "flickr_photo_fetch",
+    "flickr_upload", "flickr_replace", "flickr_upload_file", "flickr_replace_file", "flickr_upload_buffer",
+    "flickr_replace_buffer", "flickr_upload_stream", "flickr_replace_stream", "flickr_upload_wait_ticket",
+    "flickr_oauth_request_token", "flickr_oauth_access_token", "flickr_oauth_check_token",
+    "flickr_oauth_exchange_legacy_token", "flickr_auth_get_frob", "flickr_auth_get_token", "flickr_auth_check_token",
+})
 
 
 def check_version(number: int, path: str) -> None:

@@ -5,16 +5,18 @@ from __future__ import annotations
 import atexit
 import contextlib
 import ctypes
+import itertools
 import json
 import logging
 import pathlib
+import queue
 import re
 import threading
 import time
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 from typing import TYPE_CHECKING, Any, Union
 
-from . import _ffi, errors
+from . import _ffi, _interrupt, errors
 
 if TYPE_CHECKING:
     from .oauth import OAuth
@@ -50,6 +52,7 @@ NUMBER_OPTIONS = {
     "rate_limit_per_hour": 109,
     "rate_limit_per_second": 110,
     "photo_cache_max_bytes": 111,
+    "max_connections": 112,
 }
 
 
@@ -92,14 +95,16 @@ def _response_dict(response) -> dict:
 
 
 class _Pending:
-    """An asynchronous call in flight: its future, its C request, and how its response becomes the result."""
+    """An asynchronous call in flight: its future, its C request, how its response becomes the
+    result, and the dispatcher that completes the future."""
 
-    __slots__ = ("future", "request", "convert")
+    __slots__ = ("future", "request", "convert", "dispatcher")
 
-    def __init__(self, future: "RequestFuture", convert=_response_dict):
+    def __init__(self, future: "RequestFuture", dispatcher: "_Dispatcher", convert=_response_dict):
         self.future = future
         self.request = None
         self.convert = convert
+        self.dispatcher = dispatcher
 
 
 _pending: dict[int, _Pending] = {}
@@ -111,25 +116,190 @@ _next_key = 0
 def _on_done(request, status, response, userdata):
     # One module-level callback for every request, so the ctypes thunk never dies
     # while C may call it; userdata is the key of the request's _Pending entry.
+    # This runs on the library's worker thread, which every transfer of the context shares:
+    # it only copies the outcome and queues it; a dispatcher thread completes the future.
     with _pending_lock:
         pending = _pending.pop(userdata or 0, None)
         if pending is not None:
             pending.request = None  # from here on, cancel() must not touch the C request
     if pending is None:
         return
+    owned, error = _ffi.ResponsePtr(), None
     try:
         if status == 0:
-            outcome, failed = pending.convert(response), False
+            # Our own reference: the borrowed `response` dies with the request, freed below.
+            _ffi.lib().flickr_request_response(ctypes.byref(owned), request)
         else:
-            outcome, failed = _ffi.error_from_record(_ffi.lib().flickr_request_error(request).contents), True
-    except BaseException as error:  # never let an exception escape into C
-        outcome, failed = error, True
+            error = _ffi.error_from_record(_ffi.lib().flickr_request_error(request).contents)
+    except BaseException as failure:  # never let an exception escape into C
+        error = failure
     finally:
         _ffi.lib().flickr_request_free(request)  # allowed inside the callback; does not wait
-    if failed:
-        pending.future.set_exception(outcome)
-    else:
-        pending.future.set_result(outcome)
+    pending.dispatcher.put((pending.future, pending.convert, owned, error))
+
+
+def _deliver(future: Future, convert, response, error: BaseException | None) -> None:
+    """Converts the response (then frees it, whatever happens) and completes the future,
+    which runs its done callbacks on this thread."""
+    outcome = None
+    try:
+        if error is None:
+            outcome = convert(response)
+    except BaseException as failure:
+        error = failure
+    finally:
+        if response:
+            _ffi.lib().flickr_response_free(response)
+    try:
+        if error is None:
+            future.set_result(outcome)
+        else:
+            future.set_exception(error)
+    except InvalidStateError:  # completed some other way; nothing left to tell
+        pass
+
+
+_STOP = object()  # wakes an idle dispatcher thread to see whether it should end
+_dispatcher_serials = itertools.count(1)
+
+
+class _Dispatcher:
+    """Completes one Flickr object's futures on Python threads, never on the library's worker.
+
+    The worker (see `_on_done`) only queues each outcome. A dispatcher thread takes it, converts
+    the response and sets the future, which runs the user's done callbacks; so a callback may block
+    (wait for another future, make calls) without stalling the object's transfers.
+
+    Callbacks run one at a time in completion order, like on the worker before. A thread that takes
+    an outcome first makes sure another one waits on the queue, and a delivery that has run for
+    `GRACE` seconds (it may be waiting for a later future of this object) no longer holds back the
+    next: a callback waiting for another future never deadlocks. Beyond two, idle threads end after
+    `IDLE_SECONDS`; all end once the object is closed and its last request delivered.
+    """
+
+    GRACE = 0.1
+    IDLE_SECONDS = 5.0
+    KEPT_IDLE = 2  # a leader and its follower: no thread start on the way of a lone completion
+
+    def __init__(self) -> None:
+        self.serial = next(_dispatcher_serials)  # names its threads, flickr-done-SERIAL-N
+        self._threads = itertools.count(1)
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._lock = threading.Condition()
+        self._idle = 0  # threads waiting on the queue, or about to
+        self._in_flight = 0  # requests started whose outcome was not taken yet
+        self._closed = False
+        self._taken = 0  # outcomes taken so far: the next one's turn
+        self._turn = 0  # the turn that may deliver now
+        self._turn_since: float | None = None  # when that turn started delivering
+
+    # -- called by the Flickr object and the worker --------------------------
+
+    def started(self) -> None:
+        """A request is about to start: make sure some thread will take its outcome."""
+        with self._lock:
+            self._in_flight += 1
+            spawn = self._idle == 0
+            if spawn:
+                self._idle += 1
+        if spawn:
+            self._spawn()
+
+    def not_started(self) -> None:
+        """The request announced by `started` failed to start; no outcome will come."""
+        with self._lock:
+            self._in_flight -= 1
+            if self._ended():
+                self._queue.put(_STOP)
+
+    def put(self, outcome: tuple) -> None:
+        """On the worker thread: no lock, no thread start, nothing that could wait."""
+        self._queue.put(outcome)
+
+    def close(self) -> None:
+        # Without the lock: close() may come from __del__, on any thread, at any point.
+        self._closed = True
+        self._queue.put(_STOP)
+
+    # -- dispatcher threads ---------------------------------------------------
+
+    def _ended(self) -> bool:
+        return self._closed and self._in_flight == 0
+
+    def _spawn(self) -> None:
+        name = f"flickr-done-{self.serial}-{next(self._threads)}"
+        try:
+            threading.Thread(target=self._run, name=name, daemon=True).start()
+        except RuntimeError:  # the interpreter is shutting down: no new threads
+            with self._lock:
+                self._idle -= 1
+
+    def _run(self) -> None:
+        while True:
+            taken = self._take()
+            if taken is None:
+                return
+            turn, outcome = taken
+            self._wait_for_turn(turn)
+            try:
+                _deliver(*outcome)
+            except BaseException:  # a callback's SystemExit or the like must not end the thread
+                logger.exception("a done callback failed")
+            finally:
+                self._end_turn(turn)
+            with self._lock:
+                if self._ended():
+                    return
+                self._idle += 1
+
+    def _take(self) -> tuple[int, tuple] | None:
+        """Waits, as an idle thread, for the next outcome: (turn, outcome), or None to end."""
+        while True:
+            timeout = self.IDLE_SECONDS if self._idle > self.KEPT_IDLE else None
+            try:
+                item = self._queue.get(timeout=timeout)
+            except queue.Empty:
+                item = None
+            with self._lock:
+                if item is None or item is _STOP:
+                    if self._ended() or (item is None and self._idle > self.KEPT_IDLE):
+                        self._idle -= 1
+                        if item is _STOP:
+                            self._queue.put(_STOP)  # the next idle thread ends too
+                        return None
+                    continue
+                self._idle -= 1
+                self._in_flight -= 1
+                turn, self._taken = self._taken, self._taken + 1
+                if self._ended():
+                    self._queue.put(_STOP)
+                # Before delivering, which may block: someone must be there for the next outcome.
+                follower = self._idle == 0 and not self._ended()
+                if follower:
+                    self._idle += 1
+            if follower:
+                self._spawn()
+            return turn, item
+
+    def _wait_for_turn(self, turn: int) -> None:
+        """Until the previous delivery has ended, or has run for GRACE seconds."""
+        with self._lock:
+            while self._turn < turn:
+                if self._turn == turn - 1 and self._turn_since is not None:
+                    left = self._turn_since + self.GRACE - time.monotonic()
+                    if left <= 0:
+                        break  # the previous callback is blocked or slow: go ahead
+                    self._lock.wait(left)
+                else:
+                    self._lock.wait()
+            self._turn, self._turn_since = turn, time.monotonic()
+            self._lock.notify_all()  # the next turn's thread starts counting its grace
+
+    def _end_turn(self, turn: int) -> None:
+        with self._lock:
+            if self._turn == turn:  # not overtaken: hand over to the next turn
+                self._turn, self._turn_since = turn + 1, None
+                self._lock.notify_all()
 
 
 @atexit.register
@@ -148,6 +318,9 @@ class RequestFuture(Future):
     """A `concurrent.futures.Future` whose `cancel()` aborts the HTTP request.
 
     A cancelled request fails with `flickr.Aborted` (the C request ends with FLICKR_EABORTED).
+    The future completes, and its done callbacks run, on a thread of the Flickr object's own
+    (never on the library's worker), one callback at a time in completion order; a callback may
+    wait for other futures, make calls, or close the object.
     """
 
     _key = 0
@@ -161,17 +334,18 @@ class RequestFuture(Future):
         return request is not None
 
 
-def _start_async(start, convert=_response_dict) -> RequestFuture:
+def _start_async(start, dispatcher: _Dispatcher, convert=_response_dict) -> RequestFuture:
     """Starts a request through `start(request_out, key)` (a C *_async call) and returns its future."""
     global _next_key
     future = RequestFuture()
     future.set_running_or_notify_cancel()
-    pending = _Pending(future, convert)
+    pending = _Pending(future, dispatcher, convert)
     with _pending_lock:
         _next_key += 1
         key = future._key = _next_key
         _pending[key] = pending
     request = _ffi.RequestPtr()
+    dispatcher.started()
     try:
         # The lock keeps the callback from running before `pending.request` is set.
         with _pending_lock:
@@ -181,6 +355,7 @@ def _start_async(start, convert=_response_dict) -> RequestFuture:
     except BaseException:
         with _pending_lock:
             _pending.pop(key, None)
+        dispatcher.not_started()
         raise
     return future
 
@@ -225,10 +400,12 @@ class Flickr:
     def __init__(self, api_key: str, secret: str | None = None, **options: OptionValue):
         lib = _ffi.lib()
         self._handle = None
+        self._dispatcher = _Dispatcher()  # no thread until the first asynchronous call
         self.api_key = api_key
         handle = _ffi.ContextPtr()
         lib.flickr_context_new(ctypes.byref(handle), _ffi.encode(api_key, "api_key"), _ffi.encode(secret, "secret"))
         self._handle = handle
+        lib.flickr_context_set_interrupt(handle, _interrupt.CALLBACK, None)  # Ctrl-C within ~0.1 s
         self._logging = False
         self._sync_log(handle)
         try:
@@ -318,13 +495,15 @@ class Flickr:
 
         The request runs on the library's worker thread; many may be in flight
         on one Flickr object. `future.cancel()` aborts it (the future then
-        raises `flickr.Aborted`).
+        raises `flickr.Aborted`). Done callbacks run on a thread of this object,
+        not the worker, so they may block, wait for other futures or make calls.
         """
         lib = _ffi.lib()
         context = self._live()
         encoded = _ffi.encode(method, "method")
         return _start_async(lambda request, key: lib.flickr_call_async(
-            request, context, encoded, _ffi.params_array(params), POST if post else GET, _on_done, key))
+            request, context, encoded, _ffi.params_array(params), POST if post else GET, _on_done, key),
+            self._dispatcher)
 
     # -- photos ---------------------------------------------------------
 
@@ -354,7 +533,7 @@ class Flickr:
         encoded = _ffi.encode(size, "size")
         with _photo_value(photo) as value:
             return _start_async(lambda request, key: lib.flickr_photo_fetch_async(
-                request, context, value, encoded, _on_done, key), convert=_fetched_path)
+                request, context, value, encoded, _on_done, key), self._dispatcher, convert=_fetched_path)
 
     def walk(self, method: str, *, item_path: str | None = None, **params: Any) -> Iterator[dict]:
         """Yields every item of every page of a paged method, lazily, as dicts.
@@ -458,10 +637,13 @@ class Flickr:
         return not self._handle
 
     def close(self) -> None:
-        """Releases the context; calling it again does nothing."""
+        """Releases the context; calling it again does nothing. Requests in flight still complete
+        their futures; the object's dispatcher threads end after the last one. Safe from a done
+        callback (nothing here waits for a dispatcher thread)."""
         handle, self._handle = self._handle, None
         if handle:
             _ffi.lib().flickr_context_free(handle)
+            self._dispatcher.close()
 
     def __enter__(self) -> "Flickr":
         return self

@@ -3,7 +3,12 @@
 streamed by the library (never read whole into memory), with a progress callback.
 
 Exceptions raised inside the progress callback or the file object's `read`
-stop the upload and are re-raised to the caller, unchanged.
+stop the upload and are re-raised to the caller, unchanged. An upload stops only
+while part of its body is still to be sent (then Flickr has no photo from it);
+once the whole body is out, the library waits for Flickr's answer instead. If the
+progress callback raised then, its exception is still re-raised, carrying that
+answer as `exception.flickr_response` (the new photo's id is in it), so neither
+the exception nor the photo is lost.
 """
 from __future__ import annotations
 
@@ -127,9 +132,16 @@ def run(context, source: Source, photo_id: Optional[str], params: dict, progress
                 raise callbacks.error  # the caller's own exception, from its callback
             raise failure
         try:
-            return to_dict(response)
+            answer = to_dict(response)
         finally:
             lib.flickr_response_free(response)
+        if callbacks.error is not None:
+            # Raised after the last byte had gone: Flickr has the photo. Both reach the caller.
+            callbacks.error.flickr_response = answer
+            callbacks.error.add_note(f"the upload had been sent whole before this was raised; Flickr's answer: "
+                                     f"{answer}")
+            raise callbacks.error
+        return answer
     finally:
         lib.flickr_upload_source_free(handle)
         del keep

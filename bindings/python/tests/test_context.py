@@ -20,7 +20,7 @@ def test_defaults(api):
     assert api.get_option("upload_endpoint") == "https://up.flickr.com/services/upload/"
     assert api.get_option("replace_endpoint") == "https://up.flickr.com/services/replace/"
     assert api.get_option("oauth_endpoint") == "https://www.flickr.com/services/oauth/"
-    assert api.get_option("user_agent") == "libflickr/0.2.0"
+    assert api.get_option("user_agent") == "libflickr/0.3.0"
     assert api.get_option("oauth_token") is None
     assert api.get_option("timeout_ms") == 30000
     assert api.get_option("max_response_bytes") == 32 * 1024 * 1024
@@ -52,7 +52,8 @@ def test_every_option_round_trips(api, tmp_path):
         assert api.get_option(name) == value, name
     numbers = {"timeout_ms": 1, "connect_timeout_ms": 2, "max_response_bytes": 4096, "oauth_in_header": 1,
                "upload_idle_timeout_ms": 3, "upload_response_timeout_ms": 4, "max_retries": 5, "retry_base_ms": 6,
-               "retry_post": 1, "rate_limit_per_hour": 7, "rate_limit_per_second": 8, "photo_cache_max_bytes": 4096}
+               "retry_post": 1, "rate_limit_per_hour": 7, "rate_limit_per_second": 8, "photo_cache_max_bytes": 4096,
+               "max_connections": 9}
     assert set(numbers) == set(NUMBER_OPTIONS)
     for name, value in numbers.items():
         api.set_option(name, value)

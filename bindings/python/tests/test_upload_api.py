@@ -2,6 +2,7 @@
 """Flickr.upload / replace / wait_ticket against the sandbox over real sockets."""
 import hashlib
 import io
+import time
 
 import pytest
 
@@ -82,6 +83,23 @@ def test_progress_is_monotonic_paced_and_final(api):
     assert 1 <= len(calls) < len(data) // 16384
 
 
+class _Trickle(io.RawIOBase):
+    """A file object that gives its bytes slowly: the upload is still going when progress is reported."""
+
+    def __init__(self, data: bytes):
+        self.data, self.offset = data, 0
+
+    def readable(self):
+        return True
+
+    def readinto(self, buffer):
+        time.sleep(0.01)
+        n = min(len(buffer), 64 * 1024, len(self.data) - self.offset)
+        buffer[:n] = self.data[self.offset:self.offset + n]
+        self.offset += n
+        return n
+
+
 def test_progress_exception_aborts_and_is_reraised(api):
     class Stop(Exception):
         pass
@@ -90,11 +108,32 @@ def test_progress_exception_aborts_and_is_reraised(api):
         if sent > 100_000:
             raise Stop("user pressed cancel")
 
-    with pytest.raises(Stop, match="user pressed cancel"):
-        api.upload(photo_bytes(4 * 1024 * 1024), progress=progress)
+    data = photo_bytes(4 * 1024 * 1024)
+    before = api.call("flickr.photos.search", user_id="me")["photos"]["total"]
+    with pytest.raises(Stop, match="user pressed cancel") as raised:
+        api.upload(_Trickle(data), length=len(data), progress=progress)
+    assert not hasattr(raised.value, "flickr_response")
     with pytest.raises(flickr.Aborted):
-        api.upload(photo_bytes(4 * 1024 * 1024), progress=lambda s, t: s < 100_000)
-    api.call("flickr.test.login")  # still usable
+        api.upload(_Trickle(data), length=len(data), progress=lambda s, t: s < 100_000)
+    assert api.call("flickr.photos.search", user_id="me")["photos"]["total"] == before  # aborted: no photo
+
+
+def test_an_exception_after_the_last_byte_keeps_the_photo(api):
+    """Issue 19, fault 6: raising at sent == total used to abort while Flickr stored the photo."""
+    class Late(Exception):
+        pass
+
+    def progress(sent, total):
+        if sent == total:
+            raise Late("too late")
+
+    with pytest.raises(Late) as raised:
+        api.upload(photo_bytes(300_000), progress=progress)
+    photo_id = raised.value.flickr_response["photoid"]["_text"]
+    assert api.call("flickr.photos.getInfo", photo_id=photo_id)["photo"]["id"] == photo_id
+    # Returning False at the end is the same request in C terms: the answer is returned.
+    answer = api.upload(photo_bytes(300_000), progress=lambda sent, total: sent < total)
+    assert answer["photoid"]["_text"]
 
 
 def test_read_exception_is_reraised(api):

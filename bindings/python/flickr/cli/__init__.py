@@ -4,7 +4,8 @@
 Each subcommand lives in its own module with `add_parser(subparsers)`, which
 registers it and sets `handler`. Exit codes tell failures apart:
 0 success, 1 other failure, 2 usage error, 3 Flickr API error (stat="fail"),
-4 network, timeout, TLS or HTTP failure, 5 authentication needed or refused.
+4 network, timeout, TLS or HTTP failure, 5 authentication needed or refused,
+130 interrupted (Ctrl-C). Messages go to stderr with control characters escaped.
 """
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import sys
 
 from .. import errors
 from . import auth, call, sandbox, upload, walk
-from .common import CLIError, EXIT_API, EXIT_AUTH, EXIT_FAILURE, EXIT_NETWORK, EXIT_USAGE
+from .common import (EXIT_API, EXIT_AUTH, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_NETWORK, EXIT_USAGE, CLIError,
+                     add_global_options, configure_logging, print_error)
 
 COMMANDS = [call, upload, walk, auth, sandbox]
 
@@ -23,8 +25,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="flickr",
         description="Call the Flickr API from the command line (libflickr).",
         epilog="Credentials: --api-key/--api-secret, else FLICKR_API_KEY/FLICKR_API_SECRET. "
-        "--endpoint points every service at another base URL (e.g. a sandbox: flickr sandbox).",
+        "--endpoint points every service at another base URL (e.g. a sandbox: flickr sandbox). "
+        "--timeout, --retries and -v go before or after the command.",
     )
+    add_global_options(parser, command=False)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     for module in COMMANDS:
@@ -45,20 +49,26 @@ def _exit_code(error: errors.FlickrError) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        return _run(sys.argv[1:] if argv is None else list(argv))
+    except KeyboardInterrupt:
+        # Ctrl-C anywhere, even while an error is being reported: one line, no traceback.
+        print_error("interrupted")
+        return EXIT_INTERRUPTED
+
+
+def _run(argv: list[str]) -> int:
     if argv[:1] == ["sandbox"]:
         # Everything after "sandbox", --help included, is the sandbox's own command line.
         return sandbox.main(argv[1:])
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
+    configure_logging(args.verbose)
     try:
         return args.handler(args) or 0
     except CLIError as error:
-        print(f"flickr: {error}", file=sys.stderr)
+        print_error(str(error))
         return error.exit_code
     except errors.FlickrError as error:
         detail = f" (Flickr error {error.api_code})" if error.api_code else ""
-        print(f"flickr: {error.message}{detail}", file=sys.stderr)
+        print_error(f"{error.message}{detail}")
         return _exit_code(error)
-    except KeyboardInterrupt:
-        return 130

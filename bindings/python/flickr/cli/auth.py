@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from .. import errors
 from ..tokens import TokenStore
-from .common import EXIT_AUTH, CLIError, add_credential_options, credentials, open_api
+from .common import (EXIT_AUTH, CLIError, add_credential_options, add_global_options, credentials, open_api,
+                     terminal_safe)
 
 
 def add_parser(subparsers) -> None:
@@ -22,19 +23,23 @@ def add_parser(subparsers) -> None:
                        help="out of band: type the code Flickr shows instead of a loopback callback")
     login.add_argument("--no-browser", action="store_true", help="print the URL but do not open a browser")
     login.add_argument("--timeout", type=float, default=300.0, metavar="SECONDS",
-                       help="how long to wait for the browser's callback (default: 300)")
+                       help="how long to wait for the browser's callback (default: 300); here the time "
+                       "limit of each request is the --timeout given before the command")
     login.add_argument("--port", type=int, default=0, help="loopback callback port (default: any free one)")
     add_credential_options(login)
+    add_global_options(login, timeout=False)  # its --timeout is the wait for the browser, as before
     login.set_defaults(handler=run_login)
 
     status = actions.add_parser("status", help="list stored logins and check the default (or --user) one")
     status.add_argument("--offline", action="store_true", help="do not check the token with Flickr")
     add_credential_options(status)
+    add_global_options(status)
     status.set_defaults(handler=run_status)
 
     logout = actions.add_parser("logout", help="forget the default (or --user) stored login")
     logout.add_argument("--all", action="store_true", help="forget every stored login of this API key")
     add_credential_options(logout)
+    add_global_options(logout)
     logout.set_defaults(handler=run_logout)
 
 
@@ -56,8 +61,9 @@ def run_login(args) -> int:
                                                  browser=not args.no_browser)
         login = api.call("flickr.test.login")["user"]
     name = token.get("username") or login.get("username", {}).get("_text", "")
-    print(f"Logged in as {name} ({token.get('user_nsid') or login.get('id')}) with {args.perms} permission; "
-          f"token saved in {TokenStore().path}")
+    # Names come from the server (or a store it filled): printed with control characters escaped.
+    print(terminal_safe(f"Logged in as {name} ({token.get('user_nsid') or login.get('id')}) with {args.perms} "
+                        f"permission; token saved in {TokenStore().path}"))
     return 0
 
 
@@ -73,16 +79,17 @@ def run_status(args) -> int:
         raise CLIError(f"no stored login for user {args.user!r}", EXIT_AUTH)
     for entry in entries:
         mark = "*" if entry is selected or entry.oauth_token == selected.oauth_token else " "
-        print(f"{mark} {entry.username or '?'} ({entry.user_nsid or '?'}) perms={entry.perms or '?'}")
+        print(terminal_safe(f"{mark} {entry.username or '?'} ({entry.user_nsid or '?'}) perms={entry.perms or '?'}"))
     if args.offline:
         return 0
     with open_api(args, use_store=False) as api:
         try:
             checked = api.oauth.check_token(selected.oauth_token, selected.oauth_token_secret)
         except (errors.APIError, errors.OAuthError) as error:
-            print(f"The stored token of {selected.username or selected.user_nsid} is no longer valid: {error.message}")
+            print(terminal_safe(f"The stored token of {selected.username or selected.user_nsid} is no longer valid: "
+                                f"{error.message}"))
             return EXIT_AUTH
-    print(f"Token valid: {checked['username']} ({checked['user_nsid']}), perms {checked['perms']}")
+    print(terminal_safe(f"Token valid: {checked['username']} ({checked['user_nsid']}), perms {checked['perms']}"))
     return 0
 
 
@@ -93,5 +100,5 @@ def run_logout(args) -> int:
         print("No stored login to forget.")
         return EXIT_AUTH if getattr(args, "user", None) else 0
     for entry in gone:
-        print(f"Forgot the login of {entry.username or '?'} ({entry.user_nsid or '?'}).")
+        print(terminal_safe(f"Forgot the login of {entry.username or '?'} ({entry.user_nsid or '?'})."))
     return 0

@@ -2,9 +2,7 @@
 """`flickr call METHOD key=value ... [--post] [--xml|--json]`."""
 from __future__ import annotations
 
-import json
-
-from .common import add_credential_options, open_api, parse_pairs
+from .common import add_credential_options, add_global_options, dumps_json, open_api, parse_pairs
 
 
 def add_parser(subparsers) -> None:
@@ -17,6 +15,7 @@ def add_parser(subparsers) -> None:
     output.add_argument("--json", action="store_true", help="print the mapped answer as JSON (default)")
     output.add_argument("--xml", action="store_true", help="print Flickr's XML as received")
     add_credential_options(parser)
+    add_global_options(parser)
     parser.set_defaults(handler=run)
 
 
@@ -27,5 +26,5 @@ def run(args) -> int:
             print(api.call_xml(args.method, post=args.post, **params))
         else:
             answer = api.post(args.method, **params) if args.post else api.call(args.method, **params)
-            print(json.dumps(answer, ensure_ascii=False, indent=2))
+            print(dumps_json(answer, indent=2))
     return 0

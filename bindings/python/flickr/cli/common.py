@@ -1,11 +1,24 @@
 # SPDX-License-Identifier: MIT
-"""What the subcommands share: credentials, endpoints, errors, exit codes."""
+"""What the subcommands share: credentials, endpoints, transport and log options, errors, exit codes."""
 from __future__ import annotations
 
 import argparse
+import json
+import logging
+import math
 import os
+import re
+import sys
+from typing import Any
 
 EXIT_FAILURE, EXIT_USAGE, EXIT_API, EXIT_NETWORK, EXIT_AUTH = 1, 2, 3, 4, 5
+EXIT_INTERRUPTED = 128 + 2  # 128 + SIGINT, as shells report it
+
+# C0 (newline and tab included: a message is printed as one line), DEL and C1. ESC (0x1b) and
+# CSI (0x9b) start the sequences that move the cursor, clear the screen or retitle the window.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# What json.dumps(ensure_ascii=False) leaves raw: it escapes C0 itself.
+_JSON_RAW_CONTROL = re.compile(r"[\x7f-\x9f]")
 
 
 class CLIError(Exception):
@@ -14,6 +27,86 @@ class CLIError(Exception):
     def __init__(self, message: str, exit_code: int = EXIT_USAGE):
         super().__init__(message)
         self.exit_code = exit_code
+
+
+def terminal_safe(text: str) -> str:
+    """`text` with every control character written as \\xNN, so that text from a server (an error
+    page, a message) cannot drive the terminal it is printed on."""
+    return _CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
+
+
+def print_error(message: str) -> None:
+    print(f"flickr: {terminal_safe(message)}", file=sys.stderr)
+
+
+def dumps_json(value: Any, **options: Any) -> str:
+    """json.dumps without ASCII escapes, but with DEL and C1 escaped too (json escapes only C0)."""
+    text = json.dumps(value, ensure_ascii=False, **options)
+    return _JSON_RAW_CONTROL.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0 or value * 1000 >= 2**63:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, 0 or more, not {text!r}")
+    return value
+
+
+def _retries(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 10:  # the library's range (FLICKR_OPT_MAX_RETRIES)
+        raise argparse.ArgumentTypeError(f"expected 0 to 10 retries, not {text!r}")
+    return value
+
+
+def add_global_options(parser: argparse.ArgumentParser, *, command: bool = True, timeout: bool = True) -> None:
+    """--timeout, --retries and -v/--verbose, on the main parser (given before the command) and on
+    every command's (given after it). A command's defaults are suppressed: argparse copies them over
+    the main parser's results, which would drop an option given before the command."""
+    default = argparse.SUPPRESS if command else None
+    group = parser.add_argument_group("transport and logging")
+    if timeout:
+        group.add_argument("--timeout", dest="request_timeout", type=_seconds, default=default,
+                           metavar="SECONDS", help="time limit of each request (0: none; default 30; "
+                           "uploads have their own idle limits)")
+    group.add_argument("--retries", type=_retries, default=default, metavar="N",
+                       help="retries after a passing failure, 0 to 10 (default 3; POSTs are not retried)")
+    group.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS if command else False,
+                       help="print the library's log to stderr: a line per request and per retry")
+
+
+def transport_options(args: argparse.Namespace) -> dict:
+    """Option keywords for --timeout and --retries, when given."""
+    options: dict = {}
+    seconds = getattr(args, "request_timeout", None)
+    if seconds is not None:
+        options["timeout_ms"] = max(round(seconds * 1000), 1) if seconds else 0
+    retries = getattr(args, "retries", None)
+    if retries is not None:
+        options["max_retries"] = retries
+    return options
+
+
+class _TerminalSafeFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        return terminal_safe(super().format(record))
+
+
+def configure_logging(verbose: bool) -> None:
+    """-v: the `flickr` logger (the library's request and retry lines) to stderr."""
+    if not verbose:
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_TerminalSafeFormatter("flickr: %(message)s"))
+    logger = logging.getLogger("flickr")
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
 
 
 def add_credential_options(parser: argparse.ArgumentParser) -> None:
@@ -64,15 +157,13 @@ def credentials(args: argparse.Namespace, use_store: bool = True) -> dict:
 def stored_token(api_key: str, user: str | None):
     """The token store's entry for api_key and user (the latest when None); None when there is none.
     A named user without a stored login is an error; a damaged store is reported, not fatal."""
-    import sys
-
     from .. import errors
     from ..tokens import TokenStore
 
     try:
         found = TokenStore().load(api_key, user)
     except errors.FileError as error:
-        print(f"flickr: warning: {error.message}", file=sys.stderr)
+        print_error(f"warning: {error.message}")
         return None
     if found is None and user:
         raise CLIError(f"no stored login for user {user!r}: run flickr auth login", EXIT_AUTH)
@@ -85,6 +176,7 @@ def open_api(args: argparse.Namespace, use_store: bool = True):
 
     found = credentials(args, use_store)
     options = endpoint_options(args.endpoint or os.environ.get("FLICKR_ENDPOINT"))
+    options.update(transport_options(args))
     if args.ca_file:
         options["ca_file"] = args.ca_file
     if found["oauth_token"] and found["oauth_token_secret"]:

@@ -7,7 +7,7 @@ import os
 import sys
 
 from .. import errors
-from .common import CLIError, EXIT_AUTH, add_credential_options, open_api
+from .common import CLIError, EXIT_AUTH, add_credential_options, add_global_options, open_api, terminal_safe
 from .progress import ProgressBar
 
 
@@ -31,6 +31,7 @@ def add_parser(subparsers) -> None:
                         help="let Flickr process the files in the background, then wait for their tickets")
     parser.add_argument("--json", action="store_true", help="print one JSON line per file on stdout")
     add_credential_options(parser)
+    add_global_options(parser)
     parser.set_defaults(handler=run_upload)
 
     replace = subparsers.add_parser("replace", help="replace a photo's image",
@@ -39,6 +40,7 @@ def add_parser(subparsers) -> None:
     replace.add_argument("photo_id", metavar="PHOTO_ID")
     replace.add_argument("--json", action="store_true")
     add_credential_options(replace)
+    add_global_options(replace)
     replace.set_defaults(handler=run_replace)
 
 
@@ -72,7 +74,7 @@ def run_upload(args) -> int:
                     print(json.dumps({"file": path, "photo_id": photo_id}))
             except errors.FlickrError as error:
                 failed.append((path, error))
-                print(f"{name}: {error.message}", file=sys.stderr)
+                print(terminal_safe(f"{name}: {error.message}"), file=sys.stderr)
                 if args.json:
                     print(json.dumps({"file": path, "error": error.message, "code": error.code,
                                       "api_code": error.api_code}))

@@ -2,9 +2,7 @@
 """`flickr walk METHOD key=value ...`: every item of every page, as JSON lines."""
 from __future__ import annotations
 
-import json
-
-from .common import add_credential_options, open_api, parse_pairs
+from .common import add_credential_options, add_global_options, dumps_json, open_api, parse_pairs
 
 
 def add_parser(subparsers) -> None:
@@ -17,6 +15,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--item-path", help='the item list, e.g. "photos.photo" (default: found automatically)')
     parser.add_argument("--limit", type=int, help="stop after this many items")
     add_credential_options(parser)
+    add_global_options(parser)
     parser.set_defaults(handler=run)
 
 
@@ -25,5 +24,5 @@ def run(args) -> int:
         for count, item in enumerate(api.walk(args.method, item_path=args.item_path, **parse_pairs(args.params))):
             if args.limit is not None and count >= args.limit:
                 break
-            print(json.dumps(item, ensure_ascii=False), flush=True)
+            print(dumps_json(item), flush=True)
     return 0

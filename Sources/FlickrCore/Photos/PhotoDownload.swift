@@ -28,7 +28,7 @@ package final class PhotoDownload: Operation {
     private init(url: String, cache: PhotoCache) {
         self.url = url
         self.cache = cache
-        entry = PhotoCache.entryName(forURL: url)
+        entry = CacheName.entry(forURL: url, stamp: nil)
     }
 
     /// The fetched (or found) image as a response: an object with `path`, `url`, `bytes`, `cached` ("1" or "0").

@@ -65,7 +65,7 @@ def images(directory):
 
 
 def leftovers(directory):
-    return [name for name in os.listdir(directory) if name.startswith(".") and name != ".lock"]
+    return [name for name in os.listdir(directory) if name.startswith(".") and name != ".flickr-cache.lock"]
 
 
 def is_whole_jpeg(path):

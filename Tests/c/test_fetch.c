@@ -5,7 +5,7 @@
  * behind: 404, an answer that is not an image, an image over the bound, a dropped body,
  * an unwritable directory, a full disk (RLIMIT_FSIZE). Hardening: files the cache did not
  * write are never counted, touched or deleted; symbolic links are never followed; files of
- * 2^62 bytes do not overflow eviction's sums. */
+ * 2^62 bytes do not overflow eviction's sums; a replaced photo is never served stale. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -699,6 +699,81 @@ static void test_giant_files_do_not_trap(void) {
     CHECK_EQ_INT(system(command), 0);
 }
 
+/* A context that may upload and replace (the sandbox's OAuth user), caching in `dir`. */
+static flickr_context *user_context(const char *dir) {
+    flickr_context *ctx = sandbox_context(AUTH_OAUTH);
+    char url[512];
+    sandbox_url(url, sizeof url, "/photos");
+    flickr_context_set_string(ctx, FLICKR_OPT_PHOTO_ENDPOINT, url);
+    flickr_context_set_string(ctx, FLICKR_OPT_PHOTO_CACHE_DIR, dir);
+    flickr_context_set_log(ctx, count_downloads, NULL);
+    return ctx;
+}
+
+/* Uploads `data` as a new photo of the sandbox user; returns its getInfo answer (root: photo). */
+static flickr_response *upload_photo(flickr_context *ctx, const unsigned char *data, size_t len) {
+    flickr_response *up = NULL, *info = NULL;
+    const char *params[] = {"photo_id", NULL, NULL};
+    CHECK_EQ_INT(flickr_upload_buffer(&up, ctx, data, len, "first.jpg", NULL, NULL, NULL), FLICKR_OK);
+    if (up == NULL) exit(2);
+    params[1] = flickr_value_string(flickr_value_get(flickr_response_root(up), "photoid"));
+    CHECK_EQ_INT(flickr_call(&info, ctx, "flickr.photos.getInfo", params, FLICKR_GET), FLICKR_OK);
+    flickr_response_free(up);
+    if (info == NULL) exit(2);
+    return info;
+}
+
+static const flickr_value *info_photo(const flickr_response *info) {
+    return flickr_value_get(flickr_response_root(info), "photo");
+}
+
+/* Whether fetching the photo through `ctx` gives exactly these bytes (the sandbox serves an upload's own
+ * bytes at every size it is large enough for; "s" always). */
+static int fetches(flickr_context *ctx, const flickr_value *photo, const unsigned char *data, size_t len) {
+    char *path = NULL;
+    int same;
+    if (flickr_photo_fetch(&path, ctx, photo, "s") != FLICKR_OK) {
+        fprintf(stderr, "fetches: %s\n", flickr_error_last()->message);
+        return 0;
+    }
+    same = file_equals(path, data, len);
+    flickr_free(path);
+    return same;
+}
+
+/* Fault 4a: replace() then fetch returned the old image: the cache key (id, secret, size) does not change. */
+static void test_replace_then_fetch(void) {
+    const char *dir_a = new_dir(), *dir_b = new_dir();
+    size_t old_len = 0, new_len = 0;
+    unsigned char *old_image = image_bytes(0, "n", &old_len), *new_image = image_bytes(1, "q", &new_len);
+    flickr_context *a = user_context(dir_a), *b = fetch_context(dir_b), *c;
+    flickr_response *info = upload_photo(a, old_image, old_len), *replaced = NULL, *bare;
+    const flickr_value *p = info_photo(info);
+    int before;
+
+    CHECK(old_len != new_len);
+    /* Only id, secret and server, as a caller holding nothing else has: no lastupdate to go by. */
+    bare = photo_from(attr(p, "id"), attr(p, "secret"), attr(p, "server"), NULL);
+    CHECK(fetches(a, flickr_response_root(bare), old_image, old_len));
+    CHECK(fetches(b, flickr_response_root(bare), old_image, old_len)); /* cached in a second directory too */
+    CHECK_EQ_INT(flickr_replace_buffer(&replaced, a, new_image, new_len, "second.jpg", attr(p, "id"), NULL, NULL,
+                                       NULL), FLICKR_OK);
+    flickr_response_free(replaced);
+    CHECK(fetches(a, flickr_response_root(bare), new_image, new_len)); /* the replacing context */
+    CHECK(fetches(b, flickr_response_root(bare), new_image, new_len)); /* another context, another directory */
+    c = fetch_context(dir_a);                                          /* a new context on the first directory */
+    before = download_count();
+    CHECK(fetches(c, flickr_response_root(bare), new_image, new_len));
+    CHECK_EQ_INT(download_count(), before); /* the new image, cached by `a`, is a hit again */
+    flickr_context_free(c);
+    flickr_response_free(bare);
+    flickr_response_free(info);
+    flickr_context_free(a);
+    flickr_context_free(b);
+    free(old_image);
+    free(new_image);
+}
+
 int main(int argc, char **argv) {
     flickr_context *ctx;
     const char *search[] = {"per_page", "20", "extras", "url_o,original_format", NULL};
@@ -725,6 +800,7 @@ int main(int argc, char **argv) {
     test_symlink_entry_never_followed();
     test_symlinked_lock_refused();
     test_giant_files_do_not_trap();
+    test_replace_then_fetch();
     flickr_response_free(search_response);
     TEST_MAIN_END();
 }

@@ -67,6 +67,11 @@ FLICKR_API char *flickr_photo_short_url(const char *photo_id);
  * stored under its `-alt1` name; a symbolic link as the lock file is an error. The directory
  * itself may be a link.
  *
+ * A replaced photo keeps its URLs. The cache never serves an image this process knows is
+ * outdated: after flickr_replace() (or its variants, through any context) of a photo, or a
+ * completed flickr_upload_wait_ticket(), its images cached before (in any directory) are
+ * downloaded again.
+ *
  * A photo known only by its id, secret and server can be made with
  * flickr_response_parse() of `<photo id="..." secret="..." server="..."/>` (its root is the photo).
  *

@@ -250,3 +250,26 @@ def test_threads_share_one_cache(sandbox, photos, downloads, tmp_path):
         assert len(results) == 30 and len(set(results)) == 5
         assert downloads.count == 5  # each image once, whatever the interleaving
     assert len(images(tmp_path)) == 5 and leftovers(tmp_path) == []
+
+
+def user_api(sandbox, cache_dir):
+    """A Flickr object that may upload and replace (the sandbox's OAuth user)."""
+    return make_api(sandbox, cache_dir, oauth_token=sandbox.oauth_token,
+                    oauth_token_secret=sandbox.oauth_token_secret)
+
+
+def test_replace_then_fetch_gives_the_new_image(sandbox, photos, tmp_path):
+    # The cache key (id, secret, size) survives a replace: the library must not serve the old image.
+    with make_api(sandbox, tmp_path / "bytes") as api:
+        old, new = api.fetch_photo(photos[0], "n").read_bytes(), api.fetch_photo(photos[1], "q").read_bytes()
+    assert old != new
+    with user_api(sandbox, tmp_path / "a") as a, make_api(sandbox, tmp_path / "b") as b:
+        photo_id = a.upload(old, filename="old.jpg")["photoid"]["_text"]
+        info = a.call("flickr.photos.getInfo", photo_id=photo_id)["photo"]
+        bare = {"id": photo_id, "secret": info["secret"], "server": info["server"]}  # no lastupdate to go by
+        assert a.fetch_photo(bare, "s").read_bytes() == old
+        assert b.fetch_photo(bare, "s").read_bytes() == old  # cached in a second directory too
+        a.replace(new, photo_id, filename="new.jpg")
+        assert a.fetch_photo(bare, "s").read_bytes() == new  # the replacing object
+        assert b.fetch_photo(bare, "s").read_bytes() == new  # another object, another directory
+

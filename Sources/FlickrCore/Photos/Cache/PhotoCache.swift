@@ -65,9 +65,9 @@ package struct PhotoCache: Sendable {
         return .file(bytes: CacheMath.bytes(info.st_size), modified: info.st_mtim)
     }
 
-    /// The cached image's path and size when present, after marking it as just used. A slot
-    /// holding anything but a regular file is passed over, never opened.
-    func lookup(_ entry: String) -> (path: String, bytes: Int64)? {
+    /// The cached image's path and size when present and not outdated, after marking it as just
+    /// used. A slot holding anything but a regular file is passed over, never opened.
+    func lookup(_ entry: String, photoID: String?) -> (path: String, bytes: Int64)? {
         for name in CacheName.slots(of: entry) {
             switch state(of: name) {
             case .absent: return nil
@@ -81,7 +81,7 @@ package struct PhotoCache: Sendable {
             defer { close(fd) }
             var info = stat()
             guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-            guard info.st_size > 0 else { return nil }
+            guard info.st_size > 0, ReplacedPhotos.isCurrent(path, photoID: photoID) else { return nil }
             var times = [PhotoCache.now(), PhotoCache.now()]
             _ = futimens(fd, &times)  // recency for LRU; a read-only cache still answers
             return (path, CacheMath.bytes(info.st_size))
@@ -125,7 +125,10 @@ package struct PhotoCache: Sendable {
 
     /// Moves a complete download into place as `entry` (its first slot not taken by a link or a
     /// directory), then evicts the least recently used files until the cache fits its bound again.
-    func commit(_ writer: CacheWriter, as entry: String, lock: CacheLock) throws(FlickrError) -> String {
+    /// `stamp` is the photo's replace generation when the download started.
+    func commit(_ writer: CacheWriter, as entry: String, stamp: ReplacedPhotos.Stamp?, lock: CacheLock)
+        throws(FlickrError) -> String
+    {
         try writer.finish()
         try lock.lockDirectory()
         defer { lock.unlockDirectory() }
@@ -145,6 +148,7 @@ package struct PhotoCache: Sendable {
             throw CacheError.io("cannot move the image into the photo cache \(directory)", errno: code)
         }
         writer.moved()
+        ReplacedPhotos.wrote(final, stamp: stamp)
         evict(keeping: slot, lock: lock)
         return final
     }

@@ -774,12 +774,79 @@ static void test_replace_then_fetch(void) {
     free(new_image);
 }
 
+/* --replace ID FILE: replaces the photo from another process (whose replace this one cannot know of). */
+static int child_replace(const char *id, const char *file) {
+    flickr_context *ctx = sandbox_context(AUTH_OAUTH);
+    flickr_response *resp = NULL;
+    int rc = flickr_replace_file(&resp, ctx, file, id, NULL, NULL, NULL);
+    if (rc != FLICKR_OK) fprintf(stderr, "child_replace: %s\n", flickr_error_last()->message);
+    flickr_response_free(resp);
+    flickr_context_free(ctx);
+    return rc == FLICKR_OK ? 0 : 1;
+}
+
+/* The photo with this id in a getRecent list asked with extras=last_update (a `lastupdate` attribute). */
+static const flickr_value *listed(const flickr_response *list, const char *id) {
+    const flickr_value *photos = flickr_value_get(flickr_response_root(list), "photos.photo");
+    size_t i;
+    for (i = 0; i < flickr_value_count(photos); i++)
+        if (strcmp(attr(flickr_value_at(photos, i), "id"), id) == 0) return flickr_value_at(photos, i);
+    return NULL;
+}
+
+/* Fault 4b: a replace by another process or client is seen through the photo's lastupdate. */
+static void test_replace_elsewhere_seen_by_lastupdate(void) {
+    const char *dir = new_dir(), *files = new_dir();
+    const char *recent[] = {"per_page", "50", "extras", "last_update", NULL};
+    size_t old_len = 0, new_len = 0;
+    unsigned char *old_image = image_bytes(2, "n", &old_len), *new_image = image_bytes(3, "q", &new_len);
+    flickr_context *ctx = user_context(dir);
+    flickr_response *info = upload_photo(ctx, old_image, old_len), *after = NULL, *list_before = NULL,
+                    *list_after = NULL, *spelled = NULL;
+    const char *info_params[] = {"photo_id", attr(info_photo(info), "id"), NULL};
+    char file[600], xml[512];
+
+    CHECK_EQ_INT(flickr_call(&list_before, ctx, "flickr.photos.getRecent", recent, FLICKR_GET), FLICKR_OK);
+    CHECK(listed(list_before, info_params[1]) != NULL && attr(listed(list_before, info_params[1]), "lastupdate"));
+    CHECK(fetches(ctx, info_photo(info), old_image, old_len)); /* getInfo's dates.lastupdate */
+    CHECK(fetches(ctx, listed(list_before, info_params[1]), old_image, old_len)); /* a list's lastupdate */
+
+    snprintf(file, sizeof file, "%s/new.jpg", files);
+    write_file(file, new_image, new_len);
+    {
+        char *argv[] = {"test_fetch", "--replace", (char *)info_params[1], file, NULL};
+        CHECK_EQ_INT(exit_code(spawn(argv)), 0);
+    }
+    CHECK_EQ_INT(flickr_call(&after, ctx, "flickr.photos.getInfo", info_params, FLICKR_GET), FLICKR_OK);
+    CHECK_EQ_INT(flickr_call(&list_after, ctx, "flickr.photos.getRecent", recent, FLICKR_GET), FLICKR_OK);
+    if (after == NULL || list_after == NULL || listed(list_after, info_params[1]) == NULL) return;
+    /* The sandbox bumps lastupdate on replace, even within the upload's second. */
+    CHECK(strcmp(attr(info_photo(after), "dates.lastupdate"), attr(info_photo(info), "dates.lastupdate")) != 0);
+    CHECK(fetches(ctx, info_photo(after), new_image, new_len));
+    CHECK(fetches(ctx, listed(list_after, info_params[1]), new_image, new_len));
+    /* The "last_update" spelling counts too. */
+    snprintf(xml, sizeof xml, "<photo id=\"%s\" secret=\"%s\" server=\"%s\" last_update=\"%s\"/>",
+             info_params[1], attr(info_photo(info), "secret"), attr(info_photo(info), "server"),
+             attr(info_photo(after), "dates.lastupdate"));
+    CHECK_EQ_INT(flickr_response_parse(&spelled, xml, strlen(xml)), FLICKR_OK);
+    CHECK(spelled != NULL && fetches(ctx, flickr_response_root(spelled), new_image, new_len));
+    flickr_response_free(spelled);
+    flickr_response_free(list_before);
+    flickr_response_free(list_after);
+    flickr_response_free(after);
+    flickr_response_free(info);
+    flickr_context_free(ctx);
+    free(old_image);
+    free(new_image);
+}
+
 int main(int argc, char **argv) {
     flickr_context *ctx;
     const char *search[] = {"per_page", "20", "extras", "url_o,original_format", NULL};
     if (argc >= 3 && strcmp(argv[1], "--fsize") == 0) return child_disk_full(argv[2]);
     if (argc >= 8 && strcmp(argv[1], "--race") == 0) return child_race(argv + 2);
     if (argc >= 3 && strcmp(argv[1], "--giants") == 0) return child_giants(argv[2]);
+    if (argc >= 4 && strcmp(argv[1], "--replace") == 0) return child_replace(argv[2], argv[3]);
 
     ctx = sandbox_context(AUTH_NONE);
     if (flickr_call(&search_response, ctx, "flickr.photos.getRecent", search, FLICKR_GET) != FLICKR_OK ||
@@ -801,6 +868,7 @@ int main(int argc, char **argv) {
     test_symlinked_lock_refused();
     test_giant_files_do_not_trap();
     test_replace_then_fetch();
+    test_replace_elsewhere_seen_by_lastupdate();
     flickr_response_free(search_response);
     TEST_MAIN_END();
 }

@@ -70,7 +70,9 @@ FLICKR_API char *flickr_photo_short_url(const char *photo_id);
  * A replaced photo keeps its URLs. The cache never serves an image this process knows is
  * outdated: after flickr_replace() (or its variants, through any context) of a photo, or a
  * completed flickr_upload_wait_ticket(), its images cached before (in any directory) are
- * downloaded again.
+ * downloaded again. A replace by another process or client is seen through the photo's last
+ * update time, part of the file name when the photo carries it: `lastupdate` (lists with
+ * extras=last_update), `last_update`, or `dates.lastupdate` (flickr.photos.getInfo).
  *
  * A photo known only by its id, secret and server can be made with
  * flickr_response_parse() of `<photo id="..." secret="..." server="..."/>` (its root is the photo).

@@ -25,7 +25,7 @@ package final class PhotoDownload: Operation {
         var host = Substring(settings.string(.photoEndpoint) ?? PhotoURL.staticHost)
         while host.hasSuffix("/") { host = host.dropLast() }  // image paths come with their own "/"
         let url = try PhotoURL.source(size: size, field: field, host: String(host))
-        let entry = CacheName.entry(forURL: url, stamp: nil)
+        let entry = CacheName.entry(forURL: url, stamp: PhotoDownload.lastUpdate(field))
         let id = field("id").flatMap { id in PhotoDownload.isDecimal(id) ? id : nil }
         // The id in the image's own file name first: it names the image fetched, whatever else the photo says.
         self.init(url: url, cache: try PhotoCache(settings: settings), entry: entry,
@@ -37,6 +37,16 @@ package final class PhotoDownload: Operation {
         self.cache = cache
         self.entry = entry
         self.photoID = photoID
+    }
+
+    /// The photo's last update (Unix time) when it carries one: `lastupdate` from extras=last_update
+    /// in lists, `dates.lastupdate` from getInfo. Part of the entry's name, so that a replace made
+    /// anywhere (another process, another client) gives a new entry once the caller has the new value.
+    static func lastUpdate(_ field: (String) -> String?) -> String? {
+        for name in ["lastupdate", "last_update", "dates.lastupdate"] {
+            if let value = field(name), isDecimal(value) { return value }
+        }
+        return nil
     }
 
     private static func isDecimal(_ text: String) -> Bool {

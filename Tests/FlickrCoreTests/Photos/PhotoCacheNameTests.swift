@@ -15,6 +15,18 @@ import Testing
         #expect(CacheName.photoID(ofEntry: "flickr-cache-53012345678_0a1b2c3d4e_b.jpg") == "53012345678")
     }
 
+    @Test func theLastUpdateStampsTheName() {
+        func stamp(_ attributes: [String: String]) -> String? { PhotoDownload.lastUpdate { attributes[$0] } }
+        #expect(stamp(["lastupdate": "1700000000"]) == "1700000000")  // a list's extras=last_update
+        #expect(stamp(["last_update": "17"]) == "17")
+        #expect(stamp(["dates.lastupdate": "18"]) == "18")  // getInfo
+        #expect(stamp(["lastupdate": "", "dates.lastupdate": "18"]) == "18")
+        for odd in ["", "-1", "1.5", " 1", "1e9", "１", "123456789012345678901", "../x"] {
+            #expect(stamp(["lastupdate": odd]) == nil, "\(odd)")
+        }
+        #expect(stamp([:]) == nil)
+    }
+
     @Test func otherURLsAreHashed() {
         for url in ["http://h/services/rest/?method=x", "http://h/a/B_C.jpg", "http://h/1_a-alt1.jpg", "http://h/1_a.exe",
                     "http://h/1_a.img", "http://h/x/../1_a_b_c.jpg"] {

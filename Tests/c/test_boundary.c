@@ -649,7 +649,7 @@ static void test_photos_with(const flickr_value *root, const flickr_value *photo
 
         {   /* Only the lock file: no image, no temporary file. */
             char command[128];
-            snprintf(command, sizeof command, "test $(ls -A %s | wc -l) -eq 1 && test -f %s/.lock", dir, dir);
+            snprintf(command, sizeof command, "test $(ls -A %s | wc -l) -eq 1 && test -f %s/.flickr-cache.lock", dir, dir);
             CHECK_EQ_INT(system(command), 0);
             snprintf(command, sizeof command, "rm -rf %s", dir);
             CHECK_EQ_INT(system(command), 0);

@@ -3,9 +3,12 @@
  * fetches, least-recently-used eviction within the byte bound, persistence across contexts
  * and processes, two processes racing for one image, and every failure leaving nothing
  * behind: 404, an answer that is not an image, an image over the bound, a dropped body,
- * an unwritable directory, a full disk (RLIMIT_FSIZE). */
+ * an unwritable directory, a full disk (RLIMIT_FSIZE). Hardening: files the cache did not
+ * write are never counted, touched or deleted; symbolic links are never followed; files of
+ * 2^62 bytes do not overflow eviction's sums; a replaced photo is never served stale. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -61,6 +64,9 @@ static char *new_dir(void) {
     return dir;
 }
 
+/* The cache's lock file, in the cache directory. */
+#define CACHE_LOCK ".flickr-cache.lock"
+
 static long long file_size(const char *path) {
     struct stat info;
     return stat(path, &info) == 0 ? (long long)info.st_size : -1;
@@ -80,7 +86,7 @@ static struct listing list_dir(const char *dir) {
     if (d == NULL) return out;
     while ((entry = readdir(d)) != NULL) {
         if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0 ||
-            strcmp(entry->d_name, ".lock") == 0)
+            strcmp(entry->d_name, ".lock") == 0 || strcmp(entry->d_name, CACHE_LOCK) == 0)
             continue;
         if (entry->d_name[0] == '.') {
             out.temporaries++;
@@ -230,7 +236,7 @@ static void fetch_ok(flickr_context *ctx, size_t index, const char *size) {
 
 static int cached(const char *dir, size_t index, const char *size) {
     char path[512];
-    snprintf(path, sizeof path, "%s/%s_%s_%s.jpg", dir, attr(photo_at(index), "id"), attr(photo_at(index), "secret"),
+    snprintf(path, sizeof path, "%s/flickr-cache-%s_%s_%s.jpg", dir, attr(photo_at(index), "id"), attr(photo_at(index), "secret"),
              size);
     return file_size(path) > 0;
 }
@@ -463,15 +469,388 @@ static void test_two_processes_race(void) {
     CHECK_EQ_INT(list_dir(dir).temporaries, 0);
 }
 
+/* ---- Hardening: the cache touches only its own files, follows no link, never traps, never serves stale ---- */
+
+/* A whole file in memory (NUL-terminated for convenience); NULL when unreadable. */
+static unsigned char *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    unsigned char *data = NULL;
+    long size;
+    *len = 0;
+    if (f == NULL) return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (data = malloc((size_t)size + 1)) != NULL) {
+        *len = fread(data, 1, (size_t)size, f);
+        data[*len] = 0;
+    }
+    fclose(f);
+    return data;
+}
+
+static void write_file(const char *path, const void *data, size_t len) {
+    FILE *f = fopen(path, "wb");
+    if (f == NULL || fwrite(data, 1, len, f) != len) {
+        perror(path);
+        exit(2);
+    }
+    fclose(f);
+}
+
+/* Whether the file holds exactly `len` bytes of `data`. */
+static int file_equals(const char *path, const void *data, size_t len) {
+    size_t got;
+    unsigned char *bytes = read_file(path, &got);
+    int same = bytes != NULL && got == len && memcmp(bytes, data, len) == 0;
+    free(bytes);
+    return same;
+}
+
+static const struct timespec old_time = {978307200, 123456789}; /* 2001-01-01, older than any cache file */
+
+static void make_old(const char *path) {
+    struct timespec times[2] = {old_time, old_time};
+    CHECK_EQ_INT(utimensat(AT_FDCWD, path, times, AT_SYMLINK_NOFOLLOW), 0);
+}
+
+static int has_old_mtime(const char *path) {
+    struct stat info;
+    return lstat(path, &info) == 0 && info.st_mtim.tv_sec == old_time.tv_sec &&
+           info.st_mtim.tv_nsec == old_time.tv_nsec;
+}
+
+/* The bytes of a sandbox image (photo `index` at `size`), fetched through a throwaway cache. */
+static unsigned char *image_bytes(size_t index, const char *size, size_t *len) {
+    flickr_context *ctx = fetch_context(new_dir());
+    char *path = NULL;
+    unsigned char *data = NULL;
+    *len = 0;
+    CHECK_EQ_INT(flickr_photo_fetch(&path, ctx, photo_at(index), size), FLICKR_OK);
+    if (path) data = read_file(path, len);
+    flickr_free(path);
+    flickr_context_free(ctx);
+    return data;
+}
+
+/* Fault 1: eviction counted and deleted every file not starting with a dot, and dot-files ending in
+ * ".part": a user's files in the cache directory, the oldest first. */
+static void test_user_files_survive(void) {
+    static const char *const names[] = {
+        "notes.txt", "holiday.jpg", "12345678901_0123456789_n.jpg", /* as Flickr's downloads are named */
+        "image-0123456789abcdef", "flickr-cache-notes.txt", "flickr-cache-1_ab_n.jpg.bak",
+        ".hidden.part", ".12345678901_0123456789_n.jpg.4242.abc.part", /* like the old temporaries */
+    };
+    enum { N = sizeof names / sizeof names[0], USER_BYTES = 40000 };
+    const char *dir = new_dir();
+    char path[600], *fetched[5] = {NULL};
+    static char content[N][USER_BYTES];
+    long long sizes[5], bound;
+    size_t i;
+    flickr_context *ctx;
+
+    for (i = 0; i < N; i++) {
+        memset(content[i], 'a' + (int)i, USER_BYTES);
+        snprintf(content[i], 64, "the user's own file %zu", i);
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        write_file(path, content[i], USER_BYTES);
+        make_old(path);
+    }
+    /* Room for two of these images, far less than the user's files: if they counted, every image
+     * but the newest would go. */
+    for (i = 0; i < 5; i++) {
+        size_t len = 0;
+        free(image_bytes(i + 10, "n", &len));
+        sizes[i] = (long long)len;
+    }
+    bound = sizes[3] + sizes[4] + (sizes[3] < sizes[4] ? sizes[3] : sizes[4]) / 2;
+    ctx = fetch_context(dir);
+    CHECK_EQ_INT(flickr_context_set_long(ctx, FLICKR_OPT_PHOTO_CACHE_MAX_BYTES, (long)bound), FLICKR_OK);
+    for (i = 0; i < 5; i++) CHECK_EQ_INT(flickr_photo_fetch(&fetched[i], ctx, photo_at(i + 10), "n"), FLICKR_OK);
+    for (i = 0; i < N; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        CHECK(file_equals(path, content[i], USER_BYTES)); /* still there, byte for byte */
+        CHECK(has_old_mtime(path));                         /* and not touched */
+    }
+    /* The bound applies to the cache's own images alone: the last two stay, the first three went. */
+    for (i = 0; i < 5; i++) CHECK_EQ_INT(fetched[i] != NULL && file_size(fetched[i]) > 0, i >= 3);
+    for (i = 0; i < 5; i++) flickr_free(fetched[i]);
+    flickr_context_free(ctx);
+}
+
+/* Fault 2: a symbolic link at an entry's name was served as the image (stat follows links) and its
+ * target's time rewritten. Now it is a miss, never followed, never deleted; the download lands beside it. */
+static void test_symlink_entry_never_followed(void) {
+    const char *measure = new_dir(), *dir = new_dir();
+    flickr_context *ctx = fetch_context(measure);
+    char *path = NULL, *again = NULL, link_path[600], target[600], link_text[600];
+    const char *entry;
+    unsigned char *expected = NULL, *user = NULL;
+    size_t expected_len = 0, user_len = 0;
+    struct stat info;
+    ssize_t n;
+    int before;
+
+    CHECK_EQ_INT(flickr_photo_fetch(&path, ctx, photo_at(15), "n"), FLICKR_OK);
+    flickr_context_free(ctx);
+    if (path == NULL) return;
+    expected = read_file(path, &expected_len);
+    entry = strrchr(path, '/') + 1;
+    snprintf(link_path, sizeof link_path, "%s/%s", dir, entry);
+    flickr_free(path);
+    path = NULL;
+
+    /* The user's own image (a valid JPEG, so that serving it would pass any content check). */
+    user = image_bytes(16, "q", &user_len);
+    snprintf(target, sizeof target, "%s/my-photo.jpg", dir);
+    write_file(target, user, user_len);
+    make_old(target);
+    CHECK_EQ_INT(symlink("my-photo.jpg", link_path), 0);
+
+    ctx = fetch_context(dir);
+    before = download_count();
+    CHECK_EQ_INT(flickr_photo_fetch(&path, ctx, photo_at(15), "n"), FLICKR_OK);
+    CHECK_EQ_INT(download_count(), before + 1); /* a miss: downloaded, not served from the link */
+    CHECK(path != NULL && lstat(path, &info) == 0 && S_ISREG(info.st_mode));
+    CHECK(path != NULL && file_equals(path, expected, expected_len));
+    CHECK(path == NULL || strcmp(path, link_path) != 0);
+    /* The link is untouched, its target too (content and time). */
+    CHECK(lstat(link_path, &info) == 0 && S_ISLNK(info.st_mode));
+    n = readlink(link_path, link_text, sizeof link_text - 1);
+    CHECK(n > 0 && (link_text[n] = 0, strcmp(link_text, "my-photo.jpg") == 0));
+    CHECK(file_equals(target, user, user_len));
+    CHECK(has_old_mtime(target));
+    /* The downloaded image is a hit from now on. */
+    CHECK_EQ_INT(flickr_photo_fetch(&again, ctx, photo_at(15), "n"), FLICKR_OK);
+    CHECK_EQ_INT(download_count(), before + 1);
+    CHECK(again != NULL && path != NULL && strcmp(again, path) == 0);
+    flickr_free(again);
+    /* Eviction down to one image removes the cache's file, never the link nor its target. */
+    CHECK_EQ_INT(flickr_context_set_long(ctx, FLICKR_OPT_PHOTO_CACHE_MAX_BYTES, 1024 > (long)expected_len ? 1024L : (long)expected_len), FLICKR_OK);
+    fetch_ok(ctx, 17, "s");
+    CHECK(path != NULL && file_size(path) < 0);
+    CHECK(lstat(link_path, &info) == 0 && S_ISLNK(info.st_mode));
+    CHECK(file_equals(target, user, user_len) && has_old_mtime(target));
+    flickr_free(path);
+    free(expected);
+    free(user);
+    flickr_context_free(ctx);
+}
+
+/* Fault 2: the lock file was opened through a symbolic link (no O_NOFOLLOW). */
+static void test_symlinked_lock_refused(void) {
+    const char *dir = new_dir();
+    flickr_context *ctx = fetch_context(dir);
+    char target[600], lock[600], *path = (char *)0x1;
+    static const char text[] = "a file the lock must not open";
+    snprintf(target, sizeof target, "%s/mine.txt", dir);
+    snprintf(lock, sizeof lock, "%s/" CACHE_LOCK, dir);
+    write_file(target, text, sizeof text);
+    make_old(target);
+    CHECK_EQ_INT(symlink("mine.txt", lock), 0);
+    CHECK_EQ_INT(flickr_photo_fetch(&path, ctx, photo_at(0), "s"), FLICKR_EIO);
+    CHECK(path == NULL);
+    CHECK(strstr(flickr_error_last()->message, "symbolic link") != NULL);
+    CHECK(strstr(flickr_error_last()->message, CACHE_LOCK) != NULL);
+    CHECK(file_equals(target, text, sizeof text) && has_old_mtime(target));
+    CHECK_EQ_INT(list_dir(dir).images, 1); /* mine.txt alone: nothing was downloaded */
+    flickr_context_free(ctx);
+}
+
+/* --giants DIR: two sparse 2^62-byte files named as cache entries, then a fetch (evicting them). Exit 0 when
+ * it succeeds; an overflow trap kills the process instead. */
+static int child_giants(const char *dir) {
+    static const char *const names[] = {"flickr-cache-1_0123456789_b.jpg", "flickr-cache-2_0123456789_b.jpg"};
+    flickr_context *ctx;
+    char path[600], *fetched = NULL;
+    int i, shift = 0;
+    for (i = 0; i < 2; i++) {
+        int fd;
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+        if (fd < 0) return 3;
+        /* The largest size the file system takes, from 2^62 down (tmpfs takes 2^62, ext4 2^43). */
+        for (shift = 62; shift > 40 && ftruncate(fd, (off_t)1 << shift) != 0; shift--) {}
+        close(fd);
+        if (shift < 62) fprintf(stderr, "child_giants: the file system takes 2^%d bytes at most\n", shift);
+    }
+    ctx = fetch_context(dir);
+    if (flickr_call(&search_response, ctx, "flickr.photos.getRecent", NULL, FLICKR_GET) != FLICKR_OK) return 4;
+    if (flickr_photo_fetch(&fetched, ctx, photo_at(0), "s") != FLICKR_OK) {
+        fprintf(stderr, "child_giants: %s\n", flickr_error_last()->message);
+        return 5;
+    }
+    flickr_free(fetched);
+    flickr_response_free(search_response);
+    flickr_context_free(ctx);
+    return shift == 62 ? 0 : 6;
+}
+
+/* Fault 3: two 2^62-byte files trapped eviction's `total +=` (a Swift overflow trap kills the process).
+ * Sparse files of that size need tmpfs: /dev/shm when present, else the test's own directory. */
+static void test_giant_files_do_not_trap(void) {
+    char dir[64] = "/dev/shm/flickr-fetch-XXXXXX", command[128];
+    char *argv[] = {"test_fetch", "--giants", dir, NULL};
+    int code;
+    if (mkdtemp(dir) == NULL) snprintf(dir, sizeof dir, "%s", new_dir());
+    code = exit_code(spawn(argv));
+    CHECK(code == 0 || code == 6); /* 6: the file system refused 2^62 bytes (then this proves less) */
+    if (code == 6) fprintf(stderr, "test_giant_files_do_not_trap: weaker, %s holds no 2^62-byte file\n", dir);
+    CHECK_EQ_INT(list_dir(dir).images, 1); /* the giants were evicted (they are over the bound), the image kept */
+    snprintf(command, sizeof command, "rm -rf %s", dir);
+    CHECK_EQ_INT(system(command), 0);
+}
+
+/* A context that may upload and replace (the sandbox's OAuth user), caching in `dir`. */
+static flickr_context *user_context(const char *dir) {
+    flickr_context *ctx = sandbox_context(AUTH_OAUTH);
+    char url[512];
+    sandbox_url(url, sizeof url, "/photos");
+    flickr_context_set_string(ctx, FLICKR_OPT_PHOTO_ENDPOINT, url);
+    flickr_context_set_string(ctx, FLICKR_OPT_PHOTO_CACHE_DIR, dir);
+    flickr_context_set_log(ctx, count_downloads, NULL);
+    return ctx;
+}
+
+/* Uploads `data` as a new photo of the sandbox user; returns its getInfo answer (root: photo). */
+static flickr_response *upload_photo(flickr_context *ctx, const unsigned char *data, size_t len) {
+    flickr_response *up = NULL, *info = NULL;
+    const char *params[] = {"photo_id", NULL, NULL};
+    CHECK_EQ_INT(flickr_upload_buffer(&up, ctx, data, len, "first.jpg", NULL, NULL, NULL), FLICKR_OK);
+    if (up == NULL) exit(2);
+    params[1] = flickr_value_string(flickr_value_get(flickr_response_root(up), "photoid"));
+    CHECK_EQ_INT(flickr_call(&info, ctx, "flickr.photos.getInfo", params, FLICKR_GET), FLICKR_OK);
+    flickr_response_free(up);
+    if (info == NULL) exit(2);
+    return info;
+}
+
+static const flickr_value *info_photo(const flickr_response *info) {
+    return flickr_value_get(flickr_response_root(info), "photo");
+}
+
+/* Whether fetching the photo through `ctx` gives exactly these bytes (the sandbox serves an upload's own
+ * bytes at every size it is large enough for; "s" always). */
+static int fetches(flickr_context *ctx, const flickr_value *photo, const unsigned char *data, size_t len) {
+    char *path = NULL;
+    int same;
+    if (flickr_photo_fetch(&path, ctx, photo, "s") != FLICKR_OK) {
+        fprintf(stderr, "fetches: %s\n", flickr_error_last()->message);
+        return 0;
+    }
+    same = file_equals(path, data, len);
+    flickr_free(path);
+    return same;
+}
+
+/* Fault 4a: replace() then fetch returned the old image: the cache key (id, secret, size) does not change. */
+static void test_replace_then_fetch(void) {
+    const char *dir_a = new_dir(), *dir_b = new_dir();
+    size_t old_len = 0, new_len = 0;
+    unsigned char *old_image = image_bytes(0, "n", &old_len), *new_image = image_bytes(1, "q", &new_len);
+    flickr_context *a = user_context(dir_a), *b = fetch_context(dir_b), *c;
+    flickr_response *info = upload_photo(a, old_image, old_len), *replaced = NULL, *bare;
+    const flickr_value *p = info_photo(info);
+    int before;
+
+    CHECK(old_len != new_len);
+    /* Only id, secret and server, as a caller holding nothing else has: no lastupdate to go by. */
+    bare = photo_from(attr(p, "id"), attr(p, "secret"), attr(p, "server"), NULL);
+    CHECK(fetches(a, flickr_response_root(bare), old_image, old_len));
+    CHECK(fetches(b, flickr_response_root(bare), old_image, old_len)); /* cached in a second directory too */
+    CHECK_EQ_INT(flickr_replace_buffer(&replaced, a, new_image, new_len, "second.jpg", attr(p, "id"), NULL, NULL,
+                                       NULL), FLICKR_OK);
+    flickr_response_free(replaced);
+    CHECK(fetches(a, flickr_response_root(bare), new_image, new_len)); /* the replacing context */
+    CHECK(fetches(b, flickr_response_root(bare), new_image, new_len)); /* another context, another directory */
+    c = fetch_context(dir_a);                                          /* a new context on the first directory */
+    before = download_count();
+    CHECK(fetches(c, flickr_response_root(bare), new_image, new_len));
+    CHECK_EQ_INT(download_count(), before); /* the new image, cached by `a`, is a hit again */
+    flickr_context_free(c);
+    flickr_response_free(bare);
+    flickr_response_free(info);
+    flickr_context_free(a);
+    flickr_context_free(b);
+    free(old_image);
+    free(new_image);
+}
+
+/* --replace ID FILE: replaces the photo from another process (whose replace this one cannot know of). */
+static int child_replace(const char *id, const char *file) {
+    flickr_context *ctx = sandbox_context(AUTH_OAUTH);
+    flickr_response *resp = NULL;
+    int rc = flickr_replace_file(&resp, ctx, file, id, NULL, NULL, NULL);
+    if (rc != FLICKR_OK) fprintf(stderr, "child_replace: %s\n", flickr_error_last()->message);
+    flickr_response_free(resp);
+    flickr_context_free(ctx);
+    return rc == FLICKR_OK ? 0 : 1;
+}
+
+/* The photo with this id in a getRecent list asked with extras=last_update (a `lastupdate` attribute). */
+static const flickr_value *listed(const flickr_response *list, const char *id) {
+    const flickr_value *photos = flickr_value_get(flickr_response_root(list), "photos.photo");
+    size_t i;
+    for (i = 0; i < flickr_value_count(photos); i++)
+        if (strcmp(attr(flickr_value_at(photos, i), "id"), id) == 0) return flickr_value_at(photos, i);
+    return NULL;
+}
+
+/* Fault 4b: a replace by another process or client is seen through the photo's lastupdate. */
+static void test_replace_elsewhere_seen_by_lastupdate(void) {
+    const char *dir = new_dir(), *files = new_dir();
+    const char *recent[] = {"per_page", "50", "extras", "last_update", NULL};
+    size_t old_len = 0, new_len = 0;
+    unsigned char *old_image = image_bytes(2, "n", &old_len), *new_image = image_bytes(3, "q", &new_len);
+    flickr_context *ctx = user_context(dir);
+    flickr_response *info = upload_photo(ctx, old_image, old_len), *after = NULL, *list_before = NULL,
+                    *list_after = NULL, *spelled = NULL;
+    const char *info_params[] = {"photo_id", attr(info_photo(info), "id"), NULL};
+    char file[600], xml[512];
+
+    CHECK_EQ_INT(flickr_call(&list_before, ctx, "flickr.photos.getRecent", recent, FLICKR_GET), FLICKR_OK);
+    CHECK(listed(list_before, info_params[1]) != NULL && attr(listed(list_before, info_params[1]), "lastupdate"));
+    CHECK(fetches(ctx, info_photo(info), old_image, old_len)); /* getInfo's dates.lastupdate */
+    CHECK(fetches(ctx, listed(list_before, info_params[1]), old_image, old_len)); /* a list's lastupdate */
+
+    snprintf(file, sizeof file, "%s/new.jpg", files);
+    write_file(file, new_image, new_len);
+    {
+        char *argv[] = {"test_fetch", "--replace", (char *)info_params[1], file, NULL};
+        CHECK_EQ_INT(exit_code(spawn(argv)), 0);
+    }
+    CHECK_EQ_INT(flickr_call(&after, ctx, "flickr.photos.getInfo", info_params, FLICKR_GET), FLICKR_OK);
+    CHECK_EQ_INT(flickr_call(&list_after, ctx, "flickr.photos.getRecent", recent, FLICKR_GET), FLICKR_OK);
+    if (after == NULL || list_after == NULL || listed(list_after, info_params[1]) == NULL) return;
+    /* The sandbox bumps lastupdate on replace, even within the upload's second. */
+    CHECK(strcmp(attr(info_photo(after), "dates.lastupdate"), attr(info_photo(info), "dates.lastupdate")) != 0);
+    CHECK(fetches(ctx, info_photo(after), new_image, new_len));
+    CHECK(fetches(ctx, listed(list_after, info_params[1]), new_image, new_len));
+    /* The "last_update" spelling counts too. */
+    snprintf(xml, sizeof xml, "<photo id=\"%s\" secret=\"%s\" server=\"%s\" last_update=\"%s\"/>",
+             info_params[1], attr(info_photo(info), "secret"), attr(info_photo(info), "server"),
+             attr(info_photo(after), "dates.lastupdate"));
+    CHECK_EQ_INT(flickr_response_parse(&spelled, xml, strlen(xml)), FLICKR_OK);
+    CHECK(spelled != NULL && fetches(ctx, flickr_response_root(spelled), new_image, new_len));
+    flickr_response_free(spelled);
+    flickr_response_free(list_before);
+    flickr_response_free(list_after);
+    flickr_response_free(after);
+    flickr_response_free(info);
+    flickr_context_free(ctx);
+    free(old_image);
+    free(new_image);
+}
+
 int main(int argc, char **argv) {
     flickr_context *ctx;
     const char *search[] = {"per_page", "20", "extras", "url_o,original_format", NULL};
     if (argc >= 3 && strcmp(argv[1], "--fsize") == 0) return child_disk_full(argv[2]);
     if (argc >= 8 && strcmp(argv[1], "--race") == 0) return child_race(argv + 2);
+    if (argc >= 3 && strcmp(argv[1], "--giants") == 0) return child_giants(argv[2]);
+    if (argc >= 4 && strcmp(argv[1], "--replace") == 0) return child_replace(argv[2], argv[3]);
 
     ctx = sandbox_context(AUTH_NONE);
     if (flickr_call(&search_response, ctx, "flickr.photos.getRecent", search, FLICKR_GET) != FLICKR_OK ||
-        flickr_value_count(flickr_value_get(flickr_response_root(search_response), "photos.photo")) < 10) {
+        flickr_value_count(flickr_value_get(flickr_response_root(search_response), "photos.photo")) < 18) {
         fprintf(stderr, "search: %s\n", flickr_error_last()->message);
         return 2;
     }
@@ -484,6 +863,12 @@ int main(int argc, char **argv) {
     test_unwritable_directories();
     test_disk_full();
     test_two_processes_race();
+    test_user_files_survive();
+    test_symlink_entry_never_followed();
+    test_symlinked_lock_refused();
+    test_giant_files_do_not_trap();
+    test_replace_then_fetch();
+    test_replace_elsewhere_seen_by_lastupdate();
     flickr_response_free(search_response);
     TEST_MAIN_END();
 }

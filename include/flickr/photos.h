@@ -56,6 +56,24 @@ FLICKR_API char *flickr_photo_short_url(const char *photo_id);
  * it once: the others wait for it. The download is a plain GET of the public image URL (no
  * credentials are sent), with the context's timeouts, retries, proxy and TLS settings.
  *
+ * The directory may hold other files: the cache counts, touches and deletes only its own, named
+ * `flickr-cache-{key}[-u{lastupdate}][-alt1|-alt2].{ext}`, where key is the image URL's Flickr
+ * file name `{id}_{secret}[_{size}]` (digits, `_`, lowercase letters and digits) or `h` and 16
+ * hex digits (a hash of any other URL), and ext one of jpg, jpeg, png, gif, webp, tif, tiff,
+ * heic, avif, mp4, img; temporary files are `.{such a name}.{pid}.{random}.part` (one older than
+ * an hour is a dead process's, removed); the lock file is `.flickr-cache.lock`. Every other file
+ * is left alone, whatever its age or size. Symbolic links in the directory are never followed:
+ * a link (or a directory) where an image would be is a miss, left in place, and the image is
+ * stored under its `-alt1` name; a symbolic link as the lock file is an error. The directory
+ * itself may be a link.
+ *
+ * A replaced photo keeps its URLs. The cache never serves an image this process knows is
+ * outdated: after flickr_replace() (or its variants, through any context) of a photo, or a
+ * completed flickr_upload_wait_ticket(), its images cached before (in any directory) are
+ * downloaded again. A replace by another process or client is seen through the photo's last
+ * update time, part of the file name when the photo carries it: `lastupdate` (lists with
+ * extras=last_update), `last_update`, or `dates.lastupdate` (flickr.photos.getInfo).
+ *
  * A photo known only by its id, secret and server can be made with
  * flickr_response_parse() of `<photo id="..." secret="..." server="..."/>` (its root is the photo).
  *
@@ -69,7 +87,9 @@ FLICKR_API char *flickr_photo_short_url(const char *photo_id);
  *         unknown; FLICKR_EHTTP for an HTTP error such as 404; FLICKR_EPARSE when the answer is
  *         not an image; FLICKR_ETOOBIG when the image is larger than the cache's bound (or
  *         FLICKR_OPT_MAX_RESPONSE_BYTES); FLICKR_EIO when the cache directory cannot be created or
- *         written (message from the system: not a directory, read-only, disk full...); FLICKR_ESTATE
+ *         written (message from the system: not a directory, read-only, disk full...), its lock file
+ *         is a symbolic link or not a regular file, or the image's name and both `-alt` names are
+ *         taken by links or directories; FLICKR_ESTATE
  *         with no cache directory configured nor HOME set, or from a done callback; network codes
  *         as for flickr_call(). Nothing is cached on failure and no partial file is left.
  * @note Added in 0.2. Thread-safe; blocks the calling thread.

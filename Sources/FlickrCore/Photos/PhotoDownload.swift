@@ -10,8 +10,11 @@ package final class PhotoDownload: Operation {
     package let cache: PhotoCache
     /// The file's name in the cache.
     package let entry: String
-    /// The current attempt's temporary file (attempts run one after another).
-    private let writer = Locked<CacheWriter?>(nil)
+    /// The photo's id, for replaces made through this process (see ReplacedPhotos); nil when unknown.
+    let photoID: String?
+    /// The current attempt's temporary file, and the photo's replace generation when it began
+    /// (attempts run one after another).
+    private let writer = Locked<(file: CacheWriter, stamp: ReplacedPhotos.Stamp?)?>(nil)
 
     /// Body bytes kept in memory: enough to recognise an image or quote an error page.
     static let headBytes = 512
@@ -22,13 +25,32 @@ package final class PhotoDownload: Operation {
         var host = Substring(settings.string(.photoEndpoint) ?? PhotoURL.staticHost)
         while host.hasSuffix("/") { host = host.dropLast() }  // image paths come with their own "/"
         let url = try PhotoURL.source(size: size, field: field, host: String(host))
-        self.init(url: url, cache: try PhotoCache(settings: settings))
+        let entry = CacheName.entry(forURL: url, stamp: PhotoDownload.lastUpdate(field))
+        let id = field("id").flatMap { id in PhotoDownload.isDecimal(id) ? id : nil }
+        // The id in the image's own file name first: it names the image fetched, whatever else the photo says.
+        self.init(url: url, cache: try PhotoCache(settings: settings), entry: entry,
+                  photoID: CacheName.photoID(ofEntry: entry) ?? id)
     }
 
-    private init(url: String, cache: PhotoCache) {
+    private init(url: String, cache: PhotoCache, entry: String, photoID: String?) {
         self.url = url
         self.cache = cache
-        entry = PhotoCache.entryName(forURL: url)
+        self.entry = entry
+        self.photoID = photoID
+    }
+
+    /// The photo's last update (Unix time) when it carries one: `lastupdate` from extras=last_update
+    /// in lists, `dates.lastupdate` from getInfo. Part of the entry's name, so that a replace made
+    /// anywhere (another process, another client) gives a new entry once the caller has the new value.
+    static func lastUpdate(_ field: (String) -> String?) -> String? {
+        for name in ["lastupdate", "last_update", "dates.lastupdate"] {
+            if let value = field(name), isDecimal(value) { return value }
+        }
+        return nil
+    }
+
+    private static func isDecimal(_ text: String) -> Bool {
+        (1...20).contains(text.utf8.count) && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
     /// The fetched (or found) image as a response: an object with `path`, `url`, `bytes`, `cached` ("1" or "0").
@@ -43,7 +65,7 @@ package final class PhotoDownload: Operation {
     // MARK: Operation
 
     package func localResult() -> Result<Response, FlickrError>? {
-        guard let found = cache.lookup(entry) else { return nil }
+        guard let found = cache.lookup(entry, photoID: photoID) else { return nil }
         return Result { () throws(FlickrError) -> Response in
             try PhotoDownload.response(path: found.path, url: url, bytes: found.bytes, cached: true, httpStatus: 0)
         }
@@ -65,10 +87,12 @@ package final class PhotoDownload: Operation {
 
     package func bodySink() throws(FlickrError) -> (any BodySink)? {
         try cache.prepareDirectory()
+        // Read before the request goes out: a replace finishing during the download outdates it.
+        let stamp = ReplacedPhotos.stamp(for: photoID)
         let next = try CacheWriter(directory: cache.directory, entry: entry)
         let previous = writer.withLock { current -> CacheWriter? in
-            defer { current = next }
-            return current
+            defer { current = (next, stamp) }
+            return current?.file
         }
         previous?.discard()
         return next
@@ -101,16 +125,16 @@ package final class PhotoDownload: Operation {
         return Result { () throws(FlickrError) -> Response in
             // The directory exists: the download's file is in it.
             let lock = try CacheLock(directory: cache.directory)
-            let path = try cache.commit(current, as: entry, lock: lock)
+            let path = try cache.commit(current.file, as: entry, stamp: current.stamp, lock: lock)
             return try PhotoDownload.response(
-                path: path, url: self.url, bytes: current.bytesWritten, cached: false, httpStatus: status)
+                path: path, url: self.url, bytes: current.file.bytesWritten, cached: false, httpStatus: status)
         }
     }
 
     package func ended() {
         writer.withLock { current -> CacheWriter? in
             defer { current = nil }
-            return current
+            return current?.file
         }?.discard()
     }
 }

@@ -26,6 +26,7 @@ package enum TicketWaiter {
                     guard let photoID = ticket.member("photoid")?.string, !photoID.isEmpty else {
                         throw FlickrError(.parse, "ticket \(ticketID) is complete but names no photo")
                     }
+                    ReplacedPhotos.record(photoID)  // an asynchronous replace's new image is in place now
                     return photoID
                 case "2":
                     throw FlickrError(.api, "upload ticket \(ticketID) failed: Flickr could not process the file")

@@ -110,4 +110,10 @@ package final class UploadOperation: Operation {
         ResponseInterpreter.interpret(
             status: status, body: body, parsed: parsed ?? .failure(FlickrError(.parse, "no XML body")), url: url)
     }
+
+    /// A replace keeps the photo's URLs: photo caches must stop serving its old image. Whatever the
+    /// outcome, since a replace whose answer was lost may still have happened.
+    package func ended() {
+        if case .replace(let photoID) = target { ReplacedPhotos.record(photoID) }
+    }
 }

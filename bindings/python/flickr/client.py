@@ -368,10 +368,14 @@ def _photo_value(photo: dict):
     """A photo dict as the library's photo object, for the duration of a call.
 
     The dict's text attributes are written as one ``<photo/>`` element and parsed by
-    the library, so the photo is read exactly as one from a response would be.
+    the library, so the photo is read exactly as one from a response would be. getInfo's
+    ``dates["lastupdate"]`` goes along as ``lastupdate`` (the photo cache's key includes it).
     """
     if not isinstance(photo, dict):
         raise TypeError(f"photo must be a dict, not {type(photo).__name__}")
+    dates = photo.get("dates")
+    if "lastupdate" not in photo and isinstance(dates, dict) and isinstance(dates.get("lastupdate"), str):
+        photo = dict(photo, lastupdate=dates["lastupdate"])
     attributes = "".join(f' {name}="{_xml_attribute(value)}"' for name, value in photo.items()
                          if isinstance(name, str) and isinstance(value, str) and _XML_NAME.match(name))
     xml = f"<photo{attributes}/>".encode("utf-8", "surrogatepass")
@@ -515,7 +519,10 @@ class Flickr:
         or url_o). Sizes are those of `flickr_photo_source_url` ("b" is 1024 px).
         The cache is `photo_cache_dir` (default $XDG_CACHE_HOME/flickr/photos),
         bounded by `photo_cache_max_bytes` (default 10 MiB) with least-recently-used
-        eviction, shared safely by threads and processes. Raises `InvalidArgument`
+        eviction, shared safely by threads and processes; it touches no file of the
+        directory but its own (`flickr-cache-*`). A replace through this process makes
+        the photo's cached images stale; another client's is seen when the dict carries
+        `lastupdate` (extras="last_update", or getInfo's `dates`). Raises `InvalidArgument`
         for a photo lacking what the size needs, `HTTPError` for a 404,
         `ParseError` when the answer is not an image, `FileError` when the cache
         cannot be written; nothing is cached then.

@@ -65,7 +65,7 @@ def images(directory):
 
 
 def leftovers(directory):
-    return [name for name in os.listdir(directory) if name.startswith(".") and name != ".lock"]
+    return [name for name in os.listdir(directory) if name.startswith(".") and name != ".flickr-cache.lock"]
 
 
 def is_whole_jpeg(path):
@@ -250,3 +250,59 @@ def test_threads_share_one_cache(sandbox, photos, downloads, tmp_path):
         assert len(results) == 30 and len(set(results)) == 5
         assert downloads.count == 5  # each image once, whatever the interleaving
     assert len(images(tmp_path)) == 5 and leftovers(tmp_path) == []
+
+
+def user_api(sandbox, cache_dir):
+    """A Flickr object that may upload and replace (the sandbox's OAuth user)."""
+    return make_api(sandbox, cache_dir, oauth_token=sandbox.oauth_token,
+                    oauth_token_secret=sandbox.oauth_token_secret)
+
+
+def test_replace_then_fetch_gives_the_new_image(sandbox, photos, tmp_path):
+    # The cache key (id, secret, size) survives a replace: the library must not serve the old image.
+    with make_api(sandbox, tmp_path / "bytes") as api:
+        old, new = api.fetch_photo(photos[0], "n").read_bytes(), api.fetch_photo(photos[1], "q").read_bytes()
+    assert old != new
+    with user_api(sandbox, tmp_path / "a") as a, make_api(sandbox, tmp_path / "b") as b:
+        photo_id = a.upload(old, filename="old.jpg")["photoid"]["_text"]
+        info = a.call("flickr.photos.getInfo", photo_id=photo_id)["photo"]
+        bare = {"id": photo_id, "secret": info["secret"], "server": info["server"]}  # no lastupdate to go by
+        assert a.fetch_photo(bare, "s").read_bytes() == old
+        assert b.fetch_photo(bare, "s").read_bytes() == old  # cached in a second directory too
+        a.replace(new, photo_id, filename="new.jpg")
+        assert a.fetch_photo(bare, "s").read_bytes() == new  # the replacing object
+        assert b.fetch_photo(bare, "s").read_bytes() == new  # another object, another directory
+
+
+def test_replace_elsewhere_is_seen_through_lastupdate(sandbox, photos, tmp_path):
+    # Another process's replace cannot be known: the photo's lastupdate (extras=last_update, or
+    # getInfo's dates) is part of the cache key.
+    with make_api(sandbox, tmp_path / "bytes") as api:
+        old, new = api.fetch_photo(photos[2], "n").read_bytes(), api.fetch_photo(photos[3], "q").read_bytes()
+    (tmp_path / "new.jpg").write_bytes(new)
+    with user_api(sandbox, tmp_path / "cache") as api:
+        photo_id = api.upload(old, filename="old.jpg")["photoid"]["_text"]
+
+        def listed():
+            recent = api.call("flickr.photos.getRecent", per_page=50, extras="last_update")["photos"]["photo"]
+            return next(photo for photo in recent if photo["id"] == photo_id)
+
+        before = listed()
+        assert api.fetch_photo(before, "s").read_bytes() == old
+        info = api.call("flickr.photos.getInfo", photo_id=photo_id)["photo"]
+        assert api.fetch_photo(info, "s").read_bytes() == old  # dates.lastupdate
+        script = textwrap.dedent(f"""
+            import flickr
+            api = flickr.Flickr({sandbox.api_key!r}, {sandbox.api_secret!r}, oauth_token={sandbox.oauth_token!r},
+                                oauth_token_secret={sandbox.oauth_token_secret!r},
+                                replace_endpoint={sandbox.url + "/services/replace/"!r})
+            api.replace({str(tmp_path / "new.jpg")!r}, {photo_id!r})
+        """)
+        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                                env=dict(os.environ, PYTHONPATH=str(PACKAGE_DIR)))
+        assert result.returncode == 0, result.stderr
+        after = listed()
+        assert after["lastupdate"] != before["lastupdate"]  # bumped, even within the upload's second
+        assert api.fetch_photo(after, "s").read_bytes() == new
+        info = api.call("flickr.photos.getInfo", photo_id=photo_id)["photo"]
+        assert api.fetch_photo(info, "s").read_bytes() == new

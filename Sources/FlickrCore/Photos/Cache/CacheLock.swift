@@ -5,12 +5,12 @@ import Glibc
 #endif
 
 /// Locks over one cache directory, shared by threads and processes: open file
-/// description (OFD) byte-range locks on the directory's `.lock` file. Byte 0
-/// guards the directory as a whole (renames in, evictions); each entry has a
-/// byte of its own (a hash of its name), held while it is being downloaded.
-/// OFD locks belong to one open of the file, so two threads of one process
-/// exclude each other as two processes do, and the kernel drops them when the
-/// holder closes the file or dies: a crashed downloader never wedges the cache.
+/// description (OFD) byte-range locks on the directory's `.flickr-cache.lock`
+/// file. Byte 0 guards the directory as a whole (renames in, evictions); each
+/// entry has a byte of its own (a hash of its name), held while it is being
+/// downloaded. OFD locks belong to one open of the file, so two threads of one
+/// process exclude each other as two processes do, and the kernel drops them
+/// when the holder closes the file or dies: a crashed downloader never wedges the cache.
 final class CacheLock {
     // Linux's OFD lock commands (<fcntl.h> with _GNU_SOURCE, not imported into Swift).
     private static let setLock: Int32 = 37  // F_OFD_SETLK
@@ -18,14 +18,25 @@ final class CacheLock {
 
     private let fd: Int32
 
-    /// Opens (creating) `directory/.lock`.
+    /// Opens (creating) the directory's lock file. A symbolic link (or anything but a regular file)
+    /// there is refused, never followed: the cache would otherwise create or open a file elsewhere.
     // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
     convenience init(directory: String) throws(FlickrError) {
-        let path = directory + "/.lock"
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let path = directory + "/" + CacheName.lock
+        // O_NONBLOCK: opening a FIFO put there must not block (it is refused below).
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             let code = errno
+            if code == ELOOP {
+                throw FlickrError(.io, "the photo cache's lock file \(path) is a symbolic link: the cache never "
+                                  + "follows links in its directory (remove the link)")
+            }
             throw CacheError.io("cannot open the photo cache's lock file \(path)", errno: code)
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw FlickrError(.io, "the photo cache's lock file \(path) is not a regular file (remove it)")
         }
         self.init(fd: fd)
     }

@@ -15,15 +15,14 @@ final class CacheWriter: BodySink, @unchecked Sendable {
     private var onDisk = true
     private(set) var bytesWritten: Int64 = 0
 
-    /// Temporary names start with "." and end in ".part": scans skip them, and stale
-    /// ones (a process that died mid-download) are recognisable for clean-up.
-    static let temporarySuffix = ".part"
-
     // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
     convenience init(directory: String, entry: String) throws(FlickrError) {
-        let unique = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        let path = "\(directory)/.\(entry).\(getpid()).\(unique)\(CacheWriter.temporarySuffix)"
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        // A hidden name of the cache's grammar (CacheName.isTemporary): scans skip it, and a stale
+        // one (a process that died mid-download) is recognisable for clean-up.
+        let name = CacheName.temporary(for: entry, pid: getpid(), unique: UInt64.random(in: 0...UInt64.max))
+        let path = directory + "/" + name
+        // O_EXCL|O_NOFOLLOW: a fresh file of this download's own, never an existing file or a link's target.
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             let code = errno
             throw CacheError.io("cannot create a file in the photo cache \(directory)", errno: code)
@@ -54,7 +53,7 @@ final class CacheWriter: BodySink, @unchecked Sendable {
             }
             offset += written
         }
-        bytesWritten += Int64(chunk.count)
+        bytesWritten = CacheMath.sum(bytesWritten, CacheMath.bytes(chunk.count))
     }
 
     /// Flushes and closes the file before it is renamed into place: after a crash the

@@ -10,12 +10,16 @@ import Glibc
 /// file), so it survives restarts and is shared by every thread and process
 /// that points at the same directory. Files enter only by an atomic rename
 /// of a complete temporary file; `CacheLock` orders downloads and evictions.
+///
+/// The directory may hold other files: the cache counts, touches and deletes
+/// only names of its own grammar (`CacheName`), and never follows a symbolic
+/// link in it (a link, or a directory, where an entry would be is a miss).
 package struct PhotoCache: Sendable {
     package let directory: String
     package let maxBytes: Int
 
     /// Temporary files older than this are a dead process's leftovers, removed by evictions.
-    static let staleTemporaryNs: Int64 = 3_600_000_000_000
+    static let staleTemporarySeconds: Int64 = 3_600
 
     package init(settings: Settings) throws(FlickrError) {
         directory = try PhotoCache.directory(configured: settings.string(.photoCacheDir))
@@ -42,34 +46,47 @@ package struct PhotoCache: Sendable {
 
     // MARK: Entries
 
-    /// The cache file's name for an image URL: the URL's last path segment
-    /// ("{id}_{secret}_{size}.jpg" on Flickr) when it is a plain file name,
-    /// else a hash of the whole URL.
-    static func entryName(forURL url: String) -> String {
-        var path = Substring(url)
-        if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<end] }
-        let last = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
-        let plain = last.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == 0x5F || byte == 0x2D || byte == 0x2E
-        }
-        if plain, (1...200).contains(last.utf8.count), !last.hasPrefix("."), last.contains(".") {
-            return String(last)
-        }
-        let hash = String(CacheLock.fnv1a(url), radix: 16)
-        return "image-" + String(repeating: "0", count: 16 - hash.utf8.count) + hash
+    package func path(of name: String) -> String { directory + "/" + name }
+
+    /// What a name in the directory holds, links not followed.
+    enum FileState {
+        case absent
+        case file(bytes: Int64, modified: timespec)
+        /// Anything the cache did not write there: a symbolic link, a directory, a FIFO...
+        case foreign
     }
 
-    package func path(of entry: String) -> String { directory + "/" + entry }
-
-    /// The cached file's path and size when present, after marking it as just used.
-    func lookup(_ entry: String) -> (path: String, bytes: Int64)? {
-        let path = path(of: entry)
+    func state(of name: String) -> FileState {
         var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return nil }
-        var times = [PhotoCache.now(), PhotoCache.now()]
-        _ = utimensat(AT_FDCWD, path, &times, 0)  // recency for LRU; a read-only cache still answers
-        return (path, Int64(info.st_size))
+        guard fstatat(AT_FDCWD, path(of: name), &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+            return errno == ENOENT ? .absent : .foreign
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return .foreign }
+        return .file(bytes: CacheMath.bytes(info.st_size), modified: info.st_mtim)
+    }
+
+    /// The cached image's path and size when present and not outdated, after marking it as just
+    /// used. A slot holding anything but a regular file is passed over, never opened.
+    func lookup(_ entry: String, photoID: String?) -> (path: String, bytes: Int64)? {
+        for name in CacheName.slots(of: entry) {
+            switch state(of: name) {
+            case .absent: return nil
+            case .foreign: continue
+            case .file: break
+            }
+            let path = path(of: name)
+            // Opened, not named, from here: a link swapped in since the check fails with ELOOP.
+            let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            var info = stat()
+            guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            guard info.st_size > 0, ReplacedPhotos.isCurrent(path, photoID: photoID) else { return nil }
+            var times = [PhotoCache.now(), PhotoCache.now()]
+            _ = futimens(fd, &times)  // recency for LRU; a read-only cache still answers
+            return (path, CacheMath.bytes(info.st_size))
+        }
+        return nil
     }
 
     /// The wall clock at full resolution. Recency is set explicitly rather than left to the
@@ -106,66 +123,76 @@ package struct PhotoCache: Sendable {
 
     // MARK: Commit and eviction
 
-    /// Moves a complete download into place as `entry`, then evicts the least
-    /// recently used files until the cache fits its bound again.
-    func commit(_ writer: CacheWriter, as entry: String, lock: CacheLock) throws(FlickrError) -> String {
+    /// Moves a complete download into place as `entry` (its first slot not taken by a link or a
+    /// directory), then evicts the least recently used files until the cache fits its bound again.
+    /// `stamp` is the photo's replace generation when the download started.
+    func commit(_ writer: CacheWriter, as entry: String, stamp: ReplacedPhotos.Stamp?, lock: CacheLock)
+        throws(FlickrError) -> String
+    {
         try writer.finish()
-        let final = path(of: entry)
         try lock.lockDirectory()
         defer { lock.unlockDirectory() }
+        let slot = CacheName.slots(of: entry).first { name in
+            if case .foreign = state(of: name) { return false }
+            return true
+        }
+        guard let slot else {
+            writer.discard()
+            throw FlickrError(.io, "cannot move the image into the photo cache: \(path(of: entry)) and its "
+                              + "-alt names are taken by files the cache did not write (symbolic links, directories)")
+        }
+        let final = path(of: slot)
         guard rename(writer.temporaryPath, final) == 0 else {
             let code = errno
             writer.discard()
             throw CacheError.io("cannot move the image into the photo cache \(directory)", errno: code)
         }
         writer.moved()
-        evict(keeping: entry, lock: lock)
+        ReplacedPhotos.wrote(final, stamp: stamp)
+        evict(keeping: slot, lock: lock)
         return final
     }
 
     private struct Candidate {
         var name: String
         var bytes: Int64
-        var usedNs: Int64
+        var used: timespec
     }
 
-    /// Removes the least recently used files (never `keeping`, never one being
-    /// downloaded) until the total fits `maxBytes`; also sweeps stale temporaries.
-    /// Runs under the directory lock.
+    /// Removes the least recently used entries (never `keeping`, never one being downloaded)
+    /// until their total fits `maxBytes`; also sweeps stale temporaries. Only names of the
+    /// cache's grammar holding regular files are counted or removed. Runs under the directory lock.
     func evict(keeping: String, lock: CacheLock) {
         guard let dir = opendir(directory) else { return }
         defer { closedir(dir) }
-        var entries: [Candidate] = []
+        var candidates: [Candidate] = []
         var total: Int64 = 0
-        let now = PhotoCache.wallClockNs()
+        let now = PhotoCache.now()
         while let item = readdir(dir) {
             let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            var info = stat()
-            guard stat(path(of: name), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-            let usedNs = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
-            if name.hasPrefix(".") {
-                if name.hasSuffix(CacheWriter.temporarySuffix), now &- usedNs > PhotoCache.staleTemporaryNs {
-                    unlink(path(of: name))
-                }
+            let temporary = CacheName.isTemporary(name)
+            guard temporary || CacheName.isEntry(name), case .file(let bytes, let modified) = state(of: name) else {
                 continue
             }
-            total += Int64(info.st_size)
-            if name != keeping { entries.append(Candidate(name: name, bytes: Int64(info.st_size), usedNs: usedNs)) }
+            if temporary {
+                let age = CacheMath.difference(Int64(now.tv_sec), Int64(modified.tv_sec))
+                if age > PhotoCache.staleTemporarySeconds { unlink(path(of: name)) }
+                continue
+            }
+            total = CacheMath.sum(total, bytes)
+            if name != keeping { candidates.append(Candidate(name: name, bytes: bytes, used: modified)) }
         }
         guard total > Int64(maxBytes) else { return }
-        entries.sort { ($0.usedNs, $0.name) < ($1.usedNs, $1.name) }
-        for entry in entries where total > Int64(maxBytes) {
+        // Oldest first; compared field by field, as a sum of nanoseconds could overflow.
+        candidates.sort { ($0.used.tv_sec, $0.used.tv_nsec, $0.name) < ($1.used.tv_sec, $1.used.tv_nsec, $1.name) }
+        for candidate in candidates where total > Int64(maxBytes) {
             // A file whose entry lock is held is being fetched right now: leave it.
-            guard lock.tryLockEntry(entry.name) else { continue }
-            if unlink(path(of: entry.name)) == 0 { total -= entry.bytes }
-            lock.unlockEntry(entry.name)
+            let entry = CacheName.entry(ofSlot: candidate.name)
+            guard lock.tryLockEntry(entry) else { continue }
+            if unlink(path(of: candidate.name)) == 0 { total = CacheMath.difference(total, candidate.bytes) }
+            lock.unlockEntry(entry)
         }
-    }
-
-    private static func wallClockNs() -> Int64 {
-        let now = now()
-        return Int64(now.tv_sec) &* 1_000_000_000 &+ Int64(now.tv_nsec)
     }
 }

@@ -219,8 +219,10 @@ def _replace(store, photo, sink: _FileSink, kind: tuple[str, str]) -> int:
     if old_path and old_path != path and os.path.exists(old_path):
         os.remove(old_path)
     width, height = dimensions(path) or DEFAULT_DIMENSIONS
+    # lastupdate always moves on, even within the upload's second: clients key caches on it.
+    lastupdate = max(int(time.time()), photo["lastupdate"] + 1)
     store.run("UPDATE photos SET file_path=?, file_size=?, file_sha256=?, originalformat=?, media=?,"
               " width=?, height=?, lastupdate=? WHERE id=?",
               (path, sink.size, sink.sha256.hexdigest(), fmt, media, width, height,
-               int(time.time()), photo["id"]))
+               lastupdate, photo["id"]))
     return photo["id"]

@@ -161,11 +161,17 @@ def test_replace(up):
     first = png_bytes(20, 10)
     node = up.upload(first).ok().find("photoid")
     photo_id = node.text
+    uploaded = up.rest("flickr.photos.getInfo", photo_id=photo_id).ok().find("photo/dates").get("lastupdate")
     second = placeholder_jpeg(300, 200)
     reply = up.upload(second, path="/services/replace/", photo_id=photo_id)
     root = reply.ok()
     assert structure(root) == structure(ET.fromstring(fixture_text("replace.xml")))
     assert root.find("photoid").text == photo_id
+    # lastupdate moves on, even within the upload's second (clients key their caches on it).
+    replaced = up.rest("flickr.photos.getInfo", photo_id=photo_id).ok().find("photo/dates").get("lastupdate")
+    assert int(replaced) > int(uploaded)
+    listed = up.rest("flickr.photos.getRecent", extras="last_update", per_page=50).ok().findall("photos/photo")
+    assert [p.get("lastupdate") for p in listed if p.get("id") == photo_id] == [replaced]
     info = up.rest("flickr.sandbox.getFileInfo", photo_id=photo_id).ok().find("file")
     assert info.get("sha256") == _sha(second) and info.get("originalformat") == "jpg"
     assert (info.get("width"), info.get("height")) == ("300", "200")

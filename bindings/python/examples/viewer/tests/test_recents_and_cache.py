@@ -50,8 +50,8 @@ def test_the_photo_cache_stays_within_its_bound(page, start_viewer, sandbox, tmp
         view(page, viewer, photo["id"])
         assert sum(cache_files(cache).values()) <= bound
     names = cache_files(cache)
-    newest = next(name for name in names if name.startswith(f"{photos[-1]['id']}_"))  # the newest stays
-    assert not any(name.startswith(f"{photos[0]['id']}_") for name in names)  # the oldest went
+    newest = next(name for name in names if name.startswith(f"flickr-cache-{photos[-1]['id']}_"))  # the newest stays
+    assert not any(name.startswith(f"flickr-cache-{photos[0]['id']}_") for name in names)  # the oldest went
     inode = (cache / newest).stat().st_ino
     viewer.stop()
 
@@ -62,5 +62,5 @@ def test_the_photo_cache_stays_within_its_bound(page, start_viewer, sandbox, tmp
     assert (cache / newest).stat().st_ino == inode
     view(page, second, photos[0]["id"])
     names = cache_files(cache)
-    assert any(name.startswith(f"{photos[0]['id']}_") for name in names) and newest in names
+    assert any(name.startswith(f"flickr-cache-{photos[0]['id']}_") for name in names) and newest in names
     assert sum(names.values()) <= bound

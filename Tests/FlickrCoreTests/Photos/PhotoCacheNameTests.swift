@@ -79,13 +79,11 @@ import Testing
     }
 
     @Test func sumsAndDifferencesSaturate() {
-        #expect(CacheMath.sum(1 << 62, 1 << 62) == .max)
-        #expect(CacheMath.sum(.min, -1) == .min)
-        #expect(CacheMath.sum(2, 3) == 5)
-        #expect(CacheMath.difference(.min, 1) == .min)
-        #expect(CacheMath.difference(.max, -1) == .max)
-        #expect(CacheMath.difference(5, 3) == 2)
-        #expect(CacheMath.bytes(-5) == 0)
-        #expect(CacheMath.bytes(UInt64.max) == .max)
+        #expect(Int64(1 << 62).addingSaturated(1 << 62) == .max)
+        #expect(Int64.min.addingSaturated(-1) == .min)
+        #expect(Int64(2).addingSaturated(3) == 5)
+        #expect(Int64.min.subtractingSaturated(1) == .min)
+        #expect(Int64.max.subtractingSaturated(-1) == .max)
+        #expect(Int64(5).subtractingSaturated(3) == 2)
     }
 }

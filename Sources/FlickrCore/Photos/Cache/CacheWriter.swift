@@ -53,7 +53,7 @@ final class CacheWriter: BodySink, @unchecked Sendable {
             }
             offset += written
         }
-        bytesWritten = CacheMath.sum(bytesWritten, CacheMath.bytes(chunk.count))
+        bytesWritten = bytesWritten.addingSaturated(Int64(chunk.count))
     }
 
     /// Flushes and closes the file before it is renamed into place: after a crash the

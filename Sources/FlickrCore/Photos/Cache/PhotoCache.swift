@@ -62,7 +62,7 @@ package struct PhotoCache: Sendable {
             return errno == ENOENT ? .absent : .foreign
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return .foreign }
-        return .file(bytes: CacheMath.bytes(info.st_size), modified: info.st_mtim)
+        return .file(bytes: Int64(clamping: max(info.st_size, 0)), modified: info.st_mtim)
     }
 
     /// The cached image's path and size when present and not outdated, after marking it as just
@@ -84,7 +84,7 @@ package struct PhotoCache: Sendable {
             guard info.st_size > 0, ReplacedPhotos.isCurrent(path, photoID: photoID) else { return nil }
             var times = [PhotoCache.now(), PhotoCache.now()]
             _ = futimens(fd, &times)  // recency for LRU; a read-only cache still answers
-            return (path, CacheMath.bytes(info.st_size))
+            return (path, Int64(clamping: max(info.st_size, 0)))
         }
         return nil
     }
@@ -177,11 +177,11 @@ package struct PhotoCache: Sendable {
                 continue
             }
             if temporary {
-                let age = CacheMath.difference(Int64(now.tv_sec), Int64(modified.tv_sec))
+                let age = Int64(now.tv_sec).subtractingSaturated(Int64(modified.tv_sec))
                 if age > PhotoCache.staleTemporarySeconds { unlink(path(of: name)) }
                 continue
             }
-            total = CacheMath.sum(total, bytes)
+            total = total.addingSaturated(bytes)
             if name != keeping { candidates.append(Candidate(name: name, bytes: bytes, used: modified)) }
         }
         guard total > Int64(maxBytes) else { return }
@@ -191,7 +191,7 @@ package struct PhotoCache: Sendable {
             // A file whose entry lock is held is being fetched right now: leave it.
             let entry = CacheName.entry(ofSlot: candidate.name)
             guard lock.tryLockEntry(entry) else { continue }
-            if unlink(path(of: candidate.name)) == 0 { total = CacheMath.difference(total, candidate.bytes) }
+            if unlink(path(of: candidate.name)) == 0 { total = total.subtractingSaturated(candidate.bytes) }
             lock.unlockEntry(entry)
         }
     }

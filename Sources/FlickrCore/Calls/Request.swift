@@ -132,8 +132,14 @@ package final class Request: @unchecked Sendable {
                                        maxConnections: settings.number(.maxConnections))
         if inline {
             engine.perform(transfer, schedule)
-        } else {
+            return
+        }
+        do {
             try engine.submit(transfer, schedule)
+        } catch {
+            // Never started: let go of it, or it and this request would keep each other alive.
+            state.withLock { $0.transfer = nil }
+            throw error
         }
     }
 

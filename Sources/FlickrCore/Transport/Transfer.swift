@@ -70,11 +70,22 @@ final class Transfer: @unchecked Sendable {
         warm: Bool = false, recycle: (@Sendable (UnsafeMutableRawPointer, EasySetup?) -> Void)? = nil,
         completion: @escaping Completion
     ) throws(FlickrError) {
+        // Until the object exists, a pooled handle is ours to give back.
+        func release() {
+            guard let pooled else { return }
+            if let recycle { recycle(pooled, nil) } else { curl_easy_cleanup(pooled) }
+        }
         guard request.url.utf8.count <= Transfer.maxURLBytes else {
+            release()
             throw .invalid("the request URL is \(request.url.utf8.count) bytes, more than the \(Transfer.maxURLBytes) "
                            + "libcurl accepts: send such large parameters with POST")
         }
-        try CurlGlobal.ensure()
+        do {
+            try CurlGlobal.ensure()
+        } catch {
+            release()
+            throw error
+        }
         guard let easy = pooled ?? curl_easy_init() else { throw FlickrError(.noMemory, "curl_easy_init failed") }
         self.init(easy: easy, request: request, sink: sink, keptBodyBytes: keptBodyBytes, deadlineNs: deadlineNs,
                   interrupt: interrupt, recycle: recycle, completion: completion)

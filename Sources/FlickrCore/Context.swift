@@ -5,7 +5,7 @@
 /// every thread and request that uses the context.
 package final class Context: Sendable {
     private let settings: Locked<Settings>
-    /// The connection pool and worker thread every request of this context goes through.
+    /// The connection pools, and the worker thread of asynchronous requests.
     let engine: Engine
 
     // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
@@ -46,7 +46,7 @@ package final class Context: Sendable {
 }
 
 extension Context {
-    /// True on this context's worker thread, where done and progress callbacks run.
+    /// True on this context's worker thread, where done callbacks (and async requests' progress callbacks) run.
     package var isOnWorkerThread: Bool { engine.isWorkerThread }
 
     /// Runs an operation (a call, a token request, an upload) and waits for the answer.

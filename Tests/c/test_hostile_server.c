@@ -264,6 +264,14 @@ static void many_headers(int fd, int nth) {
     }
     send_text(fd, "Content-Length: 0\r\n\r\n");
 }
+static const char *content_length;
+static void lying_length(int fd, int nth) {
+    char head[256];
+    (void)nth;
+    snprintf(head, sizeof head, "HTTP/1.1 200 OK\r\nContent-Length: %s\r\nConnection: close\r\n\r\n<rsp stat=\"ok\"/>",
+             content_length);
+    send_text(fd, head);
+}
 static void ok_echo(int fd, int nth) {
     (void)nth;
     send_text(fd, "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: 16\r\nConnection: close\r\n\r\n"
@@ -282,6 +290,25 @@ static void test_broken_answers(void) {
     expect_code(call(ctx, FLICKR_GET), FLICKR_ETOOBIG, "1 MB header");
     scenario(many_headers);
     expect_code(call(ctx, FLICKR_GET), FLICKR_ETOOBIG, "20,000 headers");
+
+    /* Content-Length that lies: past the size cap, past 64 bits, negative, longer than the body. */
+    {
+        static const struct {
+            const char *value;
+            int code;
+        } lengths[] = {{"1099511627776", FLICKR_ETOOBIG}, {"99999999999999999999999", FLICKR_ETOOBIG},
+                       {"-5", FLICKR_ENETWORK}, {"abc", FLICKR_ENETWORK}, {"100", FLICKR_ENETWORK}};
+        size_t i;
+        scenario(lying_length);
+        for (i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
+            int rc;
+            content_length = lengths[i].value;
+            rc = call(ctx, FLICKR_GET);
+            /* Which of the two a malformed length gives is libcurl's call; never success, never a crash. */
+            CHECK(rc == lengths[i].code || rc == FLICKR_EPARSE || rc == FLICKR_ENETWORK);
+            if (rc != lengths[i].code) fprintf(stderr, "  Content-Length %s: %d %s\n", lengths[i].value, rc, flickr_error_last()->message);
+        }
+    }
 
     /* A 10 MB parameter cannot go in a GET URL: the caller is told, nothing is sent. */
     {

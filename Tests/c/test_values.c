@@ -191,7 +191,7 @@ static void test_short_urls(void) {
     CHECK(flickr_photo_short_url("99999999999999999999999") == NULL);
 }
 
-/* flickr-protocol.md §11: the Flickr documentation flow, RFC 5849 §3.4.1.1, flickr-sdk. */
+/* docs/protocol.md §11: the Flickr documentation flow, RFC 5849 §3.4.1.1, flickr-sdk. */
 static void test_signature_vectors(void) {
     char *base = NULL, *sig;
     const char *step1[] = {"oauth_callback", "http://www.example.com", "oauth_consumer_key",

@@ -7,9 +7,14 @@
  * OAuth token and secret, the legacy api_sig (MD5) when it holds a legacy auth
  * token, nothing otherwise. GET parameters go in the query, POST parameters in
  * a form body (FLICKR_OPT_OAUTH_IN_HEADER moves the OAuth ones to an
- * Authorization header). Every call of a context goes through the context's
- * own worker thread and connection pool, so connections are kept alive and
- * many calls may be in flight at once, from any number of threads.
+ * Authorization header).
+ *
+ * Threads: synchronous calls (flickr_call() and the other functions that wait for
+ * an answer) run entirely on the calling thread, over connections the context
+ * keeps alive between calls; any number of threads may call at once. Asynchronous
+ * requests (flickr_call_async() and the other _async functions) run on the
+ * context's own worker thread, one per context, which drives all of the context's
+ * asynchronous transfers and calls their done callbacks.
  */
 #ifndef FLICKR_CLIENT_H
 #define FLICKR_CLIENT_H
@@ -29,16 +34,20 @@ typedef enum flickr_http_method {
 } flickr_http_method;
 
 /**
- * @brief Called once when an asynchronous request ends, on the library's worker thread.
+ * @brief Called once when an asynchronous request ends, on the context's worker thread.
  *
  * Keep it short: while it runs, the context's other transfers wait. It may
- * start new asynchronous calls, cancel or free requests (including req), but
- * not make synchronous calls on the same context (they fail with FLICKR_ESTATE).
+ * start new asynchronous calls, cancel or free requests of any context (including
+ * req), but not make synchronous calls on the same context (they fail with
+ * FLICKR_ESTATE), nor wait for a request that has not ended (flickr_request_wait()
+ * fails with FLICKR_ESTATE).
  *
  * @param req      the request.
  * @param status   FLICKR_OK or a FLICKR_E* code (FLICKR_EABORTED after flickr_request_cancel()).
- * @param resp     the response on success, else NULL; borrowed: valid until req is freed
- *                 (take a reference with flickr_request_response() to keep it longer).
+ * @param resp     the response on success, else NULL; borrowed: the response functions accept it
+ *                 during the callback, and the values and strings read from it stay valid until
+ *                 req is freed (take a reference with flickr_request_response() to keep the
+ *                 response longer).
  * @param userdata the pointer given to flickr_call_async(), untouched.
  */
 typedef void (*flickr_done_fn)(flickr_request *req, int status, const flickr_response *resp, void *userdata);
@@ -57,8 +66,10 @@ typedef void (*flickr_done_fn)(flickr_request *req, int status, const flickr_res
  *         message); FLICKR_EHTTP for a non-2xx answer without an envelope; FLICKR_EOAUTH for an
  *         OAuth refusal (401/400 `oauth_problem=...`); FLICKR_EPARSE for an empty or non-XML body;
  *         FLICKR_ENETWORK, FLICKR_ETIMEOUT, FLICKR_ETLS, FLICKR_ETOOBIG for transport failures;
- *         FLICKR_EINVAL for bad arguments; FLICKR_ESTATE when called from a done callback.
+ *         FLICKR_EINVAL for bad arguments; FLICKR_ESTATE when called from a done callback of
+ *         the same context.
  * @note Added in 0.1. Thread-safe: any number of threads may call at once on one context.
+ *       Runs on the calling thread, which it blocks until the answer is in.
  */
 FLICKR_API int flickr_call(flickr_response **out, flickr_context *ctx, const char *method,
                            const char *const *params, flickr_http_method verb);
@@ -92,7 +103,7 @@ FLICKR_API int flickr_call_discard(flickr_context *ctx, const char *method, cons
  * @param method    as for flickr_call().
  * @param params    as for flickr_call(); copied before this returns.
  * @param verb      FLICKR_GET or FLICKR_POST.
- * @param done      called once when the request ends, on the worker thread; may be NULL.
+ * @param done      called once when the request ends, on the context's worker thread; may be NULL.
  * @param userdata  passed to done untouched.
  * @return FLICKR_OK or, for arguments refused before starting, FLICKR_EINVAL (and the like).
  * @note Added in 0.1. Thread-safe.

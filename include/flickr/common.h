@@ -7,8 +7,10 @@
  * - Fallible functions return `int`: FLICKR_OK (0) or a negative FLICKR_E* code.
  *   On failure, flickr_error_last() on the same thread describes what happened.
  * - Results come back through an `out` parameter placed first. A pointer returned
- *   through `out` is owned by the caller; a pointer returned as the function's
- *   result is borrowed and lives as long as its owning handle (each doc says so).
+ *   through `out` is owned by the caller, and so is a `char *` returned as the
+ *   function's result (free it with flickr_free()); a `const` pointer returned as
+ *   the function's result is borrowed and lives as long as its owning handle
+ *   (each doc says so).
  * - Strings in are NUL-terminated UTF-8 and are copied; invalid UTF-8 is refused
  *   with FLICKR_EINVAL. Strings the library allocates are released with flickr_free().
  * - Every `*_free(NULL)` is a no-op.

@@ -115,8 +115,9 @@ typedef enum flickr_option {
  * A request's line holds what was called (the method name, "upload"...), the
  * verb and URL without its query, the outcome (HTTP status or error code),
  * the duration and the number of retries; a retry's line says why and how
- * long it waits. Lines never contain secrets. Called on the library's worker
- * thread; the line is valid only during the call.
+ * long it waits. Lines never contain secrets. Called on the thread that ends the
+ * request: the calling thread for synchronous calls, the context's worker thread
+ * for asynchronous requests. The line is valid only during the call.
  *
  * @param line     NUL-terminated UTF-8, without a newline.
  * @param userdata the pointer given to flickr_context_set_log(), untouched.

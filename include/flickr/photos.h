@@ -90,8 +90,9 @@ FLICKR_API char *flickr_photo_short_url(const char *photo_id);
  *         written (message from the system: not a directory, read-only, disk full...), its lock file
  *         is a symbolic link or not a regular file, or the image's name and both `-alt` names are
  *         taken by links or directories; FLICKR_ESTATE
- *         with no cache directory configured nor HOME set, or from a done callback; network codes
- *         as for flickr_call(). Nothing is cached on failure and no partial file is left.
+ *         with no cache directory configured nor HOME set, or from a done callback of the same
+ *         context; network codes as for flickr_call(). Nothing is cached on failure and no
+ *         partial file is left.
  * @note Added in 0.2. Thread-safe; blocks the calling thread.
  */
 FLICKR_API int flickr_photo_fetch(char **path_out, flickr_context *ctx, const flickr_value *photo,

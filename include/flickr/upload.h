@@ -38,7 +38,7 @@ typedef struct flickr_upload_source flickr_upload_source;
  * @brief Reports upload progress; return non-zero to abort (the upload then fails with FLICKR_EABORTED).
  *
  * Called on the thread that runs the upload — the calling thread for
- * flickr_upload() and the other synchronous functions, the library's worker
+ * flickr_upload() and the other synchronous functions, the context's worker
  * thread for the _async ones — at most about ten times a second,
  * with counts that never decrease, and always once more with sent == total
  * when the whole body has gone out.
@@ -239,7 +239,7 @@ FLICKR_API int flickr_replace_stream(flickr_response **out, flickr_context *ctx,
  * @param ticket_id   the ticket from the upload's `ticketid`.
  * @param timeout_ms  give up after this long (FLICKR_ETIMEOUT).
  * @return FLICKR_OK; FLICKR_EAPI when the ticket failed or is unknown; FLICKR_ETIMEOUT; call errors.
- * @note Added in 0.1. Thread-safe. Blocks; not from a done callback (FLICKR_ESTATE).
+ * @note Added in 0.1. Thread-safe. Blocks; not from a done callback of the same context (FLICKR_ESTATE).
  */
 FLICKR_API int flickr_upload_wait_ticket(char **photo_id_out, flickr_context *ctx, const char *ticket_id,
                                          long timeout_ms);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-/// The parts of the OAuth 1.0a flow that need no network (flickr-protocol.md §4):
+/// The parts of the OAuth 1.0a flow that need no network (docs/protocol.md §4):
 /// the authorize URL (step 2), the callback parser, the legacy frob login URL,
 /// and the argument checks the token requests share.
 package enum OAuthFlow {
@@ -100,7 +100,7 @@ package enum OAuthFlow {
     }
 
     /// Legacy (deprecated) step 2: `<auth endpoint>?api_key=..&perms=..&frob=..&api_sig=..`, api_sig over
-    /// api_key, frob and perms (flickr-protocol.md §6).
+    /// api_key, frob and perms (docs/protocol.md §6).
     package static func legacyLoginURL(settings: Settings, frob: String, perms: String) throws(FlickrError) -> String {
         try requireToken(frob, what: "frob")
         try requirePerms(perms)

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 
-/// One call to an OAuth 1.0a token endpoint (flickr-protocol.md §4): step 1
+/// One call to an OAuth 1.0a token endpoint (docs/protocol.md §4): step 1
 /// (`request_token`) or step 3 (`access_token`).
 ///
 /// The token a request is signed with is always given explicitly: step 1 is
 /// signed with the consumer secret alone, whatever the context holds
-/// (ObjectiveFlickr signed it with a stale token, behaviour §8 #17), and
+/// (ObjectiveFlickr signed it with a stale token: docs/protocol.md §12), and
 /// step 3 with the request token's secret. The context's own tokens are never
 /// read nor changed.
 package final class OAuthTokenRequest: Operation {

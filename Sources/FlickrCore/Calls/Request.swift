@@ -69,9 +69,10 @@ package final class Request: @unchecked Sendable {
     /// context: two done callbacks waiting for each other's requests would never return) it
     /// cannot block: it answers at once. Synchronous requests run on the caller's thread.
     package func wait() -> Result<Response, FlickrError> {
-        if let result { return result }
+        // The result is set before the done callback runs: only the latch says the callback has returned.
         if !inline && Engine.isAnyWorkerThread {
-            return .failure(FlickrError(.state, "cannot wait for a request from a done callback: it has not completed"))
+            return result
+                ?? .failure(FlickrError(.state, "cannot wait for a request from a done callback: it has not completed"))
         }
         done.wait()
         return result ?? .failure(FlickrError(.error, "request finished without a result"))
@@ -143,7 +144,7 @@ package final class Request: @unchecked Sendable {
         }
     }
 
-    /// Runs on the engine's thread.
+    /// Runs on the thread that ran the transfer: the caller's (synchronous) or the worker (asynchronous).
     private func transferFinished(
         _ outcome: Result<HTTPOutcome, FlickrError>, parse: StreamingParse?, endpoint: String, url: String,
         verb: HTTPRequest.Verb

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-/// flic.kr short-URL encoding of photo ids (flickr-protocol.md §8).
+/// flic.kr short-URL encoding of photo ids (docs/protocol.md §8).
 package enum Base58 {
     package static let alphabet: [UInt8] = Array("123456789abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ".utf8)
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-/// Image, page and short URLs of a photo (flickr-protocol.md §8), built from the attributes of a
+/// Image, page and short URLs of a photo (docs/protocol.md §8), built from the attributes of a
 /// photo as Flickr returns it (search results, getInfo, ...).
 package enum PhotoURL {
     package static let staticHost = "https://live.staticflickr.com"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-/// Flickr's deprecated pre-OAuth `api_sig` (flickr-protocol.md §6), kept for the frob flow and for
+/// Flickr's deprecated pre-OAuth `api_sig` (docs/protocol.md §6), kept for the frob flow and for
 /// `flickr.auth.oauth.getAccessToken` migration.
 package enum LegacySignature {
     /// Lowercase hex MD5 of secret + name + value for each pair sorted by name (byte order; equal names by

@@ -4,7 +4,7 @@
 import Glibc
 #endif
 
-/// OAuth 1.0a HMAC-SHA1 signatures (RFC 5849 §3.4; flickr-protocol.md §5).
+/// OAuth 1.0a HMAC-SHA1 signatures (RFC 5849 §3.4; docs/protocol.md §5).
 package enum OAuthSignature {
     /// RFC 5849 §3.4.1: METHOD&enc(base URL)&enc(normalized params). `url` may carry a query: its (decoded)
     /// parameters join `parameters`. Excludes oauth_signature and realm. Sorted by encoded name then encoded
@@ -22,7 +22,7 @@ package enum OAuthSignature {
     }
 
     /// RFC 5849 §3.4.1.2 base URL (EndpointURL.signatureBase), except that a URL written without any path
-    /// (`http://www.example.com`) is signed without one, the path "as sent" (flickr-protocol.md §5.5, and
+    /// (`http://www.example.com`) is signed without one, the path "as sent" (docs/protocol.md §5, rule 5, and
     /// flickr-sdk's vector in §11.5).
     static func baseURL(_ text: String, _ endpoint: EndpointURL) -> String {
         let base = endpoint.signatureBase
@@ -120,7 +120,7 @@ package enum OAuthSignature {
     }
 }
 
-/// Signs one request the way Flickr wants (flickr-protocol.md §5): adds oauth_consumer_key, oauth_nonce,
+/// Signs one request the way Flickr wants (docs/protocol.md §5): adds oauth_consumer_key, oauth_nonce,
 /// oauth_timestamp, oauth_signature_method=HMAC-SHA1, oauth_version=1.0, oauth_token (when given) and any
 /// `extraOAuth` (e.g. oauth_callback, oauth_verifier), then oauth_signature. Caller values for those oauth_*
 /// names are replaced, not duplicated.

@@ -6,12 +6,12 @@ import CFlickrShims
 import Glibc
 #endif
 
-/// A context's HTTP engine: one curl multi handle driven by one worker thread.
-///
-/// Every transfer of the context, synchronous or not, runs here, so the
-/// context has a single pool of kept-alive connections and many requests can
-/// be in flight at once. Other threads only hand transfers over (under a lock)
-/// and wake the worker; only the worker touches curl handles.
+/// A context's HTTP engine. Asynchronous transfers run on one worker thread that drives
+/// one curl multi handle: other threads only hand them over (under a lock) and wake it, so
+/// many requests are in flight at once over one pool of kept-alive connections.
+/// Synchronous transfers run on their caller's thread (`perform`), over pooled easy and
+/// multi handles that keep their connections between calls; they share the rate limiter's
+/// start slots with the worker's. docs/threading.md has the whole picture.
 final class Engine: @unchecked Sendable {
     private struct Shared {
         var pending: [Transfer] = []
@@ -243,7 +243,7 @@ final class Engine: @unchecked Sendable {
             }
             return Engine.claimThread(&state)
         }
-        try wake(startingThread: start)
+        try wake(startingThread: start, submitting: transfer)
     }
 
     /// Runs `work` on the worker thread, as if a transfer had completed: how a request
@@ -263,9 +263,11 @@ final class Engine: @unchecked Sendable {
         return true
     }
 
-    private func wake(startingThread start: Bool) throws(FlickrError) {
+    /// `submitting`: the transfer whose submission this is; if the thread cannot start, the
+    /// caller's error reports it, so it is not also completed (its done callback never runs).
+    private func wake(startingThread start: Bool, submitting: Transfer? = nil) throws(FlickrError) {
         if start {
-            try startThread()
+            try startThread(submitting: submitting)
         } else {
             curl_multi_wakeup(multi)
         }
@@ -296,7 +298,7 @@ final class Engine: @unchecked Sendable {
         }
     }
 
-    private func startThread() throws(FlickrError) {
+    private func startThread(submitting: Transfer?) throws(FlickrError) {
         var thread = pthread_t()
         let retained = Unmanaged.passRetained(self).toOpaque()
         let status = pthread_create(&thread, nil, { raw in
@@ -309,11 +311,12 @@ final class Engine: @unchecked Sendable {
             let orphans = shared.withLock { state -> [Transfer] in
                 state.threadRunning = false
                 state.posted.removeAll()  // their requests fail to start: the caller gets the error
+                state.delayed.removeAll { $0.transfer === submitting }
                 defer { state.pending.removeAll() }
                 return state.pending
             }
             let error = FlickrError(.error, "could not start the worker thread (pthread_create: \(status))")
-            for transfer in orphans { transfer.finish(with: error) }
+            for transfer in orphans where transfer !== submitting { transfer.finish(with: error) }
             throw error
         }
         // Joinable: shutdown() waits for it. A thread that ended before (only after a

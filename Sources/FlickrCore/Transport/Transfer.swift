@@ -7,8 +7,9 @@ import Glibc
 #endif
 
 /// One HTTP exchange in flight: a curl easy handle, the body as it arrives,
-/// and where it goes. Created on the caller's thread, then touched only by
-/// the engine's worker thread until `completion` has run.
+/// and where it goes. Created on the caller's thread, then touched only by the
+/// thread that runs it (the caller's for a synchronous call, the engine's worker
+/// for an asynchronous one) until `completion` has run.
 final class Transfer: @unchecked Sendable {
     typealias Completion = @Sendable (Transfer, Result<HTTPOutcome, FlickrError>) -> Void
 
@@ -273,7 +274,7 @@ final class Transfer: @unchecked Sendable {
         return flickr__easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, remainingMs) == CURLE_OK
     }
 
-    // MARK: Callbacks (worker thread)
+    // MARK: Callbacks (the thread running the transfer)
 
     private static let readCallback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?)
         -> Int = { data, size, count, user in
@@ -420,7 +421,7 @@ final class Transfer: @unchecked Sendable {
         return true
     }
 
-    // MARK: Completion (worker thread)
+    // MARK: Completion (the thread running the transfer)
 
     /// Runs the completion once, with curl's result for this handle.
     func finish(curlCode: CURLcode) {

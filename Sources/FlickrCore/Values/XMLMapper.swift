@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// Maps a Flickr XML response into a `ValueTree` while it streams in (see
-/// DESIGN.md, "Response mapping"): expat is fed chunk by chunk and the tree is
+/// docs/architecture.md, "Response mapping (contract)"): expat is fed chunk by chunk and the tree is
 /// built from its callbacks, with no DOM and no second pass over the XML.
 ///
 /// - Attributes become string entries of their element's object, in document order.

@@ -6,7 +6,7 @@ Writes `name.json` beside every `name.xml` under this directory (or checks them
 with --check); for a file that is not well-formed XML it writes `name.error.txt`,
 the exact error message the mapper must give instead. It does not call the Swift code: expat (through Python's
 xml.parsers.expat) only tokenises; a full element tree is built first and then
-mapped recursively by the rules of DESIGN.md "Response mapping (contract)":
+mapped recursively by the rules of docs/architecture.md, "Response mapping (contract)":
 
 - the root is the root element's object;
 - attributes are string entries, in document order;

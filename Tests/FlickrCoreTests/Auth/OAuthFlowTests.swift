@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func accessTokenAnswerIsDecoded() throws {
-        // flickr-protocol.md §11.1 step 3.
+        // docs/protocol.md §11.1 step 3.
         let body = Array(
             "fullname=Jamal%20Fanaian&oauth_token=72157626318069415-087bfc7b5816092c&oauth_token_secret=a202d1f853ec69de&user_nsid=21207597%40N07&username=jamalfanaian"
                 .utf8)

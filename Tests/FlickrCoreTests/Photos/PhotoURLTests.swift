@@ -236,7 +236,7 @@ private func pageError(_ attributes: [String: String]) -> FlickrError? {
 }
 
 @Suite struct PhotosBase58Tests {
-    /// flickr-protocol.md §11.8.
+    /// docs/protocol.md §11.8.
     @Test(arguments: [
         ("4325695128", "7Afjsu"), ("2811466321", "5hruZg"), ("5169665786", "8SPTwJ"), ("4425073240", "7K2E7d"),
         ("5628095432", "9zksG9"), ("53683417952", "2pMPxRA"), ("0", "1"),

@@ -5,7 +5,7 @@ import Testing
 @testable import FlickrCore
 
 @Suite struct SigningLegacyTests {
-    /// flickr-protocol.md §11.6.
+    /// docs/protocol.md §11.6.
     @Test func masciVector() {
         let sig = LegacySignature.apiSig(
             secret: "SECRET", parameters: [("api_key", "1234567890"), ("foo", "1"), ("bar", "2"), ("baz", "3")])

@@ -4,7 +4,7 @@ import Testing
 
 @testable import FlickrCore
 
-/// flickr-protocol.md §11.1–11.5.
+/// docs/protocol.md §11.1–11.5.
 @Suite struct SigningOAuthTests {
     static let flickrKey = "653e7a6ecc1d528c516cc8f92cf98611"
     static let flickrSecret = "a9567d986a7539fe"
@@ -327,7 +327,7 @@ import Testing
     @Test func baseStringKeepsPortAndPath() throws {
         #expect(try OAuthSignature.baseString(method: "GET", url: "http://127.0.0.1:8080/services/rest/#x", parameters: [])
             == "GET&http%3A%2F%2F127.0.0.1%3A8080%2Fservices%2Frest%2F&")
-        // Path as written: none stays none, "/" stays "/" (flickr-protocol.md §5.5).
+        // Path as written: none stays none, "/" stays "/" (docs/protocol.md §5, rule 5).
         #expect(try OAuthSignature.baseString(method: "GET", url: "http://Example.com:80?a=1", parameters: [])
             == "GET&http%3A%2F%2Fexample.com&a%3D1")
         #expect(try OAuthSignature.baseString(method: "GET", url: "http://example.com/?a=1", parameters: [])

@@ -5,7 +5,7 @@ import Testing
 @testable import FlickrCore
 
 @Suite struct SigningPercentEncodingTests {
-    /// flickr-protocol.md §11.7.
+    /// docs/protocol.md §11.7.
     @Test(arguments: [
         ("a b+c&d=e/f?g~h%i#j", "a%20b%2Bc%26d%3De%2Ff%3Fg~h%25i%23j"),
         ("café ✓", "caf%C3%A9%20%E2%9C%93"),

@@ -4,7 +4,7 @@ import Testing
 
 @testable import FlickrCore
 
-/// The mapping rules of DESIGN.md "Response mapping", one at a time.
+/// The mapping rules of docs/architecture.md, "Response mapping (contract)", one at a time.
 @Suite struct ValuesMappingRuleTests {
     private func json(_ xml: String) throws -> String { try ValuesTestSupport.json(xml) }
 

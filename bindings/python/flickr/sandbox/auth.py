@@ -4,7 +4,7 @@
 Verification is real: the base string is rebuilt from the URL the server
 received and every parameter sent, and compared with HMAC-SHA1 under the
 consumer secret and the token's secret.  Failures answer the way Flickr does
-(see flickr-protocol.md §3.2).
+(see docs/protocol.md §3.2).
 """
 
 from __future__ import annotations

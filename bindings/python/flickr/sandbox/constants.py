@@ -29,7 +29,7 @@ AUTH_TOKEN = "72157600000000002-aa11bb22cc33dd44"
 PERMS = {"none": 0, "read": 1, "write": 2, "delete": 3}
 PERM_NAMES = {v: k for k, v in PERMS.items()}
 
-# Flickr's photo hosts answer with these today (see flickr-protocol.md §8).
+# Flickr's photo hosts answer with these today (see docs/protocol.md §8).
 SERVER = "65535"
 FARM = "66"
 

@@ -4,7 +4,7 @@
 Pure functions: percent-encoding, signature base string, HMAC-SHA1 and MD5
 signatures, ``Authorization: OAuth`` header parsing.  The server uses them to
 verify what clients send; the tests check them against the published vectors
-in flickr-protocol.md §11.
+in docs/protocol.md §11.
 """
 
 from __future__ import annotations

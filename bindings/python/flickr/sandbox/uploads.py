@@ -127,7 +127,7 @@ def _handle(req: Request, upload: _Upload, replace: bool) -> R.Response:
     store = req.sandbox.store
     params = req.query_pairs + upload.fields
     try:
-        # Every field is signed except the photo itself (flickr-protocol.md §5).
+        # Every field is signed except the photo itself (docs/protocol.md §5).
         caller = authenticate(store, req.method, req.signing_url(), params, req.header_oauth(),
                               unsigned=("photo",))
         if caller.perms < C.PERMS["write"]:

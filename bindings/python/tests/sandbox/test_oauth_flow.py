@@ -102,7 +102,7 @@ def test_request_token_needs_valid_signature(client):
     assert reply.status == 401 and reply.text.startswith("oauth_problem=signature_invalid&debug_sbs=GET&")
     stale = client.oauth_request("GET", "/services/oauth/request_token", {}, ("old", "stalesecret"),
                                  callback_uri="oob")
-    assert stale.status == 401  # signed with a leftover token secret (pitfall §10)
+    assert stale.status == 401  # signed with a leftover token secret (docs/protocol.md §10)
     no_cb = client.oauth_request("GET", "/services/oauth/request_token", {}, None)
     assert no_cb.status == 400 and "oauth_callback" in no_cb.text
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The sandbox's signature code against the published vectors (flickr-protocol.md §11)."""
+"""The sandbox's signature code against the published vectors (docs/protocol.md §11)."""
 import pytest
 
 from flickr.sandbox.oauth import (base_string, base_url, enc, hmac_sha1, legacy_api_sig,

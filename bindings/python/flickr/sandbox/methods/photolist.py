@@ -30,7 +30,7 @@ SIZES = [
     ("X-Large 6K", "6k", "6k", 6144, None),
     ("Original", "o", "o", None, "o"),
 ]
-# From 1600 px up each size has its own secret (flickr-protocol.md §8).
+# From 1600 px up each size has its own secret (docs/protocol.md §8).
 OWN_SECRET = {"h", "k", "3k", "4k", "5k", "6k"}
 # url_* extras in the order the interestingness fixture shows them, others slotted in.
 URL_EXTRAS = ["t", "s", "sq", "q", "w", "n", "z", "c", "o", "l", "h", "k", "m"]

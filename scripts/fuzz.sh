@@ -7,7 +7,7 @@
 #
 #   scripts/fuzz.sh --smoke                    what scripts/test.sh runs: the regressions, then a
 #                                              fixed-seed pass of a fixed number of inputs per target
-#                                              from the committed seeds only (same inputs every run)
+#                                              from the committed seeds only (nothing carried over)
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     open-ended: default 60 s each, every target
 #   scripts/fuzz.sh 3600 xml                  a long run of one target
 #   FUZZ_JOBS=2 scripts/fuzz.sh ...            targets run this many at a time (default 2)

@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libcurl4-openssl-dev libssl-dev libexpat1-dev openssl
+          zlib1g-dev  # test_hostile_server gzips its 32 MB comment
           binutils file valgrind
           chromium libjs-leaflet)  # the example viewer: its browser tests, its maps (served offline)
 missing=()

@@ -268,8 +268,10 @@ def test_interrupt_exits_130_with_one_line(library_path, sandbox):
     env = {k: v for k, v in os.environ.items() if not k.startswith("FLICKR_") or k == "FLICKR_LIBRARY"}
     env.update(PYTHONPATH=str(PACKAGE_DIR), FLICKR_API_KEY=sandbox.api_key, FLICKR_TOKEN_STORE=os.devnull + ".none",
                FLICKR_ENDPOINT=f"http://127.0.0.1:{server.server_address[1]}")
+    # SIGINT as a terminal delivers it, even when this run inherited it ignored (started in the background).
     process = subprocess.Popen([sys.executable, "-m", "flickr", "call", "flickr.test.echo"], env=env, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert StallingHandler.arrived.wait(30), "the CLI never called"
         process.send_signal(signal.SIGINT)

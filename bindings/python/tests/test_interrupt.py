@@ -29,6 +29,13 @@ SCRIPT = textwrap.dedent("""
 """)
 
 
+def default_sigint() -> None:
+    """In the child, before Python starts: SIGINT as a terminal delivers it. A test run started in
+    the background by a shell without job control inherits SIGINT ignored, and Python then leaves
+    it ignored (rightly: such a process is meant not to be interrupted)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.fixture
 def silent_server():
     """Accepts connections and never answers; counts them."""
@@ -59,7 +66,7 @@ def silent_server():
 def _run_and_interrupt(endpoint: str) -> tuple[float, str]:
     """Starts a call against `endpoint`, sends SIGINT, returns (seconds until it stopped, its output)."""
     process = subprocess.Popen([sys.executable, "-c", SCRIPT, endpoint], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+                               stderr=subprocess.PIPE, text=True, env=dict(os.environ), preexec_fn=default_sigint)
     assert process.stdout.readline().strip() == "calling"
     time.sleep(0.5)  # the call is blocked in the library by now
     sent = time.monotonic()
@@ -107,7 +114,7 @@ def test_a_program_s_own_sigint_handler_is_left_alone(silent_server, tmp_path):
             print("timed out, handler ran:", bool(seen), flush=True)
     """))
     process = subprocess.Popen([sys.executable, str(script), endpoint], stdout=subprocess.PIPE, text=True,
-                               env=dict(os.environ))
+                               env=dict(os.environ), preexec_fn=default_sigint)
     assert process.stdout.readline().strip() == "calling"
     time.sleep(0.3)
     process.send_signal(signal.SIGINT)

@@ -223,7 +223,7 @@ package final class Request: @unchecked Sendable {
             }
             guard operation.isResendable else {
                 throw FlickrError(.http, "the server redirected the upload (HTTP \(status)); a stream cannot be "
-                                  + "sent twice: upload a file or a buffer to follow redirects", httpStatus: Int32(status))
+                                  + "sent twice: upload a file or a buffer to follow redirects", httpStatus: Int32(clamping: status))
             }
             let origin = try EndpointURL(parsing: endpoint, what: "the endpoint")
             let target = location.hasPrefix("/")
@@ -234,14 +234,14 @@ package final class Request: @unchecked Sendable {
             else {
                 throw FlickrError(.http, "refused to follow a redirect (HTTP \(status)) away from "
                                   + "\(origin.scheme)://\(origin.host): only same-origin redirects are followed",
-                                  httpStatus: Int32(status))
+                                  httpStatus: Int32(clamping: status))
             }
             let count = state.withLock { s -> Int in
                 s.redirects += 1
                 return s.redirects
             }
             guard count <= Request.maxRedirects else {
-                throw FlickrError(.http, "too many redirects", httpStatus: Int32(status))
+                throw FlickrError(.http, "too many redirects", httpStatus: Int32(clamping: status))
             }
             var newEndpoint = target
             if let mark = newEndpoint.firstIndex(of: "?") { newEndpoint = String(newEndpoint[..<mark]) }

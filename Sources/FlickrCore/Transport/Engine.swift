@@ -158,7 +158,7 @@ final class Engine: @unchecked Sendable {
                 lastAskedNs = Engine.nowNs()
                 if interrupt.shouldStop() {
                     curl_multi_remove_handle(multi, transfer.easy)
-                    transfer.finish(with: transfer.interruptedError)
+                    transfer.finish(with: transfer.stoppedError(InterruptCheck.interrupted, how: "interrupted"))
                     return
                 }
             }
@@ -402,10 +402,7 @@ final class Engine: @unchecked Sendable {
             curl_multi_remove_handle(multi, transfer.easy)
         }
         // Completes at most once: a transfer that already finished ignores this.
-        transfer.finish(with: FlickrError(
-            .aborted, transfer.uploadFullyHandedOver
-                ? "the upload was cancelled after its whole body was sent: Flickr may have stored the photo"
-                : "the request was cancelled"))
+        transfer.finish(with: transfer.stoppedError(FlickrError(.aborted, "the request was cancelled"), how: "cancelled"))
     }
 
     private func drainMessages() {

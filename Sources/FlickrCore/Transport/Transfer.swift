@@ -243,11 +243,11 @@ final class Transfer: @unchecked Sendable {
         try check(flickr__easy_setopt_ptr(easy, CURLOPT_XFERINFODATA, me), CURLOPT_XFERINFODATA)
     }
 
-    /// How a stop asked through `interrupt` is reported.
-    var interruptedError: FlickrError {
-        uploadFullyHandedOver
-            ? FlickrError(.aborted, "the upload was interrupted after its whole body was sent: Flickr may have stored the photo")
-            : InterruptCheck.interrupted
+    /// How a stop from outside (a cancel, the interrupt callback) is reported: an upload whose
+    /// whole body went out may have created the photo, and the message says so.
+    func stoppedError(_ otherwise: FlickrError, how: String) -> FlickrError {
+        guard uploadFullyHandedOver else { return otherwise }
+        return FlickrError(.aborted, "the upload was \(how) after its whole body was sent: Flickr may have stored the photo")
     }
 
     /// True once an upload's last body byte has been handed to curl: from then on the server may
@@ -270,7 +270,7 @@ final class Transfer: @unchecked Sendable {
             return flickr__easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, 0) == CURLE_OK
         }
         guard now < deadlineNs else { return false }
-        let remainingMs = Int((deadlineNs - now) / 1_000_000) + 1
+        let remainingMs = Int(clamping: (deadlineNs - now) / 1_000_000 + 1)
         return flickr__easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, remainingMs) == CURLE_OK
     }
 

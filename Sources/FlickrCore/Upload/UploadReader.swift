@@ -24,11 +24,11 @@ final class UploadReader {
                 Glibc.close(fd)
                 throw FlickrError(.io, "cannot read \"\(path)\": \(UploadSource.errnoText())")
             }
-            // The size is the file system's word: checked like a caller's length before any arithmetic.
-            guard info.st_size >= 0, Int64(info.st_size) <= UploadSource.maxLength else {
+            do {
+                try UploadSource.checkFileSize(info.st_size, path: path)  // it may have grown since
+            } catch {
                 Glibc.close(fd)
-                throw .invalid("cannot upload \"\(path)\": \(info.st_size) bytes is more than any upload "
-                               + "(at most \(UploadSource.maxLength))")
+                throw error
             }
             self.init(kind: kind, descriptor: fd, length: Int64(info.st_size))
         case .memory(_, let count):

@@ -48,10 +48,7 @@ package final class UploadSource: @unchecked Sendable {
             guard (info.st_mode & S_IFMT) == S_IFREG else {
                 throw FlickrError(.io, "cannot upload \"\(path)\": not a regular file")
             }
-            guard info.st_size >= 0, Int64(info.st_size) <= UploadSource.maxLength else {
-                throw .invalid("cannot upload \"\(path)\": \(info.st_size) bytes is more than any upload "
-                               + "(at most \(UploadSource.maxLength))")
-            }
+            try checkFileSize(info.st_size, path: path)
             guard access(path, R_OK) == 0 else {
                 throw FlickrError(.io, "cannot upload \"\(path)\": \(UploadSource.errnoText())")
             }
@@ -87,6 +84,14 @@ package final class UploadSource: @unchecked Sendable {
         guard bytes.contains(UInt8(ascii: "/")), bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") })
         else { throw .invalid("the MIME type must look like type/subtype") }
         mimeTypeOverride = type
+    }
+
+    /// A file's size as the file system reports it (a sparse file can claim 2^63-1 bytes): checked
+    /// like a caller's length before any arithmetic uses it.
+    static func checkFileSize(_ size: off_t, path: String) throws(FlickrError) {
+        guard size >= 0, Int64(size) <= maxLength else {
+            throw .invalid("cannot upload \"\(path)\": \(size) bytes is more than any upload (at most \(maxLength))")
+        }
     }
 
     /// Opens the bytes for one transfer attempt.

@@ -95,7 +95,7 @@ package final class XMLMapper {
         while offset < bytes.count {
             let length = Swift.min(bytes.count - offset, 1 << 30)
             let chunk = (start + offset).assumingMemoryBound(to: CChar.self)
-            scannedBytes += unfinishedToken + length
+            scannedBytes = scannedBytes.addingSaturated(unfinishedToken + length)
             if XML_Parse(parser, chunk, Int32(length), 0) != XML_STATUS_OK {
                 throw fail(parseError(parser))
             }

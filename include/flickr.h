@@ -15,6 +15,7 @@
 #include "flickr/context.h"
 #include "flickr/response.h"
 #include "flickr/client.h"
+#include "flickr/methods.h"
 #include "flickr/photos.h"
 #include "flickr/upload.h"
 #include "flickr/auth.h"

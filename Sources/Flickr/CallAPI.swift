@@ -7,11 +7,11 @@ private func restCall(
     _ method: UnsafePointer<CChar>?, _ params: UnsafePointer<UnsafePointer<CChar>?>?, _ verb: flickr_http_method,
     discardsAnswer: Bool = false
 ) throws(FlickrError) -> RESTCall {
-    guard let httpVerb = HTTPRequest.Verb(cValue: verb.rawValue) else {
-        throw .invalid("verb must be FLICKR_GET or FLICKR_POST")
+    let name = try requiredString(method, "method")
+    guard let httpVerb = HTTPRequest.Verb(cValue: verb.rawValue, method: name) else {
+        throw .invalid("verb must be FLICKR_GET, FLICKR_POST or FLICKR_METHOD_VERB")
     }
-    return try RESTCall(method: try requiredString(method, "method"), parameters: try parameters(params), verb: httpVerb,
-                        discardsAnswer: discardsAnswer)
+    return try RESTCall(method: name, parameters: try parameters(params), verb: httpVerb, discardsAnswer: discardsAnswer)
 }
 
 @c @implementation

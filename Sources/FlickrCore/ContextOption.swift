@@ -15,6 +15,7 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
     case authEndpoint = 11
     case photoCacheDir = 12
     case photoEndpoint = 13
+    case baseURL = 14
 
     case timeoutMs = 100
     case connectTimeoutMs = 101
@@ -29,6 +30,7 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
     case rateLimitPerSecond = 110
     case photoCacheMaxBytes = 111
     case maxConnections = 112
+    case checkArguments = 113
 
     package enum Kind: Sendable { case string, number }
 
@@ -51,6 +53,7 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
         case .authEndpoint: "FLICKR_OPT_AUTH_ENDPOINT"
         case .photoCacheDir: "FLICKR_OPT_PHOTO_CACHE_DIR"
         case .photoEndpoint: "FLICKR_OPT_PHOTO_ENDPOINT"
+        case .baseURL: "FLICKR_OPT_BASE_URL"
         case .timeoutMs: "FLICKR_OPT_TIMEOUT_MS"
         case .connectTimeoutMs: "FLICKR_OPT_CONNECT_TIMEOUT_MS"
         case .maxResponseBytes: "FLICKR_OPT_MAX_RESPONSE_BYTES"
@@ -64,6 +67,7 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
         case .rateLimitPerSecond: "FLICKR_OPT_RATE_LIMIT_PER_SECOND"
         case .photoCacheMaxBytes: "FLICKR_OPT_PHOTO_CACHE_MAX_BYTES"
         case .maxConnections: "FLICKR_OPT_MAX_CONNECTIONS"
+        case .checkArguments: "FLICKR_OPT_CHECK_ARGUMENTS"
         }
     }
 
@@ -77,7 +81,7 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
         case .uploadIdleTimeoutMs, .uploadResponseTimeoutMs: 0...86_400_000
         case .maxRetries: 0...10
         case .retryBaseMs: 0...60_000
-        case .retryPost: 0...1
+        case .retryPost, .checkArguments: 0...1
         case .rateLimitPerHour: 0...3_600_000
         case .rateLimitPerSecond: 0...1000
         case .photoCacheMaxBytes: 1024...(1 << 40)

@@ -20,6 +20,7 @@ package struct FlickrError: Error, Equatable, Sendable {
         case io = -12
         case tooBig = -13
         case state = -14
+        case notFound = -15
 
         /// The C enumerator's name, for messages and bindings.
         package var symbol: StaticString {
@@ -39,6 +40,7 @@ package struct FlickrError: Error, Equatable, Sendable {
             case .io: "FLICKR_EIO"
             case .tooBig: "FLICKR_ETOOBIG"
             case .state: "FLICKR_ESTATE"
+            case .notFound: "FLICKR_ENOTFOUND"
             }
         }
 
@@ -60,6 +62,7 @@ package struct FlickrError: Error, Equatable, Sendable {
             case .io: "I/O error"
             case .tooBig: "response too large"
             case .state: "invalid state for this call"
+            case .notFound: "not found"
             }
         }
     }

@@ -65,6 +65,7 @@ package struct Settings: Sendable {
         case .retryBaseMs: return 500
         case .photoCacheMaxBytes: return Settings.defaultPhotoCacheMaxBytes
         case .maxConnections: return Settings.defaultMaxConnections
+        case .checkArguments: return 1
         default: return 0
         }
     }
@@ -85,6 +86,14 @@ package struct Settings: Sendable {
         return (token, secret)
     }
 
+    /// Where FLICKR_OPT_BASE_URL puts each endpoint: Flickr's own paths, which the sandbox serves
+    /// on one host.
+    static let endpointPaths: [(option: ContextOption, path: String)] = [
+        (.restEndpoint, "/services/rest/"), (.uploadEndpoint, "/services/upload/"),
+        (.replaceEndpoint, "/services/replace/"), (.oauthEndpoint, "/services/oauth/"),
+        (.authEndpoint, "/services/auth/"), (.photoEndpoint, "/photos"),
+    ]
+
     // MARK: Writing
 
     /// Sets or (with nil) resets a string option after validating it.
@@ -94,9 +103,18 @@ package struct Settings: Sendable {
         }
         guard let value else {
             strings[option] = nil
+            if option == .baseURL {
+                for endpoint in Settings.endpointPaths { strings[endpoint.option] = nil }
+            }
             return
         }
         switch option {
+        case .baseURL:
+            _ = try EndpointURL(parsing: value, what: option.name)
+            var base = Substring(value)
+            while base.hasSuffix("/") { base = base.dropLast() }
+            strings[option] = String(base)
+            for endpoint in Settings.endpointPaths { strings[endpoint.option] = String(base) + endpoint.path }
         case .restEndpoint, .uploadEndpoint, .replaceEndpoint, .authEndpoint:
             _ = try EndpointURL(parsing: value, what: option.name)
             strings[option] = value

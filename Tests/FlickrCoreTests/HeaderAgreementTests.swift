@@ -21,7 +21,7 @@ import Testing
             (.noMemory, FLICKR_ENOMEM), (.network, FLICKR_ENETWORK), (.timeout, FLICKR_ETIMEOUT),
             (.http, FLICKR_EHTTP), (.api, FLICKR_EAPI), (.oauth, FLICKR_EOAUTH), (.parse, FLICKR_EPARSE),
             (.aborted, FLICKR_EABORTED), (.tls, FLICKR_ETLS), (.io, FLICKR_EIO), (.tooBig, FLICKR_ETOOBIG),
-            (.state, FLICKR_ESTATE),
+            (.state, FLICKR_ESTATE), (.notFound, FLICKR_ENOTFOUND),
         ]
         #expect(header.count == FlickrError.Code.allCases.count)
         for (code, cValue) in header {
@@ -45,10 +45,27 @@ import Testing
             (.rateLimitPerSecond, FLICKR_OPT_RATE_LIMIT_PER_SECOND), (.photoCacheDir, FLICKR_OPT_PHOTO_CACHE_DIR),
             (.photoEndpoint, FLICKR_OPT_PHOTO_ENDPOINT),
             (.photoCacheMaxBytes, FLICKR_OPT_PHOTO_CACHE_MAX_BYTES), (.maxConnections, FLICKR_OPT_MAX_CONNECTIONS),
+            (.baseURL, FLICKR_OPT_BASE_URL), (.checkArguments, FLICKR_OPT_CHECK_ARGUMENTS),
         ]
         #expect(header.count == ContextOption.allCases.count)
         for (option, cValue) in header {
             #expect(option.rawValue == Int32(bitPattern: cValue.rawValue), "\(option.name)")
+        }
+    }
+
+    @Test func methodVerbsAndPermissionsMatchHeader() {
+        #expect(HTTPRequest.Verb(cValue: FLICKR_GET.rawValue, method: "flickr.photos.delete") == .get)
+        #expect(HTTPRequest.Verb(cValue: FLICKR_POST.rawValue, method: "flickr.photos.search") == .post)
+        #expect(HTTPRequest.Verb(cValue: FLICKR_METHOD_VERB.rawValue, method: "flickr.photos.delete") == .post)
+        #expect(HTTPRequest.Verb(cValue: FLICKR_METHOD_VERB.rawValue, method: "flickr.photos.search") == .get)
+        #expect(HTTPRequest.Verb(cValue: FLICKR_METHOD_VERB.rawValue, method: "flickr.not.known") == .get)
+        #expect(HTTPRequest.Verb(cValue: 3, method: "flickr.photos.search") == nil)
+        let permissions: [(MethodCatalogue.Permission, flickr_permission)] = [
+            (.none, FLICKR_PERM_NONE), (.read, FLICKR_PERM_READ), (.write, FLICKR_PERM_WRITE),
+            (.delete, FLICKR_PERM_DELETE),
+        ]
+        for (permission, cValue) in permissions {
+            #expect(UInt32(permission.rawValue) == cValue.rawValue, "\(permission.name)")
         }
     }
 }

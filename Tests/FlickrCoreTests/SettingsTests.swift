@@ -24,7 +24,7 @@ import Testing
         #expect(s.string(.uploadEndpoint) == "https://up.flickr.com/services/upload/")
         #expect(s.string(.replaceEndpoint) == "https://up.flickr.com/services/replace/")
         #expect(s.string(.oauthEndpoint) == "https://www.flickr.com/services/oauth/")
-        #expect(s.string(.userAgent) == "libflickr/0.3.0")
+        #expect(s.string(.userAgent) == "libflickr/0.4.0")
         #expect(s.string(.oauthToken) == nil)
         #expect(s.string(.proxy) == nil)
         #expect(s.number(.timeoutMs) == 30_000)

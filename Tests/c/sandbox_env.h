@@ -32,14 +32,9 @@ static flickr_context *sandbox_context(enum sandbox_auth auth) {
         fprintf(stderr, "flickr_context_new: %s\n", flickr_error_last()->message);
         exit(2);
     }
-    sandbox_url(url, sizeof url, "/services/rest/");
-    flickr_context_set_string(ctx, FLICKR_OPT_REST_ENDPOINT, url);
-    sandbox_url(url, sizeof url, "/services/upload/");
-    flickr_context_set_string(ctx, FLICKR_OPT_UPLOAD_ENDPOINT, url);
-    sandbox_url(url, sizeof url, "/services/replace/");
-    flickr_context_set_string(ctx, FLICKR_OPT_REPLACE_ENDPOINT, url);
-    sandbox_url(url, sizeof url, "/services/oauth/");
-    flickr_context_set_string(ctx, FLICKR_OPT_OAUTH_ENDPOINT, url);
+    /* One option points every endpoint (REST, upload, replace, OAuth, photos) at the sandbox. */
+    sandbox_url(url, sizeof url, "");
+    flickr_context_set_string(ctx, FLICKR_OPT_BASE_URL, url);
     if (getenv("FLICKR_SANDBOX_CA_FILE")) flickr_context_set_string(ctx, FLICKR_OPT_CA_FILE, getenv("FLICKR_SANDBOX_CA_FILE"));
     if (auth == AUTH_OAUTH) {
         flickr_context_set_string(ctx, FLICKR_OPT_OAUTH_TOKEN, sandbox_env("FLICKR_SANDBOX_OAUTH_TOKEN"));

@@ -108,7 +108,7 @@ static void *fresh_thread(void *arg) {
 }
 
 static void test_common(void) {
-    static const int codes[] = {INT_MIN, -1000, -15, -1, 0, 1, 7, 1000, INT_MAX};
+    static const int codes[] = {INT_MIN, -1000, -16, -1, 0, 1, 7, 1000, INT_MAX};
     size_t i;
     int code;
 
@@ -120,7 +120,7 @@ static void test_common(void) {
 
     BOUNDARY(flickr_strerror)
     for (i = 0; i < sizeof codes / sizeof codes[0]; i++) CHECK(flickr_strerror(codes[i]) && *flickr_strerror(codes[i]));
-    for (code = FLICKR_OK; code >= FLICKR_ESTATE; code--) CHECK(flickr_strerror(code) && *flickr_strerror(code));
+    for (code = FLICKR_OK; code >= FLICKR_ENOTFOUND; code--) CHECK(flickr_strerror(code) && *flickr_strerror(code));
 
     BOUNDARY(flickr_error_last)
     {   /* Never NULL; a thread that never failed reads FLICKR_OK "no error". */
@@ -142,14 +142,14 @@ static const flickr_option string_options[] = {
     FLICKR_OPT_REST_ENDPOINT, FLICKR_OPT_UPLOAD_ENDPOINT, FLICKR_OPT_REPLACE_ENDPOINT, FLICKR_OPT_OAUTH_ENDPOINT,
     FLICKR_OPT_OAUTH_TOKEN,   FLICKR_OPT_OAUTH_TOKEN_SECRET, FLICKR_OPT_AUTH_TOKEN,  FLICKR_OPT_USER_AGENT,
     FLICKR_OPT_PROXY,         FLICKR_OPT_CA_FILE,          FLICKR_OPT_AUTH_ENDPOINT, FLICKR_OPT_PHOTO_CACHE_DIR,
-    FLICKR_OPT_PHOTO_ENDPOINT};
+    FLICKR_OPT_PHOTO_ENDPOINT, FLICKR_OPT_BASE_URL};
 static const flickr_option number_options[] = {
     FLICKR_OPT_TIMEOUT_MS, FLICKR_OPT_CONNECT_TIMEOUT_MS, FLICKR_OPT_MAX_RESPONSE_BYTES, FLICKR_OPT_OAUTH_IN_HEADER,
     FLICKR_OPT_UPLOAD_IDLE_TIMEOUT_MS, FLICKR_OPT_UPLOAD_RESPONSE_TIMEOUT_MS, FLICKR_OPT_MAX_RETRIES,
     FLICKR_OPT_RETRY_BASE_MS, FLICKR_OPT_RETRY_POST, FLICKR_OPT_RATE_LIMIT_PER_HOUR, FLICKR_OPT_RATE_LIMIT_PER_SECOND,
-    FLICKR_OPT_PHOTO_CACHE_MAX_BYTES};
+    FLICKR_OPT_PHOTO_CACHE_MAX_BYTES, FLICKR_OPT_MAX_CONNECTIONS, FLICKR_OPT_CHECK_ARGUMENTS};
 /* Values that are no option of either kind. */
-static const int unknown_options[] = {INT_MIN, -1, 0, 14, 99, 113, 1000, 65536, INT_MAX};
+static const int unknown_options[] = {INT_MIN, -1, 0, 15, 99, 114, 1000, 65536, INT_MAX};
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static void ignore_line(const char *line, void *userdata) { (void)line, (void)userdata; }
@@ -353,7 +353,7 @@ static void test_client(void) {
     CHECK_FAILS(flickr_call(&resp, ctx, "", NULL, FLICKR_GET), FLICKR_EINVAL);
     CHECK_FAILS(flickr_call(&resp, ctx, "flickr.test.echo\r\nHost: evil", NULL, FLICKR_GET), FLICKR_EINVAL);
     for (i = 0; i < N_BAD; i++) CHECK_FAILS(flickr_call(&resp, ctx, bad_utf8[i], NULL, FLICKR_GET), FLICKR_EINVAL);
-    CHECK_FAILS(flickr_call(&resp, ctx, "flickr.test.echo", NULL, (flickr_http_method)2), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_call(&resp, ctx, "flickr.test.echo", NULL, (flickr_http_method)3), FLICKR_EINVAL);
     CHECK_FAILS(flickr_call(&resp, ctx, "flickr.test.echo", NULL, (flickr_http_method)-1), FLICKR_EINVAL);
     CHECK_FAILS(flickr_call(&resp, ctx, "flickr.test.echo", NULL, (flickr_http_method)INT_MAX), FLICKR_EINVAL);
     check_bad_params(call_with_params, ctx);
@@ -364,7 +364,7 @@ static void test_client(void) {
     CHECK_FAILS(flickr_call_discard(ctx, NULL, NULL, FLICKR_GET), FLICKR_EINVAL);
     CHECK_FAILS(flickr_call_discard(ctx, "", NULL, FLICKR_POST), FLICKR_EINVAL);
     for (i = 0; i < N_BAD; i++) CHECK_FAILS(flickr_call_discard(ctx, bad_utf8[i], NULL, FLICKR_GET), FLICKR_EINVAL);
-    CHECK_FAILS(flickr_call_discard(ctx, "flickr.test.echo", NULL, (flickr_http_method)2), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_call_discard(ctx, "flickr.test.echo", NULL, (flickr_http_method)3), FLICKR_EINVAL);
     CHECK_FAILS(flickr_call_discard(ctx, "flickr.test.echo", NULL, (flickr_http_method)-1), FLICKR_EINVAL);
     check_bad_params(call_discard_with_params, ctx);
 
@@ -420,6 +420,28 @@ static void test_client(void) {
 }
 
 /* Page walks (flickr_pages_*). */
+static void test_methods(void) {
+    const flickr_method_info *info = (const flickr_method_info *)0x1;
+    size_t i;
+
+    BOUNDARY(flickr_method_find)
+    CHECK_FAILS(flickr_method_find(NULL, "flickr.test.echo"), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_method_find(&info, NULL), FLICKR_EINVAL);
+    CHECK(info == NULL);
+    CHECK_FAILS(flickr_method_find(&info, ""), FLICKR_ENOTFOUND);
+    for (i = 0; i < N_BAD; i++) CHECK_FAILS(flickr_method_find(&info, bad_utf8[i]), FLICKR_EINVAL);
+    CHECK_EQ_INT(flickr_method_find(&info, "flickr.test.echo"), FLICKR_OK);
+
+    BOUNDARY(flickr_method_count)
+    CHECK(flickr_method_count() > 0);
+
+    BOUNDARY(flickr_method_at)
+    CHECK(flickr_method_at(0) != NULL);
+    CHECK(flickr_method_at(flickr_method_count()) == NULL);
+    CHECK(flickr_method_at((size_t)-1) == NULL);
+    CHECK(flickr_method_at((size_t)1 << 63) == NULL);
+}
+
 static void test_pages(void) {
     flickr_context *ctx = offline_context("secret"), *dead = freed_context();
     flickr_pages *pages = (flickr_pages *)0x1, *walk = NULL;
@@ -1009,6 +1031,7 @@ int main(void) {
     test_common();
     test_context();
     test_client();
+    test_methods();
     test_pages();
     test_response();
     test_auth();

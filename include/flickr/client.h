@@ -30,7 +30,10 @@ typedef struct flickr_request flickr_request;
 /** @brief The HTTP method of a call. Flickr's write methods require FLICKR_POST. */
 typedef enum flickr_http_method {
     FLICKR_GET = 0,
-    FLICKR_POST = 1
+    FLICKR_POST = 1,
+    /** The catalogue's verb for the method (flickr_method_find(): POST for Flickr's write and
+     *  delete methods), GET for a method the catalogue does not hold. Added in 0.4. */
+    FLICKR_METHOD_VERB = 2
 } flickr_http_method;
 
 /**
@@ -61,12 +64,13 @@ typedef void (*flickr_done_fn)(flickr_request *req, int status, const flickr_res
  * @param params   NULL-terminated array of UTF-8 key, value, key, value, ..., NULL; NULL means none.
  *                 Copied. `method`, `api_key`, `api_sig`, `auth_token`, `format`, `nojsoncallback`
  *                 and `oauth_*` are set by the library and refused here.
- * @param verb     FLICKR_GET or FLICKR_POST.
+ * @param verb     FLICKR_GET, FLICKR_POST, or FLICKR_METHOD_VERB for the catalogue's.
  * @return FLICKR_OK; FLICKR_EAPI for stat="fail" (flickr_error_last() gives Flickr's code and
  *         message); FLICKR_EHTTP for a non-2xx answer without an envelope; FLICKR_EOAUTH for an
  *         OAuth refusal (401/400 `oauth_problem=...`); FLICKR_EPARSE for an empty or non-XML body;
  *         FLICKR_ENETWORK, FLICKR_ETIMEOUT, FLICKR_ETLS, FLICKR_ETOOBIG for transport failures;
- *         FLICKR_EINVAL for bad arguments; FLICKR_ESTATE when called from a done callback of
+ *         FLICKR_EINVAL for bad arguments (among them a known method's missing required
+ *         argument: FLICKR_OPT_CHECK_ARGUMENTS); FLICKR_ESTATE when called from a done callback of
  *         the same context.
  * @note Added in 0.1. Thread-safe: any number of threads may call at once on one context.
  *       Runs on the calling thread, which it blocks until the answer is in.
@@ -87,7 +91,7 @@ FLICKR_API int flickr_call(flickr_response **out, flickr_context *ctx, const cha
  * @param ctx    the context.
  * @param method as for flickr_call().
  * @param params as for flickr_call(); copied.
- * @param verb   FLICKR_GET or FLICKR_POST.
+ * @param verb   as for flickr_call().
  * @return as flickr_call() (flickr_error_last() gives the details of a failure).
  * @note Added in 0.2. Thread-safe: any number of threads may call at once on one context.
  */
@@ -102,7 +106,7 @@ FLICKR_API int flickr_call_discard(flickr_context *ctx, const char *method, cons
  * @param ctx       the context (the request keeps what it needs of it alive).
  * @param method    as for flickr_call().
  * @param params    as for flickr_call(); copied before this returns.
- * @param verb      FLICKR_GET or FLICKR_POST.
+ * @param verb      as for flickr_call().
  * @param done      called once when the request ends, on the context's worker thread; may be NULL.
  * @param userdata  passed to done untouched.
  * @return FLICKR_OK or, for arguments refused before starting, FLICKR_EINVAL (and the like).

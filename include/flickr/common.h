@@ -60,7 +60,8 @@ typedef enum flickr_status {
     FLICKR_ETLS = -11,      /**< TLS failed: certificate not trusted, wrong host, handshake error. */
     FLICKR_EIO = -12,       /**< A local file or stream could not be read. */
     FLICKR_ETOOBIG = -13,   /**< The answer exceeded FLICKR_OPT_MAX_RESPONSE_BYTES. */
-    FLICKR_ESTATE = -14     /**< The handle is not in a state that allows the call. */
+    FLICKR_ESTATE = -14,    /**< The handle is not in a state that allows the call. */
+    FLICKR_ENOTFOUND = -15  /**< No such thing: a method name the catalogue does not hold. Added in 0.4. */
 } flickr_status;
 
 /**

@@ -60,6 +60,14 @@ typedef enum flickr_option {
      *  their own secret (h, k, 3k... and o with url_o) come from the photo's url_* attributes as they
      *  are. Added in 0.2. */
     FLICKR_OPT_PHOTO_ENDPOINT = 13,
+    /** Points every endpoint at one server that serves Flickr's paths (a sandbox, a proxy, a
+     *  recording server): setting "http://HOST:PORT" sets FLICKR_OPT_REST_ENDPOINT to
+     *  "http://HOST:PORT/services/rest/", the upload, replace, OAuth and auth endpoints to
+     *  ".../services/upload/", "/services/replace/", "/services/oauth/", "/services/auth/", and
+     *  FLICKR_OPT_PHOTO_ENDPOINT to ".../photos" (final slashes of the value are dropped). An
+     *  endpoint option set afterwards overrides its own endpoint; NULL restores all seven
+     *  defaults. Reading it gives the last base set, or NULL. Added in 0.4. */
+    FLICKR_OPT_BASE_URL = 14,
 
     /** Total time limit of one call in milliseconds, from the moment it starts: every attempt,
      *  retry back-off and rate-limit wait included (a retry or a rate-limit slot that would start
@@ -106,7 +114,12 @@ typedef enum flickr_option {
      *  process's file descriptors. Synchronous calls use one connection per calling thread, kept
      *  alive between calls. A descriptor shortage that happens anyway fails with FLICKR_ENOMEM
      *  ("too many open files"), not as a network error. Default 256. Added in 0.3. */
-    FLICKR_OPT_MAX_CONNECTIONS = 112
+    FLICKR_OPT_MAX_CONNECTIONS = 112,
+    /** 1 (default): a call of a method in the catalogue (flickr/methods.h) that lacks one of its
+     *  required arguments fails with FLICKR_EINVAL before anything is sent, the message naming the
+     *  argument. 0: calls go out as given. Methods the catalogue does not hold are always sent as
+     *  given (with a log line). Added in 0.4. */
+    FLICKR_OPT_CHECK_ARGUMENTS = 113
 } flickr_option;
 
 /**

@@ -10,11 +10,11 @@
 #define FLICKR_VERSION_H
 
 /** The version of these headers, "MAJOR.MINOR.PATCH". @note Added in 0.1. */
-#define FLICKR_VERSION "0.3.0"
+#define FLICKR_VERSION "0.4.0"
 /** Major version: bumped only on an ABI break (it is the SONAME's number). */
 #define FLICKR_VERSION_MAJOR 0
 /** Minor version: bumped when API is added. */
-#define FLICKR_VERSION_MINOR 3
+#define FLICKR_VERSION_MINOR 4
 /** Patch version: bumped for fixes. */
 #define FLICKR_VERSION_PATCH 0
 /** The version as one number, 0xMMmmpp, comparable with flickr_version_number(). */

@@ -37,6 +37,9 @@ package protocol Operation: AnyObject, Sendable {
     func describeFailure(_ error: FlickrError) -> FlickrError
     /// Called once when the request ends, whatever the outcome: releases what attempts left behind.
     func ended()
+    /// Refuses, before anything is sent, what the request's own rules forbid (a REST call missing a
+    /// required argument of a known method).
+    func check(_ settings: Settings) throws(FlickrError)
 }
 
 extension Operation {
@@ -49,11 +52,24 @@ extension Operation {
     package var keptBodyBytes: Int { Int.max }
     package func describeFailure(_ error: FlickrError) -> FlickrError { error }
     package func ended() {}
+    package func check(_ settings: Settings) throws(FlickrError) {}
 }
 
 extension RESTCall: Operation {
     package var isIdempotent: Bool { verb == .get }
     package var logLabel: String { method }
+
+    /// A known method's missing required argument costs no round trip (FLICKR_OPT_CHECK_ARGUMENTS);
+    /// an unknown method is sent as given, with a log line: Flickr adds methods.
+    package func check(_ settings: Settings) throws(FlickrError) {
+        guard let known = MethodCatalogue.method(named: method) else {
+            settings.log?.write("\(method) is not in libflickr's method catalogue: sent as given")
+            return
+        }
+        guard settings.number(.checkArguments) != 0,
+              let missing = MethodCatalogue.missingArgument(of: known, in: parameters) else { return }
+        throw .invalid("\(method) requires the argument \"\(missing)\" (FLICKR_OPT_CHECK_ARGUMENTS)")
+    }
 
     package func endpoint(_ settings: Settings) -> String {
         settings.string(.restEndpoint) ?? Settings.defaultRESTEndpoint

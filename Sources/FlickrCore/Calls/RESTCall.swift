@@ -27,6 +27,12 @@ package final class RESTCall: Sendable {
         self.discardsAnswer = discardsAnswer
     }
 
+    /// Arguments the library fills in itself (the legacy token, OAuth's): a catalogue's "required"
+    /// `auth_token` or `oauth_token` is satisfied by signing.
+    package static func isSetByLibrary(_ name: String) -> Bool {
+        reservedNames.contains(name) || name.hasPrefix("oauth_")
+    }
+
     /// The checks every call's method and parameters pass (also a pager's, before its first page).
     static func validate(method: String, parameters: [(String, String)]) throws(FlickrError) {
         guard !method.isEmpty else { throw .invalid("the method name must not be empty") }
@@ -35,7 +41,7 @@ package final class RESTCall: Sendable {
         }
         for (name, _) in parameters {
             guard !name.isEmpty else { throw .invalid("a parameter name must not be empty") }
-            if RESTCall.reservedNames.contains(name) || name.hasPrefix("oauth_") {
+            if RESTCall.isSetByLibrary(name) {
                 throw .invalid("parameter \"\(name)\" is set by libflickr; do not pass it")
             }
         }
@@ -43,10 +49,13 @@ package final class RESTCall: Sendable {
 }
 
 extension HTTPRequest.Verb {
-    package init?(cValue: UInt32) {
+    /// FLICKR_GET, FLICKR_POST, or FLICKR_METHOD_VERB: the catalogue's verb for `method` (GET for a
+    /// method it does not hold).
+    package init?(cValue: UInt32, method: String) {
         switch cValue {
         case 0: self = .get
         case 1: self = .post
+        case 2: self = MethodCatalogue.method(named: method)?.verb ?? .get
         default: return nil
         }
     }

@@ -53,6 +53,7 @@ package final class Request: @unchecked Sendable {
     }
 
     func start() throws(FlickrError) {
+        try operation.check(settings)
         if let local = operation.localResult() {
             state.withLock { $0.lastAttempt = "(cache)" }
             if inline {

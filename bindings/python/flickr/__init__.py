@@ -7,6 +7,8 @@ first use (see ``flickr._ffi`` for where it is looked for), so the sandbox
 """
 from __future__ import annotations
 
+from .api import MethodInfo, method_info, methods
+from .async_client import AsyncFlickr
 from .client import Flickr
 from .errors import (
     APIError,
@@ -17,6 +19,7 @@ from .errors import (
     InvalidArgument,
     NetworkError,
     NoMemory,
+    NotFound,
     OAuthError,
     ParseError,
     StateError,
@@ -25,10 +28,14 @@ from .errors import (
     TooBig,
 )
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 
 __all__ = [
     "Flickr",
+    "AsyncFlickr",
+    "MethodInfo",
+    "method_info",
+    "methods",
     "FlickrError",
     "APIError",
     "Aborted",
@@ -37,6 +44,7 @@ __all__ = [
     "InvalidArgument",
     "NetworkError",
     "NoMemory",
+    "NotFound",
     "OAuthError",
     "ParseError",
     "StateError",

@@ -16,7 +16,7 @@ from importlib import resources
 from . import _interrupt, errors
 
 #: The library major version this binding speaks; a different one is refused.
-BINDING_VERSION = (0, 3, 0)
+BINDING_VERSION = (0, 4, 0)
 
 
 class ContextRef(Structure):
@@ -49,6 +49,18 @@ class ErrorRecord(Structure):
         ("api_code", c_int),
         ("http_status", c_int),
         ("message", c_char_p),
+    ]
+
+
+class MethodInfoRecord(Structure):
+    """`flickr_method_info`: static, library-owned; read, never freed."""
+    _fields_ = [
+        ("name", c_char_p),
+        ("verb", c_int),
+        ("permission", c_int),
+        ("required", POINTER(c_char_p)),
+        ("optional", POINTER(c_char_p)),
+        ("doc_url", c_char_p),
     ]
 
 
@@ -95,6 +107,9 @@ _SIGNATURES = {
     "flickr_call": (_STATUS, [POINTER(ResponsePtr), ContextPtr, c_char_p, Params, c_int]),
     "flickr_call_discard": (_STATUS, [ContextPtr, c_char_p, Params, c_int]),
     "flickr_call_async": (_STATUS, [POINTER(RequestPtr), ContextPtr, c_char_p, Params, c_int, DoneCallback, c_void_p]),
+    "flickr_method_find": (_STATUS, [POINTER(POINTER(MethodInfoRecord)), c_char_p]),
+    "flickr_method_count": (c_size_t, []),
+    "flickr_method_at": (POINTER(MethodInfoRecord), [c_size_t]),
     "flickr_pages_new": (_STATUS, [POINTER(PagesPtr), ContextPtr, c_char_p, Params, c_char_p]),
     "flickr_pages_next": (_STATUS, [POINTER(ValuePtr), PagesPtr]),
     "flickr_pages_total": (c_int64, [PagesPtr]),

@@ -17,6 +17,7 @@ from concurrent.futures import Future, InvalidStateError
 from typing import TYPE_CHECKING, Any, Union
 
 from . import _ffi, _interrupt, errors
+from .api import Methods
 
 if TYPE_CHECKING:
     from .oauth import OAuth
@@ -38,6 +39,7 @@ STRING_OPTIONS = {
     "auth_endpoint": 11,
     "photo_cache_dir": 12,
     "photo_endpoint": 13,
+    "base_url": 14,
 }
 NUMBER_OPTIONS = {
     "timeout_ms": 100,
@@ -53,10 +55,17 @@ NUMBER_OPTIONS = {
     "rate_limit_per_second": 110,
     "photo_cache_max_bytes": 111,
     "max_connections": 112,
+    "check_arguments": 113,
 }
 
 
-GET, POST = 0, 1
+GET, POST, METHOD_VERB = 0, 1, 2  # flickr_http_method; METHOD_VERB: the catalogue's
+
+
+def _verb(post: bool | None) -> int:
+    """The one rule for every call: post=None takes the method's verb from the catalogue (POST
+    for Flickr's write and delete methods, GET otherwise and for unknown methods)."""
+    return METHOD_VERB if post is None else (POST if post else GET)
 
 #: Receives the library's request log: a DEBUG line per request, an INFO line per retry.
 logger = logging.getLogger("flickr")
@@ -392,13 +401,18 @@ def _fetched_path(response) -> pathlib.Path:
     return pathlib.Path(_response_dict(response)["path"])
 
 
-class Flickr:
+class Flickr(Methods):
     """A libflickr context.
 
     ``Flickr(api_key, secret, **options)``; options are the keywords of
     ``STRING_OPTIONS`` and ``NUMBER_OPTIONS`` (e.g. ``rest_endpoint=``,
-    ``oauth_token=``, ``ca_file=``, ``timeout_ms=``). Safe to share between
-    threads. Use as a context manager, or call :meth:`close`.
+    ``oauth_token=``, ``ca_file=``, ``timeout_ms=``; ``base_url=`` points every endpoint
+    at one server such as the sandbox). Safe to share between threads. Use as a context
+    manager, or call :meth:`close`.
+
+    Flickr's methods are attributes: ``api.photos.search(text="kitten")``,
+    ``api.groups.discuss.replies.getList(...)`` (see :mod:`flickr.api`); :meth:`call` calls
+    any method by name.
     """
 
     def __init__(self, api_key: str, secret: str | None = None, **options: OptionValue):
@@ -452,37 +466,40 @@ class Flickr:
 
     # -- calls ----------------------------------------------------------
 
-    def call(self, method: str, **params: Any) -> dict:
-        """Calls `method` with GET and returns the response as a dict (the `<rsp>` object).
+    def call(self, method: str, /, *, post: bool | None = None, **params: Any) -> dict:
+        """Calls `method` and returns the response as a dict (the `<rsp>` object).
 
-        Parameter values are converted to text: bools as 1/0, lists comma-joined;
-        None values are left out. Raises a `FlickrError` subclass on failure
-        (`APIError` with `.api_code` for Flickr's stat="fail").
+        The verb is the method's own from the catalogue (POST for Flickr's write and delete
+        methods) unless `post` says otherwise. Parameter values are converted to text: bools as
+        1/0, lists comma-joined; None values are left out. A known method's missing required
+        argument raises `InvalidArgument` before anything is sent (the `check_arguments`
+        option). Raises a `FlickrError` subclass on failure (`APIError` with `.api_code` for
+        Flickr's stat="fail"). ``api.photos.search(...)`` is the same call with a signature.
         """
-        return self._call(method, params, GET)
+        return self._call(method, params, _verb(post))
 
-    def post(self, method: str, **params: Any) -> dict:
-        """Like :meth:`call`, with POST (Flickr's write methods require it)."""
+    def post(self, method: str, /, **params: Any) -> dict:
+        """:meth:`call` with POST whatever the catalogue says."""
         return self._call(method, params, POST)
 
-    def call_xml(self, method: str, *, post: bool = False, **params: Any) -> str:
-        """Like :meth:`call` (or :meth:`post`), returning Flickr's XML body as received."""
+    def call_xml(self, method: str, /, *, post: bool | None = None, **params: Any) -> str:
+        """Like :meth:`call`, returning Flickr's XML body as received."""
         def body(response):
             length = ctypes.c_size_t()
             pointer = _ffi.lib().flickr_response_body(response, ctypes.byref(length))
             return ctypes.string_at(pointer, length.value).decode("utf-8", "replace")
 
-        return self._call(method, params, POST if post else GET, body)
+        return self._call(method, params, _verb(post), body)
 
-    def call_discard(self, method: str, *, post: bool = False, **params: Any) -> None:
-        """Like :meth:`call` (or :meth:`post`) for a call whose answer you will not read.
+    def call_discard(self, method: str, /, *, post: bool | None = None, **params: Any) -> None:
+        """Like :meth:`call` for a call whose answer you will not read.
 
         A success is recognised from the start of the answer and nothing is mapped, which makes
         the call cheaper; failures raise exactly as :meth:`call` raises them. For writes such as
         ``flickr.photos.addTags``.
         """
         _ffi.lib().flickr_call_discard(self._live(), _ffi.encode(method, "method"), _ffi.params_array(params),
-                                       POST if post else GET)
+                                       _verb(post))
 
     def _call(self, method: str, params: dict, verb: int, convert=None) -> Any:
         lib = _ffi.lib()
@@ -494,7 +511,7 @@ class Flickr:
         finally:
             lib.flickr_response_free(response)
 
-    def call_async(self, method: str, *, post: bool = False, **params: Any) -> RequestFuture:
+    def call_async(self, method: str, /, *, post: bool | None = None, **params: Any) -> RequestFuture:
         """Starts a call and returns at once with a future of its dict.
 
         The request runs on the library's worker thread; many may be in flight
@@ -506,7 +523,7 @@ class Flickr:
         context = self._live()
         encoded = _ffi.encode(method, "method")
         return _start_async(lambda request, key: lib.flickr_call_async(
-            request, context, encoded, _ffi.params_array(params), POST if post else GET, _on_done, key),
+            request, context, encoded, _ffi.params_array(params), _verb(post), _on_done, key),
             self._dispatcher)
 
     # -- photos ---------------------------------------------------------

@@ -26,6 +26,7 @@ ETLS = -11
 EIO = -12
 ETOOBIG = -13
 ESTATE = -14
+ENOTFOUND = -15
 
 
 class FlickrError(Exception):
@@ -104,6 +105,10 @@ class StateError(FlickrError):
     """FLICKR_ESTATE: the object cannot do this now (for example, it was closed)."""
 
 
+class NotFound(FlickrError):
+    """FLICKR_ENOTFOUND: no such thing (a method name the catalogue does not hold)."""
+
+
 _CLASSES = {
     EINVAL: InvalidArgument,
     ENOMEM: NoMemory,
@@ -118,6 +123,7 @@ _CLASSES = {
     EIO: FileError,
     ETOOBIG: TooBig,
     ESTATE: StateError,
+    ENOTFOUND: NotFound,
 }
 
 

@@ -40,10 +40,5 @@ def stop_sandbox(sandbox):
 
 
 def endpoints(server) -> dict:
-    """The option keywords pointing a Flickr object at a sandbox."""
-    return {
-        "rest_endpoint": server.url + "/services/rest/",
-        "upload_endpoint": server.url + "/services/upload/",
-        "replace_endpoint": server.url + "/services/replace/",
-        "oauth_endpoint": server.url + "/services/oauth/",
-    }
+    """The option keywords pointing a Flickr object at a sandbox: one base URL for every endpoint."""
+    return {"base_url": server.url}

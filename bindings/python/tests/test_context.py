@@ -20,7 +20,7 @@ def test_defaults(api):
     assert api.get_option("upload_endpoint") == "https://up.flickr.com/services/upload/"
     assert api.get_option("replace_endpoint") == "https://up.flickr.com/services/replace/"
     assert api.get_option("oauth_endpoint") == "https://www.flickr.com/services/oauth/"
-    assert api.get_option("user_agent") == "libflickr/0.3.0"
+    assert api.get_option("user_agent") == "libflickr/0.4.0"
     assert api.get_option("oauth_token") is None
     assert api.get_option("timeout_ms") == 30000
     assert api.get_option("max_response_bytes") == 32 * 1024 * 1024
@@ -44,16 +44,18 @@ def test_every_option_round_trips(api, tmp_path):
     ca = tmp_path / "ca.pem"
     ca.write_text("not checked until a TLS call")
     values = {name: "http://127.0.0.1:1/x/" for name in STRING_OPTIONS if name.endswith("endpoint")}
+    values["base_url"] = "http://127.0.0.1:2"
     values.update(oauth_token="t", oauth_token_secret="s", auth_token="a", user_agent="u", proxy="", ca_file=str(ca),
                   photo_cache_dir=str(tmp_path / "photos"))
     assert set(values) == set(STRING_OPTIONS)
+    api.set_option("base_url", values["base_url"])  # first: it sets every endpoint
     for name, value in values.items():
         api.set_option(name, value)
         assert api.get_option(name) == value, name
     numbers = {"timeout_ms": 1, "connect_timeout_ms": 2, "max_response_bytes": 4096, "oauth_in_header": 1,
                "upload_idle_timeout_ms": 3, "upload_response_timeout_ms": 4, "max_retries": 5, "retry_base_ms": 6,
                "retry_post": 1, "rate_limit_per_hour": 7, "rate_limit_per_second": 8, "photo_cache_max_bytes": 4096,
-               "max_connections": 9}
+               "max_connections": 9, "check_arguments": 0}
     assert set(numbers) == set(NUMBER_OPTIONS)
     for name, value in numbers.items():
         api.set_option(name, value)

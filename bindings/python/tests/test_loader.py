@@ -55,7 +55,7 @@ def test_import_does_not_load_the_library():
 def test_flickr_library_variable_wins(library_path):
     result = run_probe({"FLICKR_LIBRARY": str(library_path)})
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["0.3.0", str(library_path)]
+    assert result.stdout.split() == ["0.4.0", str(library_path)]
 
 
 def test_bad_flickr_library_fails_loudly_without_fallback(library_path):
@@ -69,7 +69,7 @@ def test_bad_flickr_library_fails_loudly_without_fallback(library_path):
 def test_system_soname_is_the_last_resort(library_path):
     result = run_probe({"LD_LIBRARY_PATH": str(library_path.parent)})
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["0.3.0", "libflickr.so.0"]
+    assert result.stdout.split() == ["0.4.0", "libflickr.so.0"]
 
 
 def test_nothing_found_names_every_place_tried():
@@ -84,7 +84,7 @@ def test_bundled_copy_is_used(library_path, tmp_path):
     shutil.copyfile(library_path, tmp_path / "flickr" / "libflickr.so.0")
     result = run_probe({}, pythonpath=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["0.3.0", str(tmp_path / "flickr" / "libflickr.so.0")]
+    assert result.stdout.split() == ["0.4.0", str(tmp_path / "flickr" / "libflickr.so.0")]
 
 
 def test_pip_install_bundles_the_library(library_path, tmp_path):
@@ -100,19 +100,20 @@ def test_pip_install_bundles_the_library(library_path, tmp_path):
     result = run_probe({}, pythonpath=None, python=python)
     assert result.returncode == 0, result.stderr
     version, path = result.stdout.split()
-    assert version == "0.3.0"
+    assert version == "0.4.0"
     assert path.startswith(str(env_dir)) and path.endswith("flickr/libflickr.so.0")
 
 
-@pytest.mark.parametrize("number", [0x010000, 0x000000, 0x000100, 0x000200, 0x020103])  # 0.2 lacks the interrupt hook
+# 0.3 lacks the method catalogue, 0.2 the interrupt hook.
+@pytest.mark.parametrize("number", [0x010000, 0x000000, 0x000100, 0x000200, 0x000305, 0x020103])
 def test_incompatible_versions_are_refused(number):
     from flickr import _ffi
 
-    with pytest.raises(ImportError, match="this binding needs 0.3"):
+    with pytest.raises(ImportError, match="this binding needs 0.4"):
         _ffi.check_version(number, "/somewhere/libflickr.so")
 
 
-@pytest.mark.parametrize("number", [0x000300, 0x000305, 0x000400])
+@pytest.mark.parametrize("number", [0x000400, 0x000405, 0x000500])
 def test_compatible_versions_are_accepted(number):
     from flickr import _ffi
 

@@ -68,4 +68,4 @@ def photo_not_found() -> ApiError:
 
 
 # Import the modules for their registrations.
-from . import auth, people, photos, photosets, places, sandbox, test, upload  # noqa: E402,F401
+from . import auth, people, photos, photosets, places, reflection, sandbox, test, upload  # noqa: E402,F401

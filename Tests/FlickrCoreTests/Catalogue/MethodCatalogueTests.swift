@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+
+import Testing
+
+@testable import FlickrCore
+
+/// The compiled table (MethodTable.swift) as the core reads it; the C view and its agreement with
+/// data/flickr-methods.json are tested in Tests/c/test_methods.c and the Python suite.
+@Suite struct MethodCatalogueTests {
+    @Test func tableHoldsEveryMethodSorted() {
+        let methods = MethodCatalogue.methods
+        #expect(methods.count == 223)
+        for (earlier, later) in zip(methods, methods.dropFirst()) {
+            #expect(Array(earlier.name.utf8).lexicographicallyPrecedes(Array(later.name.utf8)))
+        }
+        // Flickr's rule: write and delete methods are POSTed, everything else is a GET.
+        for method in methods {
+            #expect((method.verb == .post) == (method.permission == .write || method.permission == .delete))
+            #expect(!method.required.contains("api_key") && !method.optional.contains("api_key"))
+        }
+    }
+
+    @Test func lookup() throws {
+        let search = try #require(MethodCatalogue.method(named: "flickr.photos.search"))
+        #expect(search.verb == .get && search.permission == .none && search.required.isEmpty)
+        #expect(search.optional.contains("text") && search.optional.contains("bbox"))
+        let replies = try #require(MethodCatalogue.method(named: "flickr.groups.discuss.replies.getList"))
+        #expect(replies.required == ["group_id", "topic_id", "per_page"])
+        #expect(MethodCatalogue.method(named: "flickr.activity.userComments")?.permission == .read)
+        #expect(MethodCatalogue.method(named: "flickr.urls.lookupUser") != nil)
+        for missing in ["", "flickr", "flickr.photos", "flickr.photos.searchx", "flickr.photos.searc", "zzz"] {
+            #expect(MethodCatalogue.method(named: missing) == nil)
+        }
+    }
+
+    @Test func missingArguments() throws {
+        let getInfo = try #require(MethodCatalogue.method(named: "flickr.photos.getInfo"))
+        #expect(MethodCatalogue.missingArgument(of: getInfo, in: []) == "photo_id")
+        #expect(MethodCatalogue.missingArgument(of: getInfo, in: [("secret", "x")]) == "photo_id")
+        #expect(MethodCatalogue.missingArgument(of: getInfo, in: [("photo_id", "1")]) == nil)
+        // Arguments the library sends itself are never missing.
+        let check = try #require(MethodCatalogue.method(named: "flickr.auth.oauth.checkToken"))
+        #expect(MethodCatalogue.missingArgument(of: check, in: []) == nil)
+        let legacy = try #require(MethodCatalogue.method(named: "flickr.auth.checkToken"))
+        #expect(MethodCatalogue.missingArgument(of: legacy, in: []) == nil)
+    }
+
+    @Test func parserSkipsMalformedRecords() {
+        let methods = MethodCatalogue.parse("a.b\0G9\0x\0\0\0c.d\0P2\0id\0\0opt\0\0trailing")
+        #expect(methods.count == 1)
+        #expect(methods.first?.name == "c.d" && methods.first?.verb == .post && methods.first?.permission == .write)
+        #expect(methods.first?.required == ["id"] && methods.first?.optional == ["opt"])
+        #expect(MethodCatalogue.parse("").isEmpty)
+    }
+
+    @Test func baseURLSetsEveryEndpoint() throws {
+        var settings = try Settings(apiKey: "key", sharedSecret: "secret")
+        try settings.set(.baseURL, string: "http://127.0.0.1:8080/")
+        #expect(settings.string(.restEndpoint) == "http://127.0.0.1:8080/services/rest/")
+        #expect(settings.string(.photoEndpoint) == "http://127.0.0.1:8080/photos")
+        try settings.set(.baseURL, string: nil)
+        #expect(settings.string(.restEndpoint) == "https://api.flickr.com/services/rest/")
+        #expect(settings.string(.baseURL) == nil)
+    }
+}

@@ -21,6 +21,32 @@ public func flickr_photo_source_url(_ photo: OpaquePointer?, _ sizeSuffix: Unsaf
 }
 
 @c @implementation
+public func flickr_photo_image_url(
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ ctx: OpaquePointer?, _ photo: OpaquePointer?,
+    _ sizeSuffix: UnsafePointer<CChar>?
+) -> CInt {
+    boundary { () throws(FlickrError) in
+        guard let out else { throw .invalid("out must not be NULL") }
+        out.pointee = nil
+        let context = try contexts.object(ctx)
+        let size = try requiredString(sizeSuffix, "size_suffix")
+        out.pointee = try ownedCString(
+            try PhotoURL.source(size: size, field: try photoFields(photo), settings: context.snapshot))
+    }
+}
+
+@c @implementation
+public func flickr_url_parse(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ url: UnsafePointer<CChar>?) -> CInt {
+    boundary { () throws(FlickrError) in
+        guard let out else { throw .invalid("out must not be NULL") }
+        out.pointee = nil
+        let fields = try FlickrLink.parse(try requiredString(url, "url"))
+        out.pointee = responses.register(Response(tree: try ValueTree.object(fields, rootName: "url"), body: [],
+                                                  httpStatus: 0))
+    }
+}
+
+@c @implementation
 public func flickr_photo_page_url(_ photo: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
     ownedResult { () throws(FlickrError) in try PhotoURL.page(field: try photoFields(photo)) }
 }

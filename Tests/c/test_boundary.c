@@ -620,6 +620,38 @@ static void test_photos_with(const flickr_value *root, const flickr_value *photo
     CHECK(url != NULL);
     flickr_free(url);
 
+    BOUNDARY(flickr_photo_image_url)
+    {
+        char *url = (char *)0x1;
+        flickr_context *ctx = NULL;
+        CHECK_EQ_INT(flickr_context_new(&ctx, "key", NULL), FLICKR_OK);
+        CHECK_FAILS(flickr_photo_image_url(NULL, ctx, photo, "b"), FLICKR_EINVAL);
+        CHECK_FAILS(flickr_photo_image_url(&url, NULL, photo, "b"), FLICKR_EINVAL);
+        CHECK(url == NULL);
+        CHECK_FAILS(flickr_photo_image_url(&url, ctx, NULL, "b"), FLICKR_EINVAL);
+        CHECK_FAILS(flickr_photo_image_url(&url, ctx, photo, NULL), FLICKR_EINVAL);
+        CHECK_FAILS(flickr_photo_image_url(&url, ctx, array, "b"), FLICKR_EINVAL);
+        CHECK_FAILS(flickr_photo_image_url(&url, ctx, photo, "zz"), FLICKR_EINVAL);
+        for (i = 0; i < N_BAD; i++) CHECK_FAILS(flickr_photo_image_url(&url, ctx, photo, bad_utf8[i]), FLICKR_EINVAL);
+        flickr_context_free(ctx);
+    }
+
+    BOUNDARY(flickr_url_parse)
+    {
+        flickr_response *parsed = (flickr_response *)0x1;
+        static const char *refused[] = {"", " ", "https://", "ftp://www.flickr.com/photos/a/1", "https://example.com/photos/a/1",
+                                        "https://flic.kr/p/", "https://flic.kr/p/0OIl", "https://flic.kr/p/zzzzzzzzzzzzzzzz",
+                                        "https://www.flickr.com/", "https://www.flickr.com/photos/a%/1",
+                                        "https://www.flickr.com/photos/%00/1", "https://live.staticflickr.com/1/x.jpg"};
+        CHECK_FAILS(flickr_url_parse(NULL, "https://flic.kr/p/2oJ4UTv"), FLICKR_EINVAL);
+        CHECK_FAILS(flickr_url_parse(&parsed, NULL), FLICKR_EINVAL);
+        CHECK(parsed == NULL);
+        for (i = 0; i < COUNT(refused); i++) CHECK_FAILS(flickr_url_parse(&parsed, refused[i]), FLICKR_EINVAL);
+        for (i = 0; i < N_BAD; i++) CHECK_FAILS(flickr_url_parse(&parsed, bad_utf8[i]), FLICKR_EINVAL);
+        CHECK_EQ_INT(flickr_url_parse(&parsed, "https://flic.kr/p/2oJ4UTv"), FLICKR_OK);
+        flickr_response_free(parsed);
+    }
+
     BOUNDARY(flickr_photo_page_url)
     CHECK_NULL_WITH(flickr_photo_page_url(NULL), FLICKR_EINVAL);
     CHECK_NULL_WITH(flickr_photo_page_url(array), FLICKR_EINVAL);

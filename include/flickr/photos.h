@@ -29,6 +29,44 @@ FLICKR_BEGIN_DECLS
 FLICKR_API char *flickr_photo_source_url(const flickr_value *photo, const char *size_suffix);
 
 /**
+ * @brief The image URL of a photo at a size, on the context's FLICKR_OPT_PHOTO_ENDPOINT.
+ *
+ * flickr_photo_source_url() for the host the context downloads images from: the same as
+ * flickr_photo_fetch() uses, so that URLs printed for a sandbox (FLICKR_OPT_BASE_URL) point at it.
+ *
+ * @param[out] out    receives a new URL; free it with flickr_free(). NULL on failure.
+ * @param ctx         the context whose photo endpoint is used.
+ * @param photo       a photo object, as for flickr_photo_source_url().
+ * @param size_suffix a size, as for flickr_photo_source_url().
+ * @return FLICKR_OK; FLICKR_EINVAL (message naming what is missing) when the photo lacks what the
+ *         size needs, the size is unknown, or an argument is NULL.
+ * @note Added in 0.4. Thread-safe. Makes no network access.
+ */
+FLICKR_API int flickr_photo_image_url(char **out, flickr_context *ctx, const flickr_value *photo,
+                                      const char *size_suffix);
+
+/**
+ * @brief The ids in a Flickr URL, as an object of strings.
+ *
+ * Understands short links (https://flic.kr/p/{code}, /s/{code} for albums), photo pages
+ * (https://www.flickr.com/photos/{user}/{id}/ with /in/{context}/ or /sizes/{size}/), static
+ * image URLs of every size and host (live.staticflickr.com, farmN.staticflickr.com,
+ * cN.staticflickr.com/{farm}/), albums and sets, galleries, favorites, groups (and a discussion
+ * topic), people and tags; http or https, with or without "www.", query and fragment ignored.
+ * The root object's `kind` is "photo", "image", "album", "gallery", "favorites", "group", "user"
+ * or "tag"; the other members are those present of `photo_id`, `album_id`, `gallery_id`,
+ * `topic_id`, `group`, `group_id` (an NSID), `user` (as written), `nsid` or `path_alias`,
+ * `context`, `server`, `farm`, `secret`, `originalsecret`, `originalformat`, `size`, `format`, `tag`.
+ *
+ * @param[out] out receives the result; release with flickr_response_free(). NULL on failure.
+ * @param url      the URL, UTF-8.
+ * @return FLICKR_OK; FLICKR_EINVAL (message saying what was expected) for anything that is not
+ *         one of these Flickr URLs.
+ * @note Added in 0.4. Thread-safe. Makes no network access.
+ */
+FLICKR_API int flickr_url_parse(flickr_response **out, const char *url);
+
+/**
  * @brief The photo's page, https://www.flickr.com/photos/{path alias or owner NSID}/{id}/.
  * @param photo a photo object.
  * @return a new URL; free it with flickr_free(). NULL with FLICKR_EINVAL when id or owner is missing.

@@ -22,4 +22,19 @@ package enum Base58 {
         } while value > 0
         return String(decoding: digits.reversed(), as: UTF8.self)
     }
+
+    /// The number a flic.kr code stands for; nil for an empty code, a character outside the
+    /// alphabet, or a value past UInt64 (checked: codes come from pasted URLs).
+    package static func decode(_ code: String) -> UInt64? {
+        guard !code.isEmpty, code.utf8.count <= 12 else { return nil }
+        var value: UInt64 = 0
+        for byte in code.utf8 {
+            guard let digit = alphabet.firstIndex(of: byte) else { return nil }
+            let (shifted, overflow) = value.multipliedReportingOverflow(by: 58)
+            let (sum, carry) = shifted.addingReportingOverflow(UInt64(digit))
+            guard !overflow, !carry else { return nil }
+            value = sum
+        }
+        return value
+    }
 }

@@ -22,9 +22,7 @@ package final class PhotoDownload: Operation {
     /// `photo` reads the photo's attributes, as for flickr_photo_source_url.
     // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
     package convenience init(settings: Settings, size: String, field: (String) -> String?) throws(FlickrError) {
-        var host = Substring(settings.string(.photoEndpoint) ?? PhotoURL.staticHost)
-        while host.hasSuffix("/") { host = host.dropLast() }  // image paths come with their own "/"
-        let url = try PhotoURL.source(size: size, field: field, host: String(host))
+        let url = try PhotoURL.source(size: size, field: field, settings: settings)
         let entry = CacheName.entry(forURL: url, stamp: PhotoDownload.lastUpdate(field))
         let id = field("id").flatMap { id in PhotoDownload.isDecimal(id) ? id : nil }
         // The id in the image's own file name first: it names the image fetched, whatever else the photo says.

@@ -58,6 +58,16 @@ package enum PhotoURL {
                 + "5k, 6k, o")
     }
 
+    /// The image URL a context downloads from: `source` on FLICKR_OPT_PHOTO_ENDPOINT (a sandbox's
+    /// "/photos", or Flickr's static host).
+    package static func source(size: String, field: (String) -> String?, settings: Settings) throws(FlickrError)
+        -> String
+    {
+        var host = Substring(settings.string(.photoEndpoint) ?? staticHost)
+        while host.hasSuffix("/") { host = host.dropLast() }  // image paths come with their own "/"
+        return try source(size: size, field: field, host: String(host))
+    }
+
     /// https://www.flickr.com/photos/{user}/{id}/ where user = path alias (pathalias / path_alias /
     /// owner.path_alias, non-empty) else the owner's NSID (owner.nsid, or owner as a string); id required.
     /// Components percent-encoded where needed (`@` of an NSID stays literal, as on flickr.com).

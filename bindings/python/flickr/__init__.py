@@ -7,6 +7,7 @@ first use (see ``flickr._ffi`` for where it is looked for), so the sandbox
 """
 from __future__ import annotations
 
+from . import urls
 from .api import MethodInfo, method_info, methods
 from .async_client import AsyncFlickr
 from .client import Flickr
@@ -36,6 +37,7 @@ __all__ = [
     "MethodInfo",
     "method_info",
     "methods",
+    "urls",
     "FlickrError",
     "APIError",
     "Aborted",

@@ -135,6 +135,8 @@ _SIGNATURES = {
     "flickr_photo_source_url": (c_void_p, [ValuePtr, c_char_p]),
     "flickr_photo_page_url": (c_void_p, [ValuePtr]),
     "flickr_photo_short_url": (c_void_p, [c_char_p]),
+    "flickr_photo_image_url": (_STATUS, [POINTER(c_void_p), ContextPtr, ValuePtr, c_char_p]),
+    "flickr_url_parse": (_STATUS, [POINTER(ResponsePtr), c_char_p]),
     "flickr_photo_fetch": (_STATUS, [POINTER(c_void_p), ContextPtr, ValuePtr, c_char_p]),
     "flickr_photo_fetch_async": (_STATUS, [POINTER(RequestPtr), ContextPtr, ValuePtr, c_char_p, DoneCallback,
                                            c_void_p]),

@@ -385,6 +385,11 @@ def _photo_value(photo: dict):
     dates = photo.get("dates")
     if "lastupdate" not in photo and isinstance(dates, dict) and isinstance(dates.get("lastupdate"), str):
         photo = dict(photo, lastupdate=dates["lastupdate"])
+    owner = photo.get("owner")
+    if isinstance(owner, dict):  # getInfo's <owner nsid=.. path_alias=../>: what a page URL needs
+        photo = dict(photo, owner=owner.get("nsid", ""))
+        if isinstance(owner.get("path_alias"), str) and "pathalias" not in photo:
+            photo["pathalias"] = owner["path_alias"]
     attributes = "".join(f' {name}="{_xml_attribute(value)}"' for name, value in photo.items()
                          if isinstance(name, str) and isinstance(value, str) and _XML_NAME.match(name))
     xml = f"<photo{attributes}/>".encode("utf-8", "surrogatepass")
@@ -549,6 +554,15 @@ class Flickr(Methods):
         with _photo_value(photo) as value:
             lib.flickr_photo_fetch(ctypes.byref(path), self._live(), value, _ffi.encode(size, "size"))
         return pathlib.Path(_ffi.take_string(path.value))
+
+    def photo_url(self, photo: dict, size: str = "b") -> str:
+        """The image URL of `photo` at `size` on this object's ``photo_endpoint`` (Flickr's static
+        host, or a sandbox's): the URL :meth:`fetch_photo` downloads. Sizes as for
+        :func:`flickr.urls.source`."""
+        out = ctypes.c_void_p()
+        with _photo_value(photo) as value:
+            _ffi.lib().flickr_photo_image_url(ctypes.byref(out), self._live(), value, _ffi.encode(size, "size"))
+        return _ffi.take_string(out.value) or ""
 
     def fetch_photo_async(self, photo: dict, size: str = "b") -> RequestFuture:
         """Like :meth:`fetch_photo`, returning at once with a future of the path."""

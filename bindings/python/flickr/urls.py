@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: MIT
+"""Flickr URLs: a photo's image, page and short URLs, and the ids in any Flickr URL.
+
+The library builds and reads them (``flickr_photo_source_url``, ``flickr_url_parse``...), so
+C and Python agree on every form. Photos are dicts as calls return them.
+"""
+from __future__ import annotations
+
+import ctypes
+import json
+from dataclasses import dataclass, field
+
+from . import _ffi
+
+__all__ = ["FlickrURL", "page", "parse", "short", "source"]
+
+
+def _owned_url(pointer: int | None) -> str:
+    if not pointer:
+        raise _ffi.last_error()
+    return _ffi.take_string(pointer) or ""
+
+
+def source(photo: dict, size: str = "b") -> str:
+    """The image URL on Flickr's static host (``https://live.staticflickr.com/...``).
+
+    Sizes: "s" 75 square, "q" 150 square, "t" 100, "m" 240, "n" 320, "w" 400, "" 500, "z" 640,
+    "c" 800, "b" 1024 (from id, secret, server); "h", "k", "3k"... "6k" from the photo's url_*
+    extras; "o" the original. ``Flickr.photo_url`` gives the URL on the client's own photo
+    endpoint (a sandbox's). Raises ``flickr.InvalidArgument`` naming what the photo lacks.
+    """
+    from .client import _photo_value
+
+    with _photo_value(photo) as value:
+        return _owned_url(_ffi.lib().flickr_photo_source_url(value, _ffi.encode(size, "size")))
+
+
+def page(photo: dict) -> str:
+    """The photo's page, ``https://www.flickr.com/photos/{path alias or owner}/{id}/``."""
+    from .client import _photo_value
+
+    with _photo_value(photo) as value:
+        return _owned_url(_ffi.lib().flickr_photo_page_url(value))
+
+
+def short(photo_id: str | int) -> str:
+    """The photo's short link, ``https://flic.kr/p/{base58 id}``."""
+    return _owned_url(_ffi.lib().flickr_photo_short_url(_ffi.encode(str(photo_id), "photo_id")))
+
+
+@dataclass(frozen=True)
+class FlickrURL:
+    """What :func:`parse` found: `kind` ("photo", "image", "album", "gallery", "favorites",
+    "group", "user" or "tag") and the ids the URL holds (None when absent); `fields` has them all
+    as the library returned them."""
+
+    kind: str
+    photo_id: str | None = None
+    album_id: str | None = None
+    gallery_id: str | None = None
+    group: str | None = None
+    topic_id: str | None = None
+    user: str | None = None
+    nsid: str | None = None
+    path_alias: str | None = None
+    size: str | None = None
+    secret: str | None = None
+    server: str | None = None
+    fields: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+
+
+def parse(url: str) -> FlickrURL:
+    """The ids in a Flickr URL: short links (flic.kr/p/..., /s/...), photo pages (with /in/...),
+    static image URLs of every size and host, albums and sets, galleries, favorites, groups and
+    their discussions, people, tags. Raises ``flickr.InvalidArgument`` for anything else."""
+    lib = _ffi.lib()
+    response = _ffi.ResponsePtr()
+    lib.flickr_url_parse(ctypes.byref(response), _ffi.encode(url, "url"))
+    try:
+        fields = json.loads(_ffi.take_string(lib.flickr_value_json(lib.flickr_response_root(response))) or "{}")
+    finally:
+        lib.flickr_response_free(response)
+    known = {name: fields.get(name) for name in FlickrURL.__dataclass_fields__ if name not in ("kind", "fields")}
+    return FlickrURL(kind=fields["kind"], fields=fields, **known)

@@ -13,11 +13,11 @@ import argparse
 import sys
 
 from .. import errors
-from . import auth, call, sandbox, upload, walk
+from . import auth, call, methods, sandbox, upload, walk
 from .common import (EXIT_API, EXIT_AUTH, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_NETWORK, EXIT_USAGE, CLIError,
                      add_global_options, configure_logging, print_error)
 
-COMMANDS = [call, upload, walk, auth, sandbox]
+COMMANDS = [call, upload, walk, auth, sandbox, methods]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -10,7 +10,9 @@ def add_parser(subparsers) -> None:
                                    description="Call a Flickr method and print the answer (JSON by default).")
     parser.add_argument("method", help="e.g. flickr.photos.search")
     parser.add_argument("params", nargs="*", metavar="key=value", help="method parameters")
-    parser.add_argument("--post", action="store_true", help="use POST (Flickr's write methods require it)")
+    parser.add_argument("--post", action="store_true",
+                        help="use POST whatever the catalogue says (by default the method's own verb: POST for "
+                             "Flickr's write and delete methods, GET otherwise)")
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print the mapped answer as JSON (default)")
     output.add_argument("--xml", action="store_true", help="print Flickr's XML as received")
@@ -22,9 +24,9 @@ def add_parser(subparsers) -> None:
 def run(args) -> int:
     with open_api(args) as api:
         params = parse_pairs(args.params)
+        post = True if args.post else None  # None: the catalogue's verb
         if args.xml:
-            print(api.call_xml(args.method, post=args.post, **params))
+            print(api.call_xml(args.method, post=post, **params))
         else:
-            answer = api.post(args.method, **params) if args.post else api.call(args.method, **params)
-            print(dumps_json(answer, indent=2))
+            print(dumps_json(api.call(args.method, post=post, **params), indent=2))
     return 0

@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: MIT
+"""`flickr methods`, `flickr help`, `flickr completion` and the catalogue's verb in `flickr call`."""
+import json
+import os
+import shlex
+import subprocess
+import sys
+
+from libtest import PACKAGE_DIR
+
+
+def flickr(*argv, env_extra=None):
+    env = dict(os.environ, PYTHONPATH=str(PACKAGE_DIR), **(env_extra or {}))
+    return subprocess.run([sys.executable, "-m", "flickr", *argv], capture_output=True, text=True, env=env,
+                          timeout=60)
+
+
+def test_methods_lists_and_filters(library_path):
+    everything = flickr("methods", "--names")
+    assert everything.returncode == 0 and len(everything.stdout.split()) == 223
+    search = flickr("methods", "photos.search").stdout.split()
+    assert search == ["flickr.photos.search", "GET", "none"]
+    pattern = flickr("methods", "flickr.groups.discuss.*", "--names").stdout.split()
+    assert "flickr.groups.discuss.replies.getList" in pattern and all(".discuss." in n for n in pattern)
+    missing = flickr("methods", "nothing-like-this")
+    assert missing.returncode == 2 and "no method" in missing.stderr
+
+
+def test_help_describes_a_method(library_path):
+    result = flickr("help", "photos.delete")
+    assert result.returncode == 0, result.stderr
+    assert "permission: delete" in result.stdout and "verb: POST" in result.stdout
+    assert "required:   photo_id" in result.stdout
+    assert "https://www.flickr.com/services/api/flickr.photos.delete.html" in result.stdout
+    assert flickr("help", "flickr.photos.getInfo", "--arguments").stdout.split() == ["photo_id", "secret"]
+    typo = flickr("help", "flickr.photos.serch")
+    assert typo.returncode == 2 and "did you mean flickr.photos.search" in typo.stderr
+    assert "Traceback" not in typo.stderr
+
+
+def complete(words, tmp_path):
+    """Runs the bash completion function as bash would for `words` (the last one being typed)."""
+    script = flickr("completion", "bash").stdout
+    wrapper = tmp_path / "flickr"
+    wrapper.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m flickr \"$@\"\n")
+    wrapper.chmod(0o755)
+    program = (f"{script}\nCOMP_WORDS=({' '.join(shlex.quote(w) for w in words)})\n"
+               f"COMP_CWORD={len(words) - 1}\n_flickr\nprintf '%s\\n' \"${{COMPREPLY[@]}}\"\n")
+    env = dict(os.environ, PYTHONPATH=str(PACKAGE_DIR), PATH=f"{tmp_path}:{os.environ['PATH']}")
+    result = subprocess.run(["bash", "-c", program], capture_output=True, text=True, env=env, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.split()
+
+
+def test_bash_completion(library_path, tmp_path):
+    assert "methods" in complete(["flickr", "me"], tmp_path)
+    assert complete(["flickr", "call", "flickr.photos.sea"], tmp_path) == ["flickr.photos.search"]
+    assert complete(["flickr", "call", "flickr.photos.getInfo", "ph"], tmp_path) == ["photo_id="]
+    assert "group_id=" in complete(["flickr", "call", "flickr.groups.discuss.replies.getList", ""], tmp_path)
+    zsh = flickr("completion", "zsh").stdout
+    assert zsh.startswith("#compdef flickr") and "flickr methods --names" in zsh
+
+
+def test_call_uses_the_catalogue_verb(library_path, sandbox):
+    env = {"FLICKR_API_KEY": sandbox.api_key, "FLICKR_API_SECRET": sandbox.api_secret,
+           "FLICKR_ENDPOINT": sandbox.url, "FLICKR_OAUTH_TOKEN": sandbox.oauth_token,
+           "FLICKR_OAUTH_TOKEN_SECRET": sandbox.oauth_token_secret, "FLICKR_TOKEN_STORE": os.devnull + ".none"}
+    photos = json.loads(flickr("call", "flickr.photos.search", "user_id=me", "per_page=1", env_extra=env).stdout)
+    photo_id = photos["photos"]["photo"][0]["id"]
+    result = flickr("-v", "call", "flickr.photos.addTags", f"photo_id={photo_id}", "tags=cli-verb", env_extra=env)
+    assert result.returncode == 0, result.stderr
+    assert "flickr.photos.addTags POST" in result.stderr  # -v logs each request
+    refused = flickr("call", "flickr.photos.getInfo", env_extra=env)
+    assert refused.returncode == 2 and '"photo_id"' in refused.stderr

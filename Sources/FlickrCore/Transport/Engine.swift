@@ -364,6 +364,10 @@ final class Engine: @unchecked Sendable {
             if maxConnections != appliedMaxConnections {
                 // Transfers past the cap wait in curl's queue instead of each opening a socket.
                 _ = flickr__multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, maxConnections)
+                // And the idle connections are kept up to the same cap: curl's default keeps only four
+                // per transfer in progress, so a burst that drains to one transfer closed the rest and
+                // the next burst reconnected (test_connections.py saw 9 connections for 8 in flight).
+                _ = flickr__multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, maxConnections)
                 appliedMaxConnections = maxConnections
             }
             for work in posted { work() }

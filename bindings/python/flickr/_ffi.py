@@ -274,7 +274,7 @@ def check_version(number: int, path: str) -> None:
 
 def last_error() -> errors.FlickrError:
     """The calling thread's last failure as an exception (read at once, same thread)."""
-    return error_from_record(_lib.flickr_error_last().contents)
+    return error_from_record(lib().flickr_error_last().contents)
 
 
 def _raise_on_error(result, function, arguments):
@@ -313,13 +313,21 @@ def param_text(value) -> str:
 
 
 def take_string(pointer: int | None) -> str | None:
-    """Copies a library-owned `char *` into a str and frees it."""
+    """Copies a library-owned `char *` into a str and frees it; None for NULL."""
     if not pointer:
         return None
     try:
         return ctypes.string_at(pointer).decode("utf-8")
     finally:
-        _lib.flickr_free(pointer)
+        lib().flickr_free(pointer)
+
+
+def take_text(pointer: int | None) -> str:
+    """`take_string` for a result that is never NULL on success: NULL raises the thread's last error."""
+    text = take_string(pointer)
+    if text is None:
+        raise last_error()
+    return text
 
 
 def encode(value: str | None, what: str) -> bytes | None:

@@ -14,7 +14,7 @@ import re
 import threading
 import time
 from concurrent.futures import Future, InvalidStateError
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any, Iterator, Union
 
 from . import _ffi, _interrupt, errors
 from .api import Methods
@@ -97,10 +97,7 @@ _NO_LOG = _ffi.LogCallback()  # a NULL function pointer: no log callback
 
 def _response_dict(response) -> dict:
     """The response's value tree as a dict (the library renders it as JSON)."""
-    text = _ffi.take_string(_ffi.lib().flickr_response_json(response))
-    if text is None:
-        raise _ffi.last_error()
-    return json.loads(text)
+    return json.loads(_ffi.take_text(_ffi.lib().flickr_response_json(response)))
 
 
 class _Pending:
@@ -111,7 +108,7 @@ class _Pending:
 
     def __init__(self, future: "RequestFuture", dispatcher: "_Dispatcher", convert=_response_dict):
         self.future = future
-        self.request = None
+        self.request: Any = None
         self.convert = convert
         self.dispatcher = dispatcher
 
@@ -444,6 +441,8 @@ class Flickr(Methods):
         """Sets one option; ``None`` restores a string option's default."""
         handle = self._live()
         if name in STRING_OPTIONS:
+            if value is not None and not isinstance(value, str):
+                raise TypeError(f"{name} must be a str or None, not {type(value).__name__}")
             _ffi.lib().flickr_context_set_string(handle, STRING_OPTIONS[name], _ffi.encode(value, name))
         elif name in NUMBER_OPTIONS:
             if isinstance(value, bool):
@@ -553,7 +552,7 @@ class Flickr(Methods):
         path = ctypes.c_void_p()
         with _photo_value(photo) as value:
             lib.flickr_photo_fetch(ctypes.byref(path), self._live(), value, _ffi.encode(size, "size"))
-        return pathlib.Path(_ffi.take_string(path.value))
+        return pathlib.Path(_ffi.take_text(path.value))
 
     def photo_url(self, photo: dict, size: str = "b") -> str:
         """The image URL of `photo` at `size` on this object's ``photo_endpoint`` (Flickr's static
@@ -562,7 +561,7 @@ class Flickr(Methods):
         out = ctypes.c_void_p()
         with _photo_value(photo) as value:
             _ffi.lib().flickr_photo_image_url(ctypes.byref(out), self._live(), value, _ffi.encode(size, "size"))
-        return _ffi.take_string(out.value) or ""
+        return _ffi.take_text(out.value)
 
     def fetch_photo_async(self, photo: dict, size: str = "b") -> RequestFuture:
         """Like :meth:`fetch_photo`, returning at once with a future of the path."""
@@ -592,7 +591,7 @@ class Flickr(Methods):
                 lib.flickr_pages_next(ctypes.byref(item), pages)
                 if not item:
                     return
-                yield json.loads(_ffi.take_string(lib.flickr_value_json(item)))
+                yield json.loads(_ffi.take_text(lib.flickr_value_json(item)))
         finally:
             lib.flickr_pages_free(pages)
 

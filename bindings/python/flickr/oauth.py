@@ -43,7 +43,7 @@ def parse_callback(url: str) -> tuple[str, str]:
     lib = _ffi.lib()
     token, verifier = ctypes.c_void_p(), ctypes.c_void_p()
     lib.flickr_oauth_parse_callback(_ffi.encode(url, "url"), ctypes.byref(token), ctypes.byref(verifier))
-    return _ffi.take_string(token.value), _ffi.take_string(verifier.value)
+    return _ffi.take_text(token.value), _ffi.take_text(verifier.value)
 
 
 class OAuth:
@@ -75,9 +75,7 @@ class OAuth:
         """Step 2: the page where the user approves `token` for `perms` (read, write or delete)."""
         url = _ffi.lib().flickr_oauth_authorize_url(self._client._live(), _ffi.encode(token, "token"),
                                                     _ffi.encode(perms, "perms"))
-        if not url:
-            raise _ffi.last_error()
-        return _ffi.take_string(url)
+        return _ffi.take_text(url)
 
     parse_callback = staticmethod(parse_callback)
 
@@ -110,15 +108,13 @@ class OAuth:
         """Deprecated legacy login step 1: flickr.auth.getFrob."""
         frob = ctypes.c_void_p()
         _ffi.lib().flickr_auth_get_frob(ctypes.byref(frob), self._client._live())
-        return _ffi.take_string(frob.value)
+        return _ffi.take_text(frob.value)
 
     def legacy_login_url(self, frob: str, perms: str = "read") -> str:
         """Deprecated legacy login step 2: the approval page for `frob`."""
         url = _ffi.lib().flickr_auth_login_url(self._client._live(), _ffi.encode(frob, "frob"),
                                                _ffi.encode(perms, "perms"))
-        if not url:
-            raise _ffi.last_error()
-        return _ffi.take_string(url)
+        return _ffi.take_text(url)
 
     def legacy_token(self, frob: str) -> dict:
         """Deprecated legacy login step 3: flickr.auth.getToken:
@@ -257,6 +253,7 @@ class _CallbackReceiver:
         self._server = http.server.ThreadingHTTPServer((host, port), Handler)
         self._server.daemon_threads = True
         bound_host, bound_port = self._server.server_address[:2]
+        bound_host = bound_host.decode() if isinstance(bound_host, bytes) else str(bound_host)
         shown = f"[{bound_host}]" if ":" in bound_host else bound_host
         self.base = f"http://{shown}:{bound_port}"
         self.url = self.base + "/callback"

@@ -98,11 +98,13 @@ class TokenStore:
         if not api_key or not token.get("oauth_token") or not token.get("oauth_token_secret"):
             raise errors.InvalidArgument(errors.EINVAL, "a stored token needs the API key, oauth_token and "
                                          "oauth_token_secret")
-        entry = {"api_key": api_key, **{k: str(token.get(k) or "") for k in _FIELDS}, "saved_at": time.time()}
+        texts = {k: str(token.get(k) or "") for k in _FIELDS}
+        saved_at = time.time()
+        entry: dict[str, object] = {"api_key": api_key, **texts, "saved_at": saved_at}
         with self._locked():
             kept = [e for e in self._read() if not self._same(e, entry)]
             self._write(kept + [entry])
-        return StoredToken(**entry)
+        return StoredToken(api_key=api_key, saved_at=saved_at, **texts)
 
     def select(self, api_key: str, user: str) -> StoredToken | None:
         """Makes `user`'s stored token the default; returns it (None when not stored)."""

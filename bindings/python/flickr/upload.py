@@ -81,9 +81,10 @@ def make_source(source: Source, filename: Optional[str], mime_type: Optional[str
     if isinstance(source, (str, os.PathLike)):
         lib.flickr_upload_source_new_file(ctypes.byref(handle), _ffi.encode(os.fspath(source), "path"))
     elif isinstance(source, (bytes, bytearray, memoryview)):
+        buffer: object
         if isinstance(source, bytes):
             buffer = source  # borrowed: no copy
-            pointer = ctypes.cast(ctypes.c_char_p(buffer), ctypes.c_void_p)
+            pointer = ctypes.cast(ctypes.c_char_p(source), ctypes.c_void_p)
         else:
             view = memoryview(source)
             buffer = (ctypes.c_char * view.nbytes).from_buffer(bytearray(view) if view.readonly else view)
@@ -150,4 +151,4 @@ def run(context, source: Source, photo_id: Optional[str], params: dict, progress
 def wait_ticket(context, ticket_id: str, timeout_ms: int) -> str:
     out = ctypes.c_void_p()
     _ffi.lib().flickr_upload_wait_ticket(ctypes.byref(out), context, _ffi.encode(ticket_id, "ticket_id"), timeout_ms)
-    return _ffi.take_string(out.value)
+    return _ffi.take_text(out.value)

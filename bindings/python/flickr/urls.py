@@ -16,9 +16,7 @@ __all__ = ["FlickrURL", "page", "parse", "short", "source"]
 
 
 def _owned_url(pointer: int | None) -> str:
-    if not pointer:
-        raise _ffi.last_error()
-    return _ffi.take_string(pointer) or ""
+    return _ffi.take_text(pointer)
 
 
 def source(photo: dict, size: str = "b") -> str:
@@ -77,7 +75,7 @@ def parse(url: str) -> FlickrURL:
     response = _ffi.ResponsePtr()
     lib.flickr_url_parse(ctypes.byref(response), _ffi.encode(url, "url"))
     try:
-        fields = json.loads(_ffi.take_string(lib.flickr_value_json(lib.flickr_response_root(response))) or "{}")
+        fields = json.loads(_ffi.take_text(lib.flickr_value_json(lib.flickr_response_root(response))))
     finally:
         lib.flickr_response_free(response)
     known = {name: fields.get(name) for name in FlickrURL.__dataclass_fields__ if name not in ("kind", "fields")}

@@ -17,7 +17,7 @@ def get_info(call: Call) -> list[Node]:
         raise ApiError(1, "User not found")
     nsid = user["nsid"]
     visible = "(ispublic = 1 OR owner = ?)"
-    stats = call.store.one(
+    stats = call.store.row(
         f"SELECT COUNT(*) AS n, MIN(dateupload) AS first, MIN(datetaken) AS first_taken,"
         f" COALESCE(SUM(views), 0) AS views FROM photos WHERE owner = ? AND {visible}",
         (nsid, call.caller.nsid or ""))

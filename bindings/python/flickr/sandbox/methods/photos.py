@@ -6,6 +6,7 @@ from __future__ import annotations
 import calendar
 import os
 import shlex
+import sqlite3
 import time
 
 from ..auth import insufficient
@@ -13,6 +14,7 @@ from ..envelope import Node
 from ..errors import ApiError
 from ..params import parse_int
 from ..seed import is_machine_tag, normalize_tag
+from ..store import Store
 from . import Call, method, photo_not_found
 from .photolist import (SIZES, can_see, fmt_coord, paginate, parse_extras, photo_element,
                         size_dims, size_url)
@@ -60,7 +62,7 @@ def _photo_list(call: Call, where: list[str], args: list, order: str,
                 default_per_page: int = 100) -> list[Node]:
     page, per_page = call.page_args(default_per_page)
     clause = " AND ".join(where) or "1"
-    total = call.store.one(f"SELECT COUNT(*) AS n FROM photos p WHERE {clause}", tuple(args))["n"]
+    total = call.store.row(f"SELECT COUNT(*) AS n FROM photos p WHERE {clause}", tuple(args))["n"]
     rows = call.store.all(f"SELECT p.* FROM photos p WHERE {clause} ORDER BY {order} LIMIT ? OFFSET ?",
                           tuple(args) + (per_page, (page - 1) * per_page))
     extras = parse_extras(call.arg("extras"))
@@ -135,14 +137,14 @@ def search(call: Call) -> list[Node]:
     return _photo_list(call, where, args, order)
 
 
-def _visible_photo(call: Call):
+def _visible_photo(call: Call) -> sqlite3.Row:
     photo = call.store.photo(call.arg("photo_id"))
-    if not can_see(photo, call.caller.nsid):
+    if photo is None or not can_see(photo, call.caller.nsid):
         raise photo_not_found()
     return photo
 
 
-def _own_photo(call: Call):
+def _own_photo(call: Call) -> sqlite3.Row:
     """The caller's own photo; Flickr answers 1 for others' photos too."""
     photo = call.store.photo(call.arg("photo_id"))
     if photo is None or photo["owner"] != call.caller.nsid:
@@ -153,7 +155,7 @@ def _own_photo(call: Call):
 @method("flickr.photos.getInfo")
 def get_info(call: Call) -> list[Node]:
     photo = _visible_photo(call)
-    owner = call.store.user(photo["owner"])
+    owner = call.store.owner(photo["owner"])
     is_owner = photo["owner"] == call.caller.nsid
     node = Node("photo", {
         "id": photo["id"], "secret": photo["secret"], "server": photo["server"], "farm": photo["farm"],
@@ -204,7 +206,7 @@ def get_info(call: Call) -> list[Node]:
 @method("flickr.photos.getSizes")
 def get_sizes(call: Call) -> list[Node]:
     photo = _visible_photo(call)
-    owner = call.store.user(photo["owner"])
+    owner = call.store.owner(photo["owner"])
     page = f"{call.base_url}/photos/{owner['path_alias'] or owner['nsid']}/{photo['id']}/sizes"
     sizes = Node("sizes", {"canblog": 1, "canprint": 1, "candownload": 1})
     for size in SIZES:
@@ -237,11 +239,11 @@ def split_tags(text: str) -> list[str]:
         return [t.strip('"') for t in text.split() if t.strip('"')]
 
 
-def add_tags(store, photo_id: int, author: str, raw_tags: list[str]) -> None:
+def add_tags(store: Store, photo_id: int, author: str, raw_tags: list[str]) -> None:
     """Append tags not already on the photo (compared by clean form)."""
     with store.transaction():
         existing = {t["tag"] for t in store.tags(photo_id)}
-        row = store.one("SELECT COALESCE(MAX(seq), 0) AS n FROM tags WHERE photo_id=?", (photo_id,))
+        row = store.row("SELECT COALESCE(MAX(seq), 0) AS n FROM tags WHERE photo_id=?", (photo_id,))
         seq = row["n"]
         for raw in raw_tags:
             clean = normalize_tag(raw)
@@ -259,7 +261,7 @@ def add_tags_method(call: Call) -> list[Node]:
     tags = split_tags(call.arg("tags"))
     if len(call.store.tags(photo["id"])) + len(tags) > MAX_TAGS:
         raise ApiError(2, "Maximum tags reached")
-    add_tags(call.store, photo["id"], call.caller.nsid, tags)
+    add_tags(call.store, photo["id"], call.caller.require_user(), tags)
     call.store.run("UPDATE photos SET lastupdate=? WHERE id=?", (int(time.time()), photo["id"]))
     return []
 

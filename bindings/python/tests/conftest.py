@@ -5,7 +5,7 @@ import pathlib
 
 import pytest
 
-from libtest import REPO, start_sandbox, stop_sandbox
+from libtest import REPO, running_sandbox
 
 # Fails the session if any exception message holds the sandbox's secrets (see secret_guard.py).
 pytest_plugins = ["secret_guard"]
@@ -24,14 +24,12 @@ def library_path() -> pathlib.Path:
 @pytest.fixture(scope="session")
 def sandbox():
     """A sandbox server (plain HTTP) in a subprocess, shared by the session."""
-    server = start_sandbox()
-    yield server
-    stop_sandbox(server)
+    with running_sandbox() as server:
+        yield server
 
 
 @pytest.fixture(scope="session")
 def tls_sandbox():
     """A sandbox serving HTTPS with its own CA (server.ca_file)."""
-    server = start_sandbox("--tls")
-    yield server
-    stop_sandbox(server)
+    with running_sandbox("--tls") as server:
+        yield server

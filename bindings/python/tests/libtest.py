@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
 """Helpers shared by the binding's tests (fixtures are in conftest.py)."""
+import contextlib
 import os
 import pathlib
 import subprocess
@@ -37,6 +38,16 @@ def stop_sandbox(sandbox):
         sandbox.process.wait(timeout=10)
     except subprocess.TimeoutExpired:
         sandbox.process.kill()
+
+
+@contextlib.contextmanager
+def running_sandbox(*extra):
+    """A sandbox process for the length of a with block (start_sandbox, then stop_sandbox)."""
+    server = start_sandbox(*extra)
+    try:
+        yield server
+    finally:
+        stop_sandbox(server)
 
 
 def endpoints(server) -> dict:

@@ -105,6 +105,17 @@ def test_walk_json_lines(library_path, sandbox):
     assert len(everything.stdout.splitlines()) > 0
 
 
+def test_walk_the_callers_photostream(library_path, sandbox):
+    """The README's `flickr walk flickr.people.getPhotos user_id=me`: every photo of the caller."""
+    total = json.loads(run(sandbox, "call", "flickr.people.getPhotos", "user_id=me", "per_page=1").stdout)
+    result = run(sandbox, "walk", "flickr.people.getPhotos", "user_id=me")
+    assert result.returncode == 0, result.stderr
+    items = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(items) == len({i["id"] for i in items}) == int(total["photos"]["total"])
+    assert {i["owner"] for i in items} == {"12037949@N00"}
+    assert run(sandbox, "walk", "flickr.people.getPhotos", "user_id=me", token=False).returncode == 3
+
+
 # -- global options: --timeout, --retries, -v -------------------------------------------------------
 
 

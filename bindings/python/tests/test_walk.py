@@ -46,3 +46,21 @@ def test_walk_of_nothing_and_errors(public):
         list(public.walk("flickr.test.echo"))
     with pytest.raises(flickr.InvalidArgument):
         list(public.walk("flickr.photos.getRecent", item_path="photos"))
+
+
+def test_walk_the_callers_photostream(library_path, sandbox):
+    """user_id=me: every photo of the calling user, private ones included, each once."""
+    with flickr.Flickr(sandbox.api_key, sandbox.api_secret, oauth_token=sandbox.oauth_token,
+                       oauth_token_secret=sandbox.oauth_token_secret, **endpoints(sandbox)) as api:
+        me = api.call("flickr.test.login")["user"]["id"]
+        total = int(api.call("flickr.people.getPhotos", user_id="me", per_page=1)["photos"]["total"])
+        items = list(api.walk("flickr.people.getPhotos", user_id="me", per_page=30))
+    assert len(items) == len({item["id"] for item in items}) == total
+    assert {item["owner"] for item in items} == {me}
+    assert any(item["ispublic"] == "0" for item in items)
+
+
+def test_walk_of_me_needs_a_login(public):
+    with pytest.raises(flickr.APIError) as caught:
+        list(public.walk("flickr.people.getPhotos", user_id="me"))
+    assert caught.value.api_code == 99

@@ -10,6 +10,7 @@ import argparse
 import signal
 import sys
 import threading
+from types import FrameType
 
 from . import constants as C
 from . import faults
@@ -67,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(f"ca_file={sandbox.ca_file}")
     print("\n".join(lines), flush=True)
 
-    def stop(signum, frame):
+    def stop(signum: int, frame: FrameType | None) -> None:
         # shutdown() waits for serve_forever(), which runs on this very thread.
         threading.Thread(target=sandbox.shutdown, daemon=True).start()
 

@@ -36,6 +36,16 @@ class Caller:
     token: str | None = None
     signature: str | None = None
 
+    def require_user(self) -> str:
+        """The logged-in user's NSID; error 99 when the call carries no user.
+
+        rest.py refuses methods that need read permission or more before they run, so there
+        this only narrows the type; for "me" in a method open to all it is the real check.
+        """
+        if self.nsid is None:
+            raise insufficient(C.PERMS["read"], self.perms)
+        return self.nsid
+
 
 def check_api_key(key: str | None) -> None:
     if not key or not _KEY_FORMAT.match(key):

@@ -37,12 +37,12 @@ from .response import Response, html
 
 # kind -> (takes a value, value required, default value)
 _KINDS = {
-    "latency": (True, True, None), "slow": (True, True, None), "huge": (True, True, None),
+    "latency": (True, True, 0), "slow": (True, True, 0), "huge": (True, True, 0),
     "http429": (True, False, 1),
-    "drop": (False, False, None), "truncate": (False, False, None), "reset": (False, False, None),
-    "malformed": (False, False, None), "empty": (False, False, None),
-    "http500": (False, False, None), "http502": (False, False, None),
-    "http503": (False, False, None), "http504": (False, False, None),
+    "drop": (False, False, 0), "truncate": (False, False, 0), "reset": (False, False, 0),
+    "malformed": (False, False, 0), "empty": (False, False, 0),
+    "http500": (False, False, 0), "http502": (False, False, 0),
+    "http503": (False, False, 0), "http504": (False, False, 0),
 }
 # Faults that stand in for the real answer (the request is not processed).
 REPLACING = {"http429", "http500", "http502", "http503", "http504", "malformed", "empty", "huge", "reset"}
@@ -61,7 +61,7 @@ class FaultSyntaxError(ValueError):
 @dataclass(frozen=True)
 class Fault:
     kind: str
-    value: int | None = None
+    value: int = 0  # milliseconds, bytes or Retry-After seconds; 0 for kinds that take none
 
 
 def parse(spec: str) -> tuple[Fault, int | None, str | None]:
@@ -76,12 +76,11 @@ def parse(spec: str) -> tuple[Fault, int | None, str | None]:
         raise FaultSyntaxError(f"fault {kind!r} takes no value")
     if required and not has_value:
         raise FaultSyntaxError(f"fault {kind!r} needs a value")
-    value = default
-    if has_value:
-        value = parse_unsigned(raw.strip())
-        if value is None or value > MAX_VALUE:
-            raise FaultSyntaxError(f"fault value must be an integer from 0 to {MAX_VALUE}: {raw!r}")
-    times = key = None
+    value = parse_unsigned(raw.strip()) if has_value else default
+    if value is None or value > MAX_VALUE:
+        raise FaultSyntaxError(f"fault value must be an integer from 0 to {MAX_VALUE}: {raw!r}")
+    times: int | None = None
+    key: str | None = None
     for option in options:
         name, _, val = option.partition("=")
         if name == "times":
@@ -98,7 +97,7 @@ def parse(spec: str) -> tuple[Fault, int | None, str | None]:
 class FaultInjector:
     """Decides, request by request, whether a requested fault applies (``times``/``key`` counting)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._lock = threading.Lock()
         self._seen: dict[str, int] = {}
 

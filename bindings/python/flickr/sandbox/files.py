@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+from typing import Iterator
 
 from . import response as R
 from .images import CONTENT_TYPES, placeholder_jpeg
@@ -56,7 +57,7 @@ def serve(req: Request, match: re.Match) -> R.Response:
     return R.Response(200, _file_chunks(path), CONTENT_TYPES[photo["originalformat"]], length=size)
 
 
-def _file_chunks(path: str):
+def _file_chunks(path: str) -> Iterator[bytes]:
     with open(path, "rb") as f:
         while chunk := f.read(64 * 1024):
             yield chunk

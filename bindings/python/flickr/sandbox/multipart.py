@@ -61,6 +61,7 @@ class MultipartParser:
         self._on_part = on_part
         # A leading CRLF lets the first boundary match the same delimiter as the others.
         self._buf = b"\r\n"
+        # preamble, after_boundary, headers, body (then _sink is the part's sink) or done.
         self._state = "preamble"
         self._sink: PartSink | None = None
 
@@ -86,6 +87,8 @@ class MultipartParser:
     def _step(self) -> bool:
         """Consume what the buffer allows; True if progress may continue."""
         buf = self._buf
+        if self._sink is not None:
+            return self._body(self._sink, buf)
         if self._state == "preamble":
             i = buf.find(self._delim)
             if i < 0:
@@ -134,20 +137,22 @@ class MultipartParser:
             self._sink = self._on_part(headers)
             self._state = "body"
             return True
-        if self._state == "body":
-            i = buf.find(self._delim)
-            if i < 0:
-                # Everything except a possible delimiter prefix at the end is data.
-                keep = len(self._delim) - 1
-                if len(buf) > keep:
-                    self._sink.write(buf[:-keep])
-                    self._buf = buf[-keep:]
-                return False
-            if i:
-                self._sink.write(buf[:i])
-            self._sink.close()
-            self._sink = None
-            self._buf = buf[i + len(self._delim):]
-            self._state = "after_boundary"
-            return True
         return False
+
+    def _body(self, sink: PartSink, buf: bytes) -> bool:
+        """Pass a part's data to its sink; at the next delimiter, close it."""
+        i = buf.find(self._delim)
+        if i < 0:
+            # Everything except a possible delimiter prefix at the end is data.
+            keep = len(self._delim) - 1
+            if len(buf) > keep:
+                sink.write(buf[:-keep])
+                self._buf = buf[-keep:]
+            return False
+        if i:
+            sink.write(buf[:i])
+        sink.close()
+        self._sink = None
+        self._buf = buf[i + len(self._delim):]
+        self._state = "after_boundary"
+        return True

@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 import time
 from html import escape as html_escape
+from typing import Callable
 from urllib.parse import urlsplit, urlunsplit
 
 from . import constants as C
@@ -22,9 +23,13 @@ from .oauth import enc, legacy_api_sig, signatures_match
 from .request import Prepared, Request
 
 
-def _guard(func):
+# An endpoint: the request and its parameters (query, form, Authorization header) to an answer.
+Endpoint = Callable[[Request, list[tuple[str, str]]], R.Response]
+
+
+def _guard(func: Endpoint) -> Endpoint:
     """Turn OAuthProblem into Flickr's plain-text 4xx answers."""
-    def run(req: Request, params: list) -> R.Response:
+    def run(req: Request, params: list[tuple[str, str]]) -> R.Response:
         try:
             return func(req, params)
         except OAuthProblem as problem:
@@ -32,19 +37,19 @@ def _guard(func):
     return run
 
 
-def prepare(handler):
+def prepare(handler: Endpoint) -> Callable[[Request], Prepared]:
     def _prepare(req: Request) -> Prepared:
         params = req.read_form()
         return Prepared(params, lambda: handler(req, params))
     return _prepare
 
 
-def _signed_pairs(req: Request, params: list) -> list:
+def _signed_pairs(req: Request, params: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return params + (req.header_oauth() or [])
 
 
 @_guard
-def request_token(req: Request, params: list) -> R.Response:
+def request_token(req: Request, params: list[tuple[str, str]]) -> R.Response:
     store = req.sandbox.store
     values, _ = verify_oauth(store, req.method, req.signing_url(), _signed_pairs(req, params), None)
     callback = values.get("oauth_callback")
@@ -60,7 +65,7 @@ def _oops(message: str) -> R.Response:
     return R.html(400, "Flickr: Oops!", html_escape(message))
 
 
-def authorize(req: Request, params: list) -> R.Response:
+def authorize(req: Request, params: list[tuple[str, str]]) -> R.Response:
     store = req.sandbox.store
     args = dict(params)
     token = args.get("oauth_token", "")
@@ -99,7 +104,7 @@ def _append_query(url: str, extra: str) -> str:
 
 
 @_guard
-def access_token(req: Request, params: list) -> R.Response:
+def access_token(req: Request, params: list[tuple[str, str]]) -> R.Response:
     store = req.sandbox.store
     values, row = verify_oauth(store, req.method, req.signing_url(), _signed_pairs(req, params), "request")
     if row is None:
@@ -114,13 +119,13 @@ def access_token(req: Request, params: list) -> R.Response:
             raise OAuthProblem(401, "oauth_problem=token_rejected")
         store.run("INSERT INTO tokens(token, secret, kind, nsid, perms, created)"
                   " VALUES (?,?,'access',?,?,?)", (token, secret, row["nsid"], row["perms"], time.time()))
-    user = store.user(row["nsid"])
+    user = store.owner(row["nsid"])
     return R.text(200, f"fullname={enc(user['realname'])}&oauth_token={token}"
                        f"&oauth_token_secret={secret}&user_nsid={enc(user['nsid'])}"
                        f"&username={enc(user['username'])}")
 
 
-def legacy_auth(req: Request, params: list) -> R.Response:
+def legacy_auth(req: Request, params: list[tuple[str, str]]) -> R.Response:
     """``/services/auth/?api_key&perms&frob&api_sig``: approve a frob at once."""
     store = req.sandbox.store
     args = dict(params)

@@ -41,8 +41,11 @@ def parse_int(text: str, lo: int = INT64_MIN, hi: int = INT64_MAX, *, saturate: 
     return min(max(value, lo), hi) if saturate else None
 
 
-def parse_unsigned(text) -> int | None:
-    """Unsigned digits (ids, flags) within SQLite's range, else None: no id is that large."""
+def parse_unsigned(text: str | int) -> int | None:
+    """Unsigned digits (ids, flags) within SQLite's range, else None: no id is that large.
+
+    An int is taken as its decimal text: ids also come from database rows, not only requests.
+    """
     text = str(text)
     if text[:1] in ("+", "-"):
         return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Iterator
 from dataclasses import dataclass, field
+from io import BufferedIOBase
 from urllib.parse import parse_qsl
 
 from .errors import BodyError
@@ -12,7 +13,7 @@ from .oauth import base_url, parse_authorization
 
 if TYPE_CHECKING:
     from .response import Response
-    from .server import Sandbox
+    from .server import Handler, Sandbox
 
 CHUNK = 64 * 1024
 MAX_FORM_BYTES = 16 * 1024 * 1024
@@ -35,7 +36,7 @@ def _utf8(value: str) -> str:
 class Request:
     """One request: method, path as sent, query parameters, headers and body access."""
 
-    def __init__(self, handler, sandbox: Sandbox):
+    def __init__(self, handler: Handler, sandbox: Sandbox):
         self.handler = handler
         self.sandbox = sandbox
         self.method = handler.command
@@ -80,7 +81,7 @@ class Request:
         self.body_consumed = True
 
     @staticmethod
-    def _chunked(rfile) -> Iterator[bytes]:
+    def _chunked(rfile: BufferedIOBase) -> Iterator[bytes]:
         while True:
             line = rfile.readline(1024)
             try:

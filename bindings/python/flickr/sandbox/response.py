@@ -31,10 +31,14 @@ class Response:
 
     @property
     def content_length(self) -> int:
-        return len(self.body) if isinstance(self.body, bytes) else self.length
+        if isinstance(self.body, bytes):
+            return len(self.body)
+        if self.length is None:
+            raise TypeError("a Response with a streamed body needs its length")
+        return self.length
 
 
-def xml_ok(payload) -> Response:
+def xml_ok(payload: list[envelope.Node]) -> Response:
     return Response(200, envelope.xml_ok(payload))
 
 
@@ -50,13 +54,13 @@ def text(status: int, body: str) -> Response:
     return Response(status, body.encode("utf-8"), "text/plain;charset=UTF-8")
 
 
-def html(status: int, title: str, message: str, headers: list | None = None) -> Response:
+def html(status: int, title: str, message: str, headers: list[tuple[str, str]] | None = None) -> Response:
     body = (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{html_escape(title)}</title>"
             f"</head>\n<body><h1>{html_escape(title)}</h1>\n<p>{message}</p></body></html>\n")
     return Response(status, body.encode("utf-8"), "text/html; charset=utf-8", headers or [])
 
 
-def json_ok(payload, callback: str | None) -> Response:
+def json_ok(payload: list[envelope.Node], callback: str | None) -> Response:
     return Response(200, envelope.json_bytes(envelope.json_ok(payload), callback),
                     envelope.JSON_CONTENT_TYPE)
 

@@ -177,4 +177,5 @@ def normalize_tag(raw: str) -> str:
 def photo_colour(photo_id: int) -> tuple[int, int, int]:
     """The uniform RGB colour of a seeded photo's images, derived from its id."""
     hue = int(_hex(f"colour-{photo_id}", 4), 16) / 0x10000
-    return tuple(round(255 * c) for c in colorsys.hsv_to_rgb(hue, 0.55, 0.85))
+    red, green, blue = (round(255 * c) for c in colorsys.hsv_to_rgb(hue, 0.55, 0.85))
+    return red, green, blue

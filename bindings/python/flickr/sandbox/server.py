@@ -13,6 +13,7 @@ import tempfile
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable, Tuple, Union
 
 from . import constants as C
 from . import faults, files, oauth_endpoints, rest, tls, uploads
@@ -22,7 +23,7 @@ from .request import Prepared, Request
 from .seed import seed
 from .store import Store
 
-ROUTES = {
+ROUTES: dict[str, Callable[[Request], Prepared]] = {
     "/services/rest": rest.prepare,
     "/services/upload": lambda req: uploads.prepare(req, replace=False),
     "/services/replace": lambda req: uploads.prepare(req, replace=True),
@@ -32,10 +33,13 @@ ROUTES = {
     "/services/auth": oauth_endpoints.prepare(oauth_endpoints.legacy_auth),
 }
 SLOW_CHUNK = 32
+# What socketserver hands a server's methods: a socket over TCP (all this server sees),
+# a (datagram, socket) pair over UDP.
+_Request = Union[socket.socket, Tuple[bytes, socket.socket]]
 log = logging.getLogger("flickr.sandbox")
 
 
-def route(req: Request):
+def route(req: Request) -> Callable[[Request], Prepared] | None:
     """The prepare function for a path (trailing slash optional), or None."""
     path = req.path.rstrip("/") if req.path != "/" else req.path
     if path in ROUTES:
@@ -56,31 +60,31 @@ class Handler(BaseHTTPRequestHandler):
     disable_nagle_algorithm = True
     server: _HTTPServer
 
-    def setup(self):
+    def setup(self) -> None:
         super().setup()
         self.server.track(self.connection, add=True)
 
-    def finish(self):
+    def finish(self) -> None:
         try:
             super().finish()
         finally:
             self.server.track(self.connection, add=False)
 
-    def do_GET(self):
+    def do_GET(self) -> None:
         self._dispatch()
 
     do_POST = do_PUT = do_DELETE = do_GET
 
-    def log_request(self, code="-", size="-"):
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
         # Path only: query strings carry tokens and signatures.
         if self.server.sandbox.verbose:
             sys.stderr.write(f"{self.address_string()} {self.command} {self.path.split('?')[0]} {code}\n")
 
-    def log_message(self, format, *args):
+    def log_message(self, format: str, *args: Any) -> None:
         if self.server.sandbox.verbose:
             sys.stderr.write(f"{self.address_string()} {format % args}\n")
 
-    def _dispatch(self):
+    def _dispatch(self) -> None:
         sandbox = self.server.sandbox
         req = Request(self, sandbox)
         prepare = route(req)
@@ -188,17 +192,17 @@ class _HTTPServer(ThreadingHTTPServer):
     # backlog of 5 makes the rest retry their SYN a second later.
     request_queue_size = 512
 
-    def __init__(self, address, sandbox: Sandbox, ssl_context: ssl.SSLContext | None):
+    def __init__(self, address: tuple[str, int], sandbox: Sandbox, ssl_context: ssl.SSLContext | None):
         self.sandbox = sandbox
         self.ssl_context = ssl_context
-        self._connections: set = set()
+        self._connections: set[socket.socket] = set()
         self._conn_lock = threading.Lock()
         self.accepted = 0  # TCP connections accepted since start (Sandbox.connections_accepted)
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         super().__init__(address, Handler)
 
-    def track(self, conn, add: bool) -> None:
+    def track(self, conn: socket.socket, add: bool) -> None:
         with self._conn_lock:
             (self._connections.add if add else self._connections.discard)(conn)
 
@@ -211,13 +215,13 @@ class _HTTPServer(ThreadingHTTPServer):
             except OSError:
                 pass
 
-    def process_request(self, request, client_address):
+    def process_request(self, request: _Request, client_address: Any) -> None:
         with self._conn_lock:
             self.accepted += 1
         super().process_request(request, client_address)
 
-    def finish_request(self, request, client_address):
-        if self.ssl_context is None:
+    def finish_request(self, request: _Request, client_address: Any) -> None:
+        if self.ssl_context is None or not isinstance(request, socket.socket):
             return super().finish_request(request, client_address)
         # The TLS handshake runs here, in the connection's own thread, not in accept().
         request.settimeout(Handler.timeout)
@@ -226,14 +230,14 @@ class _HTTPServer(ThreadingHTTPServer):
         except (ssl.SSLError, OSError):
             return
         try:
-            self.RequestHandlerClass(tls_sock, client_address, self)
+            Handler(tls_sock, client_address, self)  # the class given to __init__
         finally:
             try:
                 tls_sock.close()
             except OSError:
                 pass
 
-    def handle_error(self, request, client_address):
+    def handle_error(self, request: _Request, client_address: Any) -> None:
         if self.sandbox.verbose:
             super().handle_error(request, client_address)
 
@@ -323,5 +327,5 @@ class Sandbox:
     def __enter__(self) -> Sandbox:
         return self.start()
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()

@@ -13,6 +13,7 @@ import os
 import sqlite3
 import threading
 from contextlib import contextmanager
+from typing import Iterable, Iterator
 
 from .params import parse_unsigned
 
@@ -98,7 +99,7 @@ class Store:
         self._db.executescript(SCHEMA)
 
     @contextmanager
-    def transaction(self):
+    def transaction(self) -> Iterator[Store]:
         """Hold the lock and run the enclosed statements as one transaction."""
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
@@ -117,11 +118,21 @@ class Store:
         with self._lock:
             return self._db.execute(sql, args).fetchone()
 
+    def row(self, sql: str, args: tuple = ()) -> sqlite3.Row:
+        """The first row of a query that always has one: an aggregate, a row this request has
+        just written, a user that a foreign key names. Its absence is a sandbox bug, which the
+        server answers with HTTP 500 (LookupError), never a silent None.
+        """
+        found = self.one(sql, args)
+        if found is None:
+            raise LookupError(f"no row where one must be: {sql}")
+        return found
+
     def run(self, sql: str, args: tuple = ()) -> sqlite3.Cursor:
         with self._lock:
             return self._db.execute(sql, args)
 
-    def many(self, sql: str, rows) -> None:
+    def many(self, sql: str, rows: Iterable[tuple]) -> None:
         with self._lock:
             self._db.executemany(sql, rows)
 
@@ -138,12 +149,16 @@ class Store:
     def user(self, nsid: str) -> sqlite3.Row | None:
         return self.one("SELECT * FROM users WHERE nsid=?", (nsid,))
 
+    def owner(self, nsid: str) -> sqlite3.Row:
+        """The user of an NSID the database itself holds (a photo's, a set's or a token's)."""
+        return self.row("SELECT * FROM users WHERE nsid=?", (nsid,))
+
     def find_user(self, ident: str) -> sqlite3.Row | None:
         """A user by NSID, username or path alias (as Flickr URLs accept)."""
         return self.one("SELECT * FROM users WHERE nsid=? OR username=? OR path_alias=?",
                         (ident, ident, ident))
 
-    def photo(self, photo_id: str) -> sqlite3.Row | None:
+    def photo(self, photo_id: str | int) -> sqlite3.Row | None:
         """The photo with this id; None for an id that is not a number SQLite can hold."""
         number = parse_unsigned(photo_id)
         if number is None:

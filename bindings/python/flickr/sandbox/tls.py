@@ -55,4 +55,5 @@ def generate(directory: str, host: str) -> tuple[str, str, str]:
     _openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
              "-CAcreateserial", "-out", "server.pem", "-days", "825", "-extfile", "server.ext",
              cwd=directory)
-    return tuple(os.path.join(directory, n) for n in ("ca.pem", "server.pem", "server.key"))
+    ca, cert, key = (os.path.join(directory, n) for n in ("ca.pem", "server.pem", "server.key"))
+    return ca, cert, key

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
+import sqlite3
 import tempfile
 import time
 
@@ -21,10 +22,12 @@ from .envelope import Node
 from .errors import ApiError, OAuthProblem
 from .images import dimensions, sniff
 from .methods.photos import add_tags, split_tags
-from .multipart import MultipartError, MultipartParser, boundary_from_content_type, parse_disposition
+from .multipart import (MultipartError, MultipartParser, PartSink, boundary_from_content_type,
+                        parse_disposition)
 from .params import parse_unsigned
 from .request import Prepared, Request
 from .rest import FAULT_PARAM, TOKEN_ABSENT
+from .store import Store
 
 MAX_FIELD_BYTES = 1024 * 1024
 DEFAULT_DIMENSIONS = (4000, 3000)  # when the header does not tell (TIFF, HEIC, video)
@@ -76,7 +79,7 @@ class _Discard:
 class _Upload:
     """What the multipart body held: text fields and at most one photo file."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.fields: list[tuple[str, str]] = []
         self.photo: _FileSink | None = None
         self.error: str | None = None
@@ -93,7 +96,7 @@ def prepare(req: Request, replace: bool) -> Prepared:
         # Not multipart: the parameters may still be an urlencoded form.
         upload.fields = req.read_form()[len(req.query_pairs):]
     else:
-        def on_part(headers: dict[str, str]):
+        def on_part(headers: dict[str, str]) -> PartSink:
             disposition = parse_disposition(headers.get("content-disposition", ""))
             name = disposition.get("name", "")
             if name == "photo":
@@ -152,22 +155,22 @@ def _handle(req: Request, upload: _Upload, replace: bool) -> R.Response:
                 return _ticket(store, None)
             raise ApiError(4, "Filesize was zero") if upload.photo.size == 0 else \
                 ApiError(5, "Filetype was not recognised")
-        if replace:
+        if target is not None:  # a replace (a new upload has none)
             photo_id = _replace(store, target, upload.photo, kind)
         else:
-            photo_id = _store_new(store, caller.nsid, args, upload.photo, kind)
+            photo_id = _store_new(store, caller.require_user(), args, upload.photo, kind)
     except OAuthProblem as problem:
         return R.text(problem.status, problem.body)
     except ApiError as err:
         return R.api_error(err)  # upload always answers XML, whatever format says
     if is_async:
         return _ticket(store, photo_id)
-    row = store.photo(str(photo_id))
+    row = store.row("SELECT * FROM photos WHERE id=?", (photo_id,))
     return R.xml_ok([Node("photoid", {"secret": row["secret"], "originalsecret": row["originalsecret"]},
                           text=photo_id)])
 
 
-def _ticket(store, photo_id: int | None) -> R.Response:
+def _ticket(store: Store, photo_id: int | None) -> R.Response:
     """Issue an async ticket; it completes (or fails, without a photo) after ASYNC_DELAY."""
     number = store.next_value("ticket", 78701000)
     ticket = f"{number}-{72157600000000000 + (photo_id or number) % 10 ** 11}"
@@ -176,18 +179,18 @@ def _ticket(store, photo_id: int | None) -> R.Response:
     return R.xml_ok([Node("ticketid", text=ticket)])
 
 
-def _move_into_place(store, sink: _FileSink, photo_id: int, originalsecret: str, fmt: str) -> str:
+def _move_into_place(store: Store, sink: _FileSink, photo_id: int, originalsecret: str, fmt: str) -> str:
     path = os.path.join(store.photo_dir, f"{photo_id}_{originalsecret}.{fmt}")
     os.replace(sink.path, path)
     return path
 
 
-def _int_arg(args: dict, name: str, allowed: range, default: int) -> int:
+def _int_arg(args: dict[str, str], name: str, allowed: range, default: int) -> int:
     value = parse_unsigned(args.get(name, ""))
-    return value if value in allowed else default
+    return value if value is not None and value in allowed else default
 
 
-def _store_new(store, nsid: str, args: dict, sink: _FileSink, kind: tuple[str, str]) -> int:
+def _store_new(store: Store, nsid: str, args: dict[str, str], sink: _FileSink, kind: tuple[str, str]) -> int:
     fmt, media = kind
     photo_id = store.next_value("photo", 53000000000)
     secret, original = secrets.token_hex(5), secrets.token_hex(5)
@@ -212,7 +215,7 @@ def _store_new(store, nsid: str, args: dict, sink: _FileSink, kind: tuple[str, s
     return photo_id
 
 
-def _replace(store, photo, sink: _FileSink, kind: tuple[str, str]) -> int:
+def _replace(store: Store, photo: sqlite3.Row, sink: _FileSink, kind: tuple[str, str]) -> int:
     fmt, media = kind
     old_path = photo["file_path"]
     path = _move_into_place(store, sink, photo["id"], photo["originalsecret"], fmt)

@@ -45,9 +45,12 @@ class Call:
         return page or 1, per_page
 
 
+MethodFunc = Callable[[Call], list[Node]]
+
+
 @dataclass
 class Method:
-    func: Callable[[Call], list[Node]]
+    func: MethodFunc
     perms: int  # 0 none, 1 read, 2 write, 3 delete
     signed: bool  # needs a signature even without login (legacy auth methods)
 
@@ -55,9 +58,9 @@ class Method:
 METHODS: dict[str, Method] = {}
 
 
-def method(name: str, perms: int = 0, signed: bool = False):
+def method(name: str, perms: int = 0, signed: bool = False) -> Callable[[MethodFunc], MethodFunc]:
     """Register a REST method under its Flickr name."""
-    def register(func):
+    def register(func: MethodFunc) -> MethodFunc:
         METHODS[name] = Method(func, perms, signed)
         return func
     return register

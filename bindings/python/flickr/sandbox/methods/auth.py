@@ -4,17 +4,19 @@
 from __future__ import annotations
 
 import secrets
+import sqlite3
 import time
 
 from .. import constants as C
 from ..auth import new_token
 from ..envelope import Node
 from ..errors import ApiError
+from ..store import Store
 from . import Call, method
 
 
-def _auth_user_node(store, nsid: str) -> Node:
-    user = store.user(nsid)
+def _auth_user_node(store: Store, nsid: str) -> Node:
+    user = store.owner(nsid)
     return Node("user", {"nsid": user["nsid"], "username": user["username"],
                          "fullname": user["realname"]})
 
@@ -55,7 +57,7 @@ def get_frob(call: Call) -> list[Node]:
     return [Node("frob", text=frob)]
 
 
-def _legacy_auth(call: Call, token_row) -> list[Node]:
+def _legacy_auth(call: Call, token_row: sqlite3.Row) -> list[Node]:
     node = Node("auth")
     node.add("token", text=token_row["token"])
     node.add("perms", text=C.PERM_NAMES[token_row["perms"]])
@@ -74,7 +76,7 @@ def get_token(call: Call) -> list[Node]:
         call.store.run("DELETE FROM frobs WHERE frob=?", (frob["frob"],))
         call.store.run("INSERT INTO tokens(token, secret, kind, nsid, perms, created)"
                        " VALUES (?,'','legacy',?,?,?)", (token, frob["nsid"], frob["perms"], time.time()))
-        row = call.store.one("SELECT * FROM tokens WHERE token=?", (token,))
+        row = call.store.row("SELECT * FROM tokens WHERE token=?", (token,))
     return _legacy_auth(call, row)
 
 

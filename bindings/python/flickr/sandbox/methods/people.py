@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""flickr.people.getInfo."""
+"""flickr.people.getInfo and flickr.people.getPhotos."""
 
 from __future__ import annotations
 
@@ -8,6 +8,20 @@ import hashlib
 from ..envelope import Node
 from ..errors import ApiError
 from . import Call, method
+from .criteria import NEWEST_FIRST, date_criteria, photo_list, resolve_user
+
+# privacy_filter: which of the caller's own photos each value keeps.
+_PRIVACY = {
+    "1": "p.ispublic = 1",
+    "2": "p.ispublic = 0 AND p.isfriend = 1 AND p.isfamily = 0",
+    "3": "p.ispublic = 0 AND p.isfriend = 0 AND p.isfamily = 1",
+    "4": "p.ispublic = 0 AND p.isfriend = 1 AND p.isfamily = 1",
+    "5": "p.ispublic = 0 AND p.isfriend = 0 AND p.isfamily = 0",
+}
+# Stored content types are upload's: 1 photo, 2 screenshot, 3 other. content_types counts from 0
+# (and adds 3, virtual photos, which no upload makes); the deprecated content_type names sets.
+_CONTENT_TYPES = {"0": 1, "1": 2, "2": 3, "3": 4}
+_CONTENT_TYPE = {"1": (1,), "2": (2,), "3": (3,), "4": (1, 2), "5": (2, 3), "6": (1, 3), "7": (1, 2, 3)}
 
 
 @method("flickr.people.getInfo")
@@ -17,7 +31,7 @@ def get_info(call: Call) -> list[Node]:
         raise ApiError(1, "User not found")
     nsid = user["nsid"]
     visible = "(ispublic = 1 OR owner = ?)"
-    stats = call.store.one(
+    stats = call.store.row(
         f"SELECT COUNT(*) AS n, MIN(dateupload) AS first, MIN(datetaken) AS first_taken,"
         f" COALESCE(SUM(views), 0) AS views FROM photos WHERE owner = ? AND {visible}",
         (nsid, call.caller.nsid or ""))
@@ -49,3 +63,31 @@ def get_info(call: Call) -> list[Node]:
     return [person]
 
 
+@method("flickr.people.getPhotos")
+def get_photos(call: Call) -> list[Node]:
+    """A user's photostream, newest upload first: what the caller may see of it.
+
+    Flickr's page for it says it must be authenticated, its method info asks for no login
+    (needslogin 0): an unsigned call gets the public photos. ``user_id=me`` needs a login (99).
+    """
+    if not call.arg("user_id"):
+        raise ApiError(1, "Required arguments missing")
+    owner = resolve_user(call, call.arg("user_id"))
+    where = ["p.owner = ?", "(p.ispublic = 1 OR p.owner = ?)"]
+    args: list[object] = [owner, call.caller.nsid or ""]
+    date_criteria(call, where, args)
+    if owner == call.caller.nsid and call.arg("privacy_filter") in _PRIVACY:
+        where.append(_PRIVACY[call.arg("privacy_filter")])
+    # Safety as uploads store it (1 safe, 2 moderate, 3 restricted; seeded photos hold 0, safe).
+    # Without a login only safe photos show, as on Flickr.
+    safe_search = call.arg("safe_search") if call.caller.nsid else "1"
+    if safe_search in ("1", "2"):
+        where.append("MAX(p.safety_level, 1) <= ?")
+        args.append(int(safe_search))
+    wanted = [_CONTENT_TYPES[t.strip()] for t in call.arg("content_types").split(",")
+              if t.strip() in _CONTENT_TYPES]
+    kinds = tuple(wanted) or _CONTENT_TYPE.get(call.arg("content_type"), ())
+    if kinds:
+        where.append(f"p.content_type IN ({','.join('?' * len(kinds))})")
+        args.extend(kinds)
+    return photo_list(call, where, args, NEWEST_FIRST)

@@ -6,12 +6,14 @@ from __future__ import annotations
 import hashlib
 import math
 import sqlite3
+from typing import Optional, Tuple
 
 from ..envelope import Node
 from ..store import Store
 
-# label, URL suffix, sizes-page code, longest edge (None: original), extras key.
-SIZES = [
+# label, URL suffix, sizes-page code, longest edge (None: original), extras key (None: no url_ extra).
+Size = Tuple[str, str, str, Optional[int], Optional[str]]
+SIZES: list[Size] = [
     ("Square", "s", "sq", 75, "sq"),
     ("Large Square", "q", "q", 150, "q"),
     ("Thumbnail", "t", "t", 100, "t"),
@@ -46,7 +48,7 @@ def size_secret(photo: sqlite3.Row, suffix: str) -> str:
     return photo["secret"]
 
 
-def size_dims(photo: sqlite3.Row, size: tuple) -> tuple[int, int] | None:
+def size_dims(photo: sqlite3.Row, size: Size) -> tuple[int, int] | None:
     """(width, height) of a size, or None if the original is too small for it."""
     width, height, longest = photo["width"], photo["height"], size[3]
     if longest is None:
@@ -68,8 +70,8 @@ def size_url(base_url: str, photo: sqlite3.Row, suffix: str) -> str:
     return f"{base_url}/photos/{photo['server']}/{photo['id']}_{secret}{tail}.jpg"
 
 
-def can_see(photo: sqlite3.Row | None, nsid: str | None) -> bool:
-    return photo is not None and (bool(photo["ispublic"]) or photo["owner"] == nsid)
+def can_see(photo: sqlite3.Row, nsid: str | None) -> bool:
+    return bool(photo["ispublic"]) or photo["owner"] == nsid
 
 
 def fmt_coord(value: float, fixed: bool) -> str:
@@ -87,7 +89,7 @@ def parse_extras(value: str) -> set[str]:
 
 
 def photo_element(store: Store, base_url: str, photo: sqlite3.Row, extras: set[str],
-                  leading: dict | None = None) -> Node:
+                  leading: dict[str, object] | None = None) -> Node:
     """A ``<photo>`` of a standard photo list with the requested extras.
 
     Attribute order follows fixtures/flickr.interestingness.getList.xml.
@@ -97,9 +99,8 @@ def photo_element(store: Store, base_url: str, photo: sqlite3.Row, extras: set[s
              "server": photo["server"], "farm": photo["farm"], "title": photo["title"]}
     attrs.update(leading or {})
     attrs.update(ispublic=photo["ispublic"], isfriend=photo["isfriend"], isfamily=photo["isfamily"])
-    owner = None
-    if extras & {"owner_name", "icon_server", "path_alias"}:
-        owner = store.user(photo["owner"])
+    # Read only when an extra needs it (None otherwise, so each use below checks both).
+    owner = store.owner(photo["owner"]) if extras & {"owner_name", "icon_server", "path_alias"} else None
     if "license" in extras:
         attrs["license"] = photo["license"]
     if "o_dims" in extras:
@@ -110,9 +111,9 @@ def photo_element(store: Store, base_url: str, photo: sqlite3.Row, extras: set[s
         attrs["lastupdate"] = photo["lastupdate"]
     if "date_taken" in extras:
         attrs.update(datetaken=photo["datetaken"], datetakengranularity=0, datetakenunknown=0)
-    if "owner_name" in extras:
+    if owner is not None and "owner_name" in extras:
         attrs["ownername"] = owner["realname"] or owner["username"]
-    if "icon_server" in extras:
+    if owner is not None and "icon_server" in extras:
         attrs.update(iconserver=owner["iconserver"], iconfarm=owner["iconfarm"])
     if "views" in extras:
         attrs["views"] = photo["views"]
@@ -144,7 +145,7 @@ def photo_element(store: Store, base_url: str, photo: sqlite3.Row, extras: set[s
                 attrs[f"url_{key}"] = size_url(base_url, photo, size[1])
                 attrs[f"height_{key}"] = dims[1]
                 attrs[f"width_{key}"] = dims[0]
-    if "path_alias" in extras:
+    if owner is not None and "path_alias" in extras:
         attrs["pathalias"] = owner["path_alias"] or ""
     node = Node("photo", attrs)
     if "description" in extras:

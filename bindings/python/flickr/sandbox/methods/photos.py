@@ -3,28 +3,27 @@
 
 from __future__ import annotations
 
-import calendar
 import os
 import shlex
+import sqlite3
 import time
 
-from ..auth import insufficient
 from ..envelope import Node
 from ..errors import ApiError
-from ..params import parse_int
 from ..seed import is_machine_tag, normalize_tag
+from ..store import Store
 from . import Call, method, photo_not_found
-from .photolist import (SIZES, can_see, fmt_coord, paginate, parse_extras, photo_element,
-                        size_dims, size_url)
+from .criteria import NEWEST_FIRST, date_criteria, photo_list, resolve_user
+from .photolist import SIZES, can_see, fmt_coord, size_dims, size_url
 
 _SORTS = {
-    "date-posted-desc": "p.dateupload DESC, p.id DESC",
+    "date-posted-desc": NEWEST_FIRST,
     "date-posted-asc": "p.dateupload ASC, p.id ASC",
     "date-taken-desc": "p.datetaken DESC, p.id DESC",
     "date-taken-asc": "p.datetaken ASC, p.id ASC",
     "interestingness-desc": "p.views DESC, p.id DESC",
     "interestingness-asc": "p.views ASC, p.id ASC",
-    "relevance": "p.dateupload DESC, p.id DESC",
+    "relevance": NEWEST_FIRST,
 }
 # Any of these makes a search "parameterized"; without one Flickr refuses (error 3).
 _SEARCH_CRITERIA = ("text", "tags", "user_id", "place_id", "woe_id", "min_upload_date",
@@ -32,57 +31,9 @@ _SEARCH_CRITERIA = ("text", "tags", "user_id", "place_id", "woe_id", "min_upload
                     "machine_tags", "group_id", "lat", "lon")
 
 
-# The end of MySQL's DATETIME range, where taken dates live: later unix times are clamped to it.
-_LAST_DATETIME = calendar.timegm((9999, 12, 31, 23, 59, 59))
-
-
-def _unix_time(value: str) -> int | None:
-    """Flickr dates: unix seconds (saturated to 64 bits) or MySQL datetime (``YYYY-MM-DD[ HH:MM:SS]``)."""
-    if value.isascii() and value.isdigit():
-        return parse_int(value, 0, saturate=True)
-    for fmt in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d"):
-        try:
-            return calendar.timegm(time.strptime(value, fmt))
-        except ValueError:
-            pass
-    return None
-
-
-def _mysql_time(value: str) -> str | None:
-    stamp = _unix_time(value)
-    if stamp is None:
-        return None
-    # gmtime() fails on far-future times (OverflowError, OSError): clamp first.
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(min(stamp, _LAST_DATETIME)))
-
-
-def _photo_list(call: Call, where: list[str], args: list, order: str,
-                default_per_page: int = 100) -> list[Node]:
-    page, per_page = call.page_args(default_per_page)
-    clause = " AND ".join(where) or "1"
-    total = call.store.one(f"SELECT COUNT(*) AS n FROM photos p WHERE {clause}", tuple(args))["n"]
-    rows = call.store.all(f"SELECT p.* FROM photos p WHERE {clause} ORDER BY {order} LIMIT ? OFFSET ?",
-                          tuple(args) + (per_page, (page - 1) * per_page))
-    extras = parse_extras(call.arg("extras"))
-    photos = Node("photos", paginate(total, page, per_page))
-    photos.children = [photo_element(call.store, call.base_url, row, extras) for row in rows]
-    return [photos]
-
-
 @method("flickr.photos.getRecent")
 def get_recent(call: Call) -> list[Node]:
-    return _photo_list(call, ["p.ispublic = 1"], [], _SORTS["date-posted-desc"])
-
-
-def _resolve_user(call: Call, ident: str) -> str:
-    if ident == "me":
-        if not call.caller.nsid:
-            raise insufficient(1, call.caller.perms)
-        return call.caller.nsid
-    user = call.store.find_user(ident)
-    if user is None:
-        raise ApiError(2, "Unknown user")
-    return user["nsid"]
+    return photo_list(call, ["p.ispublic = 1"], [], NEWEST_FIRST)
 
 
 @method("flickr.photos.search")
@@ -91,10 +42,10 @@ def search(call: Call) -> list[Node]:
         raise ApiError(3, "Parameterless searches have been disabled. "
                           "Please use flickr.photos.getRecent instead.")
     where = ["(p.ispublic = 1 OR p.owner = ?)"]
-    args: list = [call.caller.nsid or ""]
+    args: list[object] = [call.caller.nsid or ""]
     if call.arg("user_id"):
         where.append("p.owner = ?")
-        args.append(_resolve_user(call, call.arg("user_id")))
+        args.append(resolve_user(call, call.arg("user_id")))
     tags = [normalize_tag(t) for t in call.arg("tags").split(",") if normalize_tag(t)]
     if tags:
         exists = "EXISTS (SELECT 1 FROM tags t WHERE t.photo_id = p.id AND t.tag = ?)"
@@ -118,31 +69,23 @@ def search(call: Call) -> list[Node]:
         args.extend(inside)
     if call.arg("has_geo") == "1":
         where.append("p.latitude IS NOT NULL")
-    for name, op, column, convert in (("min_upload_date", ">=", "p.dateupload", _unix_time),
-                                      ("max_upload_date", "<=", "p.dateupload", _unix_time),
-                                      ("min_taken_date", ">=", "p.datetaken", _mysql_time),
-                                      ("max_taken_date", "<=", "p.datetaken", _mysql_time)):
-        if call.arg(name):
-            value = convert(call.arg(name))
-            if value is not None:
-                where.append(f"{column} {op} ?")
-                args.append(value)
+    date_criteria(call, where, args)
     media = call.arg("media", "all")
     if media in ("photos", "videos"):
         where.append("p.media = ?")
         args.append(media[:-1])
     order = _SORTS.get(call.arg("sort", "date-posted-desc"), _SORTS["date-posted-desc"])
-    return _photo_list(call, where, args, order)
+    return photo_list(call, where, args, order)
 
 
-def _visible_photo(call: Call):
+def _visible_photo(call: Call) -> sqlite3.Row:
     photo = call.store.photo(call.arg("photo_id"))
-    if not can_see(photo, call.caller.nsid):
+    if photo is None or not can_see(photo, call.caller.nsid):
         raise photo_not_found()
     return photo
 
 
-def _own_photo(call: Call):
+def _own_photo(call: Call) -> sqlite3.Row:
     """The caller's own photo; Flickr answers 1 for others' photos too."""
     photo = call.store.photo(call.arg("photo_id"))
     if photo is None or photo["owner"] != call.caller.nsid:
@@ -153,7 +96,7 @@ def _own_photo(call: Call):
 @method("flickr.photos.getInfo")
 def get_info(call: Call) -> list[Node]:
     photo = _visible_photo(call)
-    owner = call.store.user(photo["owner"])
+    owner = call.store.owner(photo["owner"])
     is_owner = photo["owner"] == call.caller.nsid
     node = Node("photo", {
         "id": photo["id"], "secret": photo["secret"], "server": photo["server"], "farm": photo["farm"],
@@ -204,7 +147,7 @@ def get_info(call: Call) -> list[Node]:
 @method("flickr.photos.getSizes")
 def get_sizes(call: Call) -> list[Node]:
     photo = _visible_photo(call)
-    owner = call.store.user(photo["owner"])
+    owner = call.store.owner(photo["owner"])
     page = f"{call.base_url}/photos/{owner['path_alias'] or owner['nsid']}/{photo['id']}/sizes"
     sizes = Node("sizes", {"canblog": 1, "canprint": 1, "candownload": 1})
     for size in SIZES:
@@ -237,11 +180,11 @@ def split_tags(text: str) -> list[str]:
         return [t.strip('"') for t in text.split() if t.strip('"')]
 
 
-def add_tags(store, photo_id: int, author: str, raw_tags: list[str]) -> None:
+def add_tags(store: Store, photo_id: int, author: str, raw_tags: list[str]) -> None:
     """Append tags not already on the photo (compared by clean form)."""
     with store.transaction():
         existing = {t["tag"] for t in store.tags(photo_id)}
-        row = store.one("SELECT COALESCE(MAX(seq), 0) AS n FROM tags WHERE photo_id=?", (photo_id,))
+        row = store.row("SELECT COALESCE(MAX(seq), 0) AS n FROM tags WHERE photo_id=?", (photo_id,))
         seq = row["n"]
         for raw in raw_tags:
             clean = normalize_tag(raw)
@@ -259,7 +202,7 @@ def add_tags_method(call: Call) -> list[Node]:
     tags = split_tags(call.arg("tags"))
     if len(call.store.tags(photo["id"])) + len(tags) > MAX_TAGS:
         raise ApiError(2, "Maximum tags reached")
-    add_tags(call.store, photo["id"], call.caller.nsid, tags)
+    add_tags(call.store, photo["id"], call.caller.require_user(), tags)
     call.store.run("UPDATE photos SET lastupdate=? WHERE id=?", (int(time.time()), photo["id"]))
     return []
 

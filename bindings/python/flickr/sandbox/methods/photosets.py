@@ -4,16 +4,17 @@
 from __future__ import annotations
 
 import math
+import sqlite3
 import time
 
 from ..envelope import Node
 from ..errors import ApiError
 from ..params import parse_unsigned
 from . import Call, method
-from .photolist import can_see, parse_extras, photo_element
+from .photolist import parse_extras, photo_element
 
 
-def _set_or_fail(call: Call):
+def _set_or_fail(call: Call) -> sqlite3.Row:
     set_id = parse_unsigned(call.arg("photoset_id"))
     row = call.store.one("SELECT * FROM photosets WHERE id=?", (set_id,)) if set_id is not None else None
     if row is None:
@@ -21,7 +22,7 @@ def _set_or_fail(call: Call):
     return row
 
 
-def _visible_members(call: Call, set_id: int):
+def _visible_members(call: Call, set_id: int) -> list[sqlite3.Row]:
     return call.store.all(
         "SELECT p.* FROM photoset_photos sp JOIN photos p ON p.id = sp.photo_id"
         " WHERE sp.set_id = ? AND (p.ispublic = 1 OR p.owner = ?) ORDER BY sp.position",
@@ -42,7 +43,7 @@ def create(call: Call) -> list[Node]:
         call.store.run("INSERT INTO photosets VALUES (?,?,?,?,?,?,?)",
                        (set_id, call.caller.nsid, title, call.arg("description"), primary["id"], now, now))
         call.store.run("INSERT INTO photoset_photos VALUES (?,?,0)", (set_id, primary["id"]))
-    owner = call.store.user(call.caller.nsid)
+    owner = call.store.owner(call.caller.require_user())
     return [Node("photoset", {"id": set_id, "url":
                               f"{call.base_url}/photos/{owner['path_alias'] or owner['nsid']}/sets/{set_id}/"})]
 
@@ -82,7 +83,7 @@ def get_list(call: Call) -> list[Node]:
 @method("flickr.photosets.getPhotos")
 def get_photos(call: Call) -> list[Node]:
     row = _set_or_fail(call)
-    owner = call.store.user(row["owner"])
+    owner = call.store.owner(row["owner"])
     page, per_page = call.page_args(500)
     members = _visible_members(call, row["id"])
     extras = parse_extras(call.arg("extras"))
@@ -102,13 +103,13 @@ def add_photo(call: Call) -> list[Node]:
     if row["owner"] != call.caller.nsid:
         raise ApiError(1, "Photoset not found")
     photo = call.store.photo(call.arg("photo_id"))
-    if not can_see(photo, call.caller.nsid) or photo["owner"] != call.caller.nsid:
+    if photo is None or photo["owner"] != call.caller.nsid:  # one's own photos are always visible
         raise ApiError(2, "Photo not found")
     with call.store.transaction():
         if call.store.one("SELECT 1 FROM photoset_photos WHERE set_id=? AND photo_id=?",
                           (row["id"], photo["id"])):
             raise ApiError(3, "Photo already in set")
-        pos = call.store.one("SELECT COALESCE(MAX(position), -1) + 1 AS n FROM photoset_photos"
+        pos = call.store.row("SELECT COALESCE(MAX(position), -1) + 1 AS n FROM photoset_photos"
                              " WHERE set_id=?", (row["id"],))["n"]
         call.store.run("INSERT INTO photoset_photos VALUES (?,?,?)", (row["id"], photo["id"], pos))
         call.store.run("UPDATE photosets SET date_update=? WHERE id=?", (int(time.time()), row["id"]))

@@ -26,7 +26,7 @@ def echo(call: Call) -> list[Node]:
 
 @method("flickr.test.login", perms=1)
 def login(call: Call) -> list[Node]:
-    user = call.store.user(call.caller.nsid)
+    user = call.store.owner(call.caller.require_user())
     node = Node("user", {"id": user["nsid"], "path_alias": user["path_alias"] or ""})
     node.add("username", text=user["username"])
     return [node]

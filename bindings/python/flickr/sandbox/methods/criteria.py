@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: MIT
+"""What the photo-list methods (photos.search, people.getPhotos) share: the user a
+``user_id`` names, the upload and taken date ranges, and the paged query under every list.
+
+One copy of each, so two methods given the same argument answer alike, as Flickr's do.
+"""
+
+from __future__ import annotations
+
+import calendar
+import time
+
+from ..envelope import Node
+from ..errors import ApiError
+from ..params import parse_int
+from . import Call
+from .photolist import paginate, parse_extras, photo_element
+
+# A photostream's order (and search's default): newest upload first, ties by id.
+NEWEST_FIRST = "p.dateupload DESC, p.id DESC"
+
+# The end of MySQL's DATETIME range, where taken dates live: later unix times are clamped to it.
+_LAST_DATETIME = calendar.timegm((9999, 12, 31, 23, 59, 59))
+
+
+def resolve_user(call: Call, ident: str) -> str:
+    """The NSID a ``user_id`` names: "me" is the caller (who must be logged in), else any user."""
+    if ident == "me":
+        return call.caller.require_user()
+    user = call.store.find_user(ident)
+    if user is None:
+        raise ApiError(2, "Unknown user")
+    return str(user["nsid"])
+
+
+def unix_time(value: str) -> int | None:
+    """Flickr dates: unix seconds (saturated to 64 bits) or MySQL datetime (``YYYY-MM-DD[ HH:MM:SS]``)."""
+    if value.isascii() and value.isdigit():
+        return parse_int(value, 0, saturate=True)
+    for fmt in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d"):
+        try:
+            return calendar.timegm(time.strptime(value, fmt))
+        except ValueError:
+            pass
+    return None
+
+
+def mysql_time(value: str) -> str | None:
+    stamp = unix_time(value)
+    if stamp is None:
+        return None
+    # gmtime() fails on far-future times (OverflowError, OSError): clamp first.
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(min(stamp, _LAST_DATETIME)))
+
+
+def date_criteria(call: Call, where: list[str], args: list[object]) -> None:
+    """Add ``min_/max_upload_date`` and ``min_/max_taken_date``; a value that is no date is ignored."""
+    for name, op, column, convert in (("min_upload_date", ">=", "p.dateupload", unix_time),
+                                      ("max_upload_date", "<=", "p.dateupload", unix_time),
+                                      ("min_taken_date", ">=", "p.datetaken", mysql_time),
+                                      ("max_taken_date", "<=", "p.datetaken", mysql_time)):
+        if call.arg(name):
+            value = convert(call.arg(name))
+            if value is not None:
+                where.append(f"{column} {op} ?")
+                args.append(value)
+
+
+def photo_list(call: Call, where: list[str], args: list[object], order: str,
+               default_per_page: int = 100) -> list[Node]:
+    """``<photos page pages perpage total>`` of the rows matching ``where``, one page of them."""
+    page, per_page = call.page_args(default_per_page)
+    clause = " AND ".join(where) or "1"
+    total = call.store.row(f"SELECT COUNT(*) AS n FROM photos p WHERE {clause}", tuple(args))["n"]
+    rows = call.store.all(f"SELECT p.* FROM photos p WHERE {clause} ORDER BY {order} LIMIT ? OFFSET ?",
+                          tuple(args) + (per_page, (page - 1) * per_page))
+    extras = parse_extras(call.arg("extras"))
+    photos = Node("photos", paginate(total, page, per_page))
+    photos.children = [photo_element(call.store, call.base_url, row, extras) for row in rows]
+    return [photos]

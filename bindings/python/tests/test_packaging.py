@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: MIT
+"""Wheels of the binding: a wheel that bundles libflickr.so is a platform wheel for the
+library's machine; a plain build never ships a library, however many copies lie about.
+
+Each test builds from a copy of bindings/python (pip builds in the source tree, and the tests
+plant stale copies there), with `pip wheel --no-deps --no-build-isolation`: no index is asked.
+"""
+import hashlib
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from libtest import PACKAGE_DIR
+
+
+@pytest.fixture
+def source(tmp_path):
+    """A copy of bindings/python without build output."""
+    copy = tmp_path / "src"
+    shutil.copytree(PACKAGE_DIR, copy, ignore=shutil.ignore_patterns(
+        "__pycache__", "build", "*.egg-info", "tests", "examples", ".mypy_cache"))
+    return copy
+
+
+def build_wheel(source, out, bundle=None):
+    env = {k: v for k, v in os.environ.items() if k != "FLICKR_BUNDLE_LIBRARY"}
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    if bundle is not None:
+        env["FLICKR_BUNDLE_LIBRARY"] = str(bundle)
+    return subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                           "--no-index", "-w", str(out), str(source)],
+                          env=env, capture_output=True, text=True, timeout=300)
+
+
+def only_wheel(out):
+    wheels = list(out.glob("*.whl"))
+    assert len(wheels) == 1, wheels
+    return wheels[0]
+
+
+def wheel_metadata(wheel) -> dict:
+    with zipfile.ZipFile(wheel) as archive:
+        text = archive.read("flickr-0.3.0.dist-info/WHEEL").decode()
+    return dict(line.split(": ", 1) for line in text.splitlines() if ": " in line)
+
+
+def test_a_bundled_library_makes_a_platform_wheel(library_path, source, tmp_path):
+    built = build_wheel(source, tmp_path / "dist", bundle=library_path)
+    assert built.returncode == 0, built.stdout + built.stderr
+    wheel = only_wheel(tmp_path / "dist")
+    # The library built on this machine is for this machine (ctypes binds no Python ABI: py3-none).
+    tag = f"py3-none-linux_{platform.machine()}"
+    assert wheel.name == f"flickr-0.3.0-{tag}.whl"
+    metadata = wheel_metadata(wheel)
+    assert metadata["Tag"] == tag and metadata["Root-Is-Purelib"] == "false"
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = archive.read("flickr/libflickr.so.0")
+        names = archive.namelist()
+    assert hashlib.sha256(shipped).digest() == hashlib.sha256(library_path.read_bytes()).digest()
+    assert "flickr/client.py" in names and not any(".data/" in name for name in names)
+    # Bundling left no copy in the tree it built from.
+    assert not list(source.rglob("libflickr.so*"))
+
+
+def test_a_plain_build_never_ships_a_stale_library(library_path, source, tmp_path):
+    # Copies where earlier builds or hands could have left them: the package and the build tree.
+    for place in (source / "flickr", source / "build" / "lib" / "flickr"):
+        place.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(library_path, place / "libflickr.so.0")
+    built = build_wheel(source, tmp_path / "dist")
+    assert built.returncode == 0, built.stdout + built.stderr
+    wheel = only_wheel(tmp_path / "dist")
+    assert wheel.name == "flickr-0.3.0-py3-none-any.whl"
+    assert wheel_metadata(wheel)["Root-Is-Purelib"] == "true"
+    with zipfile.ZipFile(wheel) as archive:
+        assert not [name for name in archive.namelist() if "libflickr" in name]
+    assert not (source / "build" / "lib" / "flickr" / "libflickr.so.0").exists()
+
+
+def test_bundling_refuses_what_is_no_library(source, tmp_path):
+    text = tmp_path / "libflickr.so.0"
+    text.write_text("not a library\n")
+    built = build_wheel(source, tmp_path / "dist", bundle=text)
+    assert built.returncode != 0
+    assert "not an ELF shared library" in built.stdout + built.stderr
+    missing = build_wheel(source, tmp_path / "dist", bundle=tmp_path / "nowhere.so")
+    assert missing.returncode != 0 and "no such file" in missing.stdout + missing.stderr
+    assert not list((tmp_path / "dist").glob("*.whl"))

@@ -35,3 +35,11 @@ def tls_sandbox():
     server = start_sandbox("--tls")
     yield server
     stop_sandbox(server)
+
+
+@pytest.fixture
+def photo(tmp_path) -> pathlib.Path:
+    """A small file the sandbox takes as a JPEG upload (its start is a JPEG's; the rest is not)."""
+    path = tmp_path / "cli photo.jpg"
+    path.write_bytes(b"\xff\xd8\xff\xe0" + bytes(range(256)) * 400)
+    return path

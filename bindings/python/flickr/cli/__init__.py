@@ -15,18 +15,19 @@ import sys
 from .. import errors
 from . import auth, call, sandbox, upload, walk
 from .common import (EXIT_API, EXIT_AUTH, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_NETWORK, EXIT_USAGE, CLIError,
-                     add_global_options, configure_logging, print_error)
+                     IntermixedParser, add_global_options, configure_logging, print_error)
 
 COMMANDS = [call, upload, walk, auth, sandbox]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = IntermixedParser(
         prog="flickr",
         description="Call the Flickr API from the command line (libflickr).",
         epilog="Credentials: --api-key/--api-secret, else FLICKR_API_KEY/FLICKR_API_SECRET. "
         "--endpoint points every service at another base URL (e.g. a sandbox: flickr sandbox). "
-        "--timeout, --retries and -v go before or after the command.",
+        "--timeout, --retries and -v go before or after the command; a command's options may stand "
+        "anywhere after it.",
     )
     add_global_options(parser, command=False)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -58,10 +59,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str]) -> int:
-    if argv[:1] == ["sandbox"]:
-        # Everything after "sandbox", --help included, is the sandbox's own command line.
-        return sandbox.main(argv[1:])
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, rest = parser.parse_known_args(argv)
+    if rest and not getattr(args, "takes_rest", False):
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    args.rest = rest
     configure_logging(args.verbose)
     try:
         return args.handler(args) or 0

@@ -29,6 +29,29 @@ class CLIError(Exception):
         self.exit_code = exit_code
 
 
+class IntermixedParser(argparse.ArgumentParser):
+    """An ArgumentParser whose options may stand anywhere among a command's positionals.
+
+    argparse's plain parse binds a `nargs="*"` positional at its first run of positionals, so in
+    `flickr call flickr.test.echo --xml a=b` the `a=b` after the option is "unrecognized".
+    Intermixed parsing reads the options first, then the positionals. A parser that hands the rest
+    of the line on (subcommands, REMAINDER) cannot be intermixed and parses as usual; its
+    subcommands' parsers are of this class too (argparse makes them of the parent's class)."""
+
+    _intermixing = False
+
+    def parse_known_args(self, args=None, namespace=None):
+        handing_on = any(action.nargs in (argparse.PARSER, argparse.REMAINDER)
+                         for action in self._get_positional_actions())
+        if handing_on or self._intermixing:  # intermixed parsing calls back here for its two passes
+            return super().parse_known_args(args, namespace)
+        self._intermixing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._intermixing = False
+
+
 def terminal_safe(text: str) -> str:
     """`text` with every control character written as \\xNN, so that text from a server (an error
     page, a message) cannot drive the terminal it is printed on."""

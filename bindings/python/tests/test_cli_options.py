@@ -54,3 +54,39 @@ def test_sandbox_takes_its_own_options_after_global_ones(library_path, sandbox):
     refused = run(sandbox, "-v", "sandbox", "--port", "0", "--no-such-option")
     assert refused.returncode == 2
     assert "--no-such-option" in refused.stderr
+
+
+def described_options(help_text: str) -> dict:
+    """{invocation: description} for every argument argparse lists in `help_text` (an entry is a
+    line indented by two spaces; its description follows on the line, or on the next, deeper one)."""
+    entries, current = {}, None
+    for line in help_text.splitlines():
+        if line.startswith("  ") and not line.startswith("   "):
+            invocation, _, description = line.strip().partition("  ")
+            current = invocation
+            entries[current] = description.strip()
+        elif line.startswith("   ") and current is not None and line.strip():
+            entries[current] = (entries[current] + " " + line.strip()).strip()
+        else:
+            current = None
+    return entries
+
+
+@pytest.mark.parametrize("command", [["upload"], ["replace"], ["call"], ["walk"], ["auth", "login"],
+                                     ["auth", "status"], ["auth", "logout"]])
+def test_every_option_has_a_description(library_path, sandbox, command):
+    result = run(sandbox, *command, "--help", env_extra={"COLUMNS": "80"})
+    assert result.returncode == 0, result.stderr
+    entries = described_options(result.stdout)
+    assert "-h, --help" in entries and "--retries N" in entries
+    undescribed = [invocation for invocation, description in entries.items() if not description]
+    assert undescribed == []
+
+
+def test_upload_help_describes_each_flag(library_path, sandbox):
+    entries = described_options(run(sandbox, "upload", "--help").stdout)
+    for flag in ("FILE", "--title TITLE", "--description DESCRIPTION", "--tags TAGS", "--public", "--private",
+                 "--friends", "--family", "--safety-level {1,2,3}", "--content-type {1,2,3}", "--hidden {1,2}",
+                 "--async", "--json"):
+        assert entries.get(flag), flag
+    assert "2 hidden" in entries["--hidden {1,2}"] and "3 restricted" in entries["--safety-level {1,2,3}"]

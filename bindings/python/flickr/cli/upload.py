@@ -15,18 +15,25 @@ def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
         "upload", help="upload photos or videos",
         description="Upload files with a progress bar each, then print a summary (and JSON lines with --json).")
-    parser.add_argument("files", nargs="+", metavar="FILE")
+    parser.add_argument("files", nargs="+", metavar="FILE", help="photo or video files to upload, in this order")
     parser.add_argument("--title", help="title (default: none; Flickr shows the file name)")
-    parser.add_argument("--description")
-    parser.add_argument("--tags", help="space-separated tags")
+    parser.add_argument("--description", help="description (Flickr allows some HTML)")
+    parser.add_argument("--tags", help="space-separated tags; quote a tag with spaces in it: '\"new york\" sea'")
     visibility = parser.add_mutually_exclusive_group()
-    visibility.add_argument("--public", dest="is_public", action="store_const", const=1)
-    visibility.add_argument("--private", dest="is_public", action="store_const", const=0)
-    parser.add_argument("--friends", dest="is_friend", action="store_const", const=1)
-    parser.add_argument("--family", dest="is_family", action="store_const", const=1)
-    parser.add_argument("--safety-level", type=int, choices=[1, 2, 3])
-    parser.add_argument("--content-type", type=int, choices=[1, 2, 3])
-    parser.add_argument("--hidden", type=int, choices=[1, 2])
+    visibility.add_argument("--public", dest="is_public", action="store_const", const=1,
+                            help="visible to everyone (default: your account's setting)")
+    visibility.add_argument("--private", dest="is_public", action="store_const", const=0,
+                            help="visible to you only, and to friends or family with --friends, --family")
+    parser.add_argument("--friends", dest="is_friend", action="store_const", const=1,
+                        help="with --private: visible to your friends too")
+    parser.add_argument("--family", dest="is_family", action="store_const", const=1,
+                        help="with --private: visible to your family too")
+    parser.add_argument("--safety-level", type=int, choices=[1, 2, 3],
+                        help="1 safe, 2 moderate, 3 restricted (default: your account's setting)")
+    parser.add_argument("--content-type", type=int, choices=[1, 2, 3],
+                        help="1 photo, 2 screenshot, 3 other: art, illustration... (default: your account's setting)")
+    parser.add_argument("--hidden", type=int, choices=[1, 2],
+                        help="1 shown in Flickr's public searches, 2 hidden from them (default: your account's setting)")
     parser.add_argument("--async", dest="asynchronous", action="store_true",
                         help="let Flickr process the files in the background, then wait for their tickets")
     parser.add_argument("--json", action="store_true", help="print one JSON line per file on stdout")
@@ -36,9 +43,9 @@ def add_parser(subparsers) -> None:
 
     replace = subparsers.add_parser("replace", help="replace a photo's image",
                                     description="Replace the image of one of your photos.")
-    replace.add_argument("file", metavar="FILE")
-    replace.add_argument("photo_id", metavar="PHOTO_ID")
-    replace.add_argument("--json", action="store_true")
+    replace.add_argument("file", metavar="FILE", help="the new image")
+    replace.add_argument("photo_id", metavar="PHOTO_ID", help="the photo whose image it becomes")
+    replace.add_argument("--json", action="store_true", help="print a JSON line with the photo id on stdout")
     add_credential_options(replace)
     add_global_options(replace)
     replace.set_defaults(handler=run_replace)

@@ -24,6 +24,7 @@ from .errors import (
     TLSError,
     TooBig,
 )
+from .values import text
 
 __version__ = "0.3.0"
 
@@ -44,6 +45,7 @@ __all__ = [
     "TLSError",
     "TooBig",
     "library_version",
+    "text",
     "__version__",
 ]
 

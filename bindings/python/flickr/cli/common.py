@@ -11,8 +11,9 @@ import re
 import sys
 from typing import Any
 
-EXIT_FAILURE, EXIT_USAGE, EXIT_API, EXIT_NETWORK, EXIT_AUTH = 1, 2, 3, 4, 5
+EXIT_FAILURE, EXIT_USAGE, EXIT_API, EXIT_NETWORK, EXIT_AUTH, EXIT_NO_LIBRARY = 1, 2, 3, 4, 5, 6
 EXIT_INTERRUPTED = 128 + 2  # 128 + SIGINT, as shells report it
+EXIT_BROKEN_PIPE = 128 + 13  # 128 + SIGPIPE: what a C tool killed by the closed pipe reports
 
 # C0 (newline and tab included: a message is printed as one line), DEL and C1. ESC (0x1b) and
 # CSI (0x9b) start the sequences that move the cursor, clear the screen or retitle the window.
@@ -193,10 +194,24 @@ def stored_token(api_key: str, user: str | None):
     return found
 
 
+def load_library() -> None:
+    """Loads libflickr, or fails with one line naming what was tried and how to point at it.
+
+    The library loads on first use; without this a missing or mismatched one surfaces as an
+    ImportError from deep inside the first call, with a traceback."""
+    from .. import _ffi
+
+    try:
+        _ffi.lib()
+    except ImportError as error:
+        raise CLIError(f"{error}; set FLICKR_LIBRARY to the path of libflickr.so.0", EXIT_NO_LIBRARY) from None
+
+
 def open_api(args: argparse.Namespace, use_store: bool = True):
     """A Flickr object configured from the command line, the environment and the token store."""
     from .. import Flickr
 
+    load_library()
     found = credentials(args, use_store)
     options = endpoint_options(args.endpoint or os.environ.get("FLICKR_ENDPOINT"))
     options.update(transport_options(args))

@@ -37,7 +37,7 @@ def test_exit_codes(library_path, sandbox):
     assert run(sandbox, "upload", "x", token=False).returncode in (2, 5)
 
 
-@pytest.mark.parametrize("command", ["call", "upload", "replace", "walk", "auth", "sandbox", None])
+@pytest.mark.parametrize("command", ["call", "upload", "replace", "download", "walk", "auth", "sandbox", None])
 def test_help_everywhere(library_path, sandbox, command):
     result = run(sandbox, *([command] if command else []), "--help")
     assert result.returncode == 0
@@ -131,7 +131,7 @@ def test_verbose_logs_requests_without_secrets(library_path, sandbox):
         assert sandbox.api_secret not in line and sandbox.oauth_token_secret not in line
 
 
-@pytest.mark.parametrize("command", [["call"], ["upload"], ["replace"], ["walk"], ["auth", "login"],
+@pytest.mark.parametrize("command", [["call"], ["upload"], ["replace"], ["download"], ["walk"], ["auth", "login"],
                                      ["auth", "status"], ["auth", "logout"], []])
 def test_every_command_takes_the_global_options(library_path, sandbox, command):
     usage = run(sandbox, *command, "--help").stdout

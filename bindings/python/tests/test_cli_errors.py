@@ -27,6 +27,7 @@ def broken_library(request, tmp_path):
     ["walk", "flickr.photos.getRecent"],
     ["upload", "{photo}"],
     ["replace", "{photo}", "123"],
+    ["download", "123", "--dest", "{photo}.d"],
     ["auth", "status"],
     ["auth", "login", "--oob"],
     ["-v", "call", "flickr.test.echo", "--xml"],

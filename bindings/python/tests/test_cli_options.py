@@ -72,7 +72,7 @@ def described_options(help_text: str) -> dict:
     return entries
 
 
-@pytest.mark.parametrize("command", [["upload"], ["replace"], ["call"], ["walk"], ["auth", "login"],
+@pytest.mark.parametrize("command", [["upload"], ["replace"], ["download"], ["call"], ["walk"], ["auth", "login"],
                                      ["auth", "status"], ["auth", "logout"]])
 def test_every_option_has_a_description(library_path, sandbox, command):
     result = run(sandbox, *command, "--help", env_extra={"COLUMNS": "80"})

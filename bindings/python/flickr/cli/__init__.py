@@ -18,11 +18,11 @@ import sys
 import traceback
 
 from .. import errors
-from . import auth, call, sandbox, upload, walk
+from . import auth, call, download, sandbox, upload, walk
 from .common import (EXIT_API, EXIT_AUTH, EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_NETWORK,
                      EXIT_USAGE, CLIError, IntermixedParser, add_global_options, configure_logging, print_error)
 
-COMMANDS = [call, upload, walk, auth, sandbox]
+COMMANDS = [call, upload, download, walk, auth, sandbox]
 
 
 def build_parser() -> argparse.ArgumentParser:

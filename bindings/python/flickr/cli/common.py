@@ -157,6 +157,7 @@ def endpoint_options(base: str | None) -> dict:
         "replace_endpoint": base + "/services/replace/",
         "oauth_endpoint": base + "/services/oauth/",
         "auth_endpoint": base + "/services/auth/",
+        "photo_endpoint": base + "/photos",  # image files, as the sandbox serves them
     }
 
 

@@ -29,6 +29,15 @@ def sandbox():
     stop_sandbox(server)
 
 
+@pytest.fixture(scope="module")
+def module_sandbox():
+    """A sandbox of the module's own, for tests whose uploads would change what other modules find
+    in the session's (a search for "a" expecting url_m on every photo, for one)."""
+    server = start_sandbox()
+    yield server
+    stop_sandbox(server)
+
+
 @pytest.fixture(scope="session")
 def tls_sandbox():
     """A sandbox serving HTTPS with its own CA (server.ca_file)."""

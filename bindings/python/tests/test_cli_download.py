@@ -26,6 +26,12 @@ def png(width, height) -> bytes:
             + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 
 
+@pytest.fixture(scope="module")
+def sandbox(module_sandbox):
+    # Real images, some too small for a size (no url_m at 300 px): kept out of the session's sandbox.
+    return module_sandbox
+
+
 @pytest.fixture
 def run(sandbox, tmp_path):
     """run_cli with a photo cache of the test's own."""

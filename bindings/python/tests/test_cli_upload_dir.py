@@ -12,6 +12,12 @@ JPEG = b"\xff\xd8\xff\xe0" + bytes(range(256)) * 8
 PNG = b"\x89PNG\r\n\x1a\n" + struct.pack(">I4sII", 13, b"IHDR", 40, 30) + bytes(64)
 
 
+@pytest.fixture(scope="module")
+def sandbox(module_sandbox):
+    # A 40x30 PNG has no url_m (500 px) size: kept out of the session's sandbox, whose searches expect one.
+    return module_sandbox
+
+
 @pytest.fixture
 def album(tmp_path):
     album = tmp_path / "album"

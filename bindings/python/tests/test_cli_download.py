@@ -43,7 +43,7 @@ def run(sandbox, tmp_path):
 @pytest.fixture
 def uploaded(library_path, run, tmp_path):
     """Uploads {name: bytes} with a tag and title of their own; {name: photo id}, and the tag."""
-    def upload(files: dict, title: str | None = "Red <sun> & sea"):
+    def upload(files, title="Red <sun> & sea"):
         tag = "dl" + uuid.uuid4().hex[:12]
         source = tmp_path / ("src" + tag)
         source.mkdir()

@@ -28,6 +28,7 @@ from .errors import (
     TLSError,
     TooBig,
 )
+from .values import text
 
 __version__ = "0.4.0"
 
@@ -54,6 +55,7 @@ __all__ = [
     "TLSError",
     "TooBig",
     "library_version",
+    "text",
     "__version__",
 ]
 

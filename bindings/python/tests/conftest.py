@@ -28,8 +28,25 @@ def sandbox():
         yield server
 
 
+@pytest.fixture(scope="module")
+def module_sandbox():
+    """A sandbox of the module's own, for tests whose uploads would change what other modules find
+    in the session's (a search for "a" expecting url_m on every photo, for one)."""
+    server = start_sandbox()
+    yield server
+    stop_sandbox(server)
+
+
 @pytest.fixture(scope="session")
 def tls_sandbox():
     """A sandbox serving HTTPS with its own CA (server.ca_file)."""
     with running_sandbox("--tls") as server:
         yield server
+
+
+@pytest.fixture
+def photo(tmp_path) -> pathlib.Path:
+    """A small file the sandbox takes as a JPEG upload (its start is a JPEG's; the rest is not)."""
+    path = tmp_path / "cli photo.jpg"
+    path.write_bytes(b"\xff\xd8\xff\xe0" + bytes(range(256)) * 400)
+    return path

@@ -53,3 +53,21 @@ def running_sandbox(*extra):
 def endpoints(server) -> dict:
     """The option keywords pointing a Flickr object at a sandbox: one base URL for every endpoint."""
     return {"base_url": server.url}
+
+
+def cli_env(sandbox, *, token=True, env_extra=None) -> dict:
+    """The environment of a `flickr` command run against `sandbox`, as a user would: credentials in
+    the environment (and the sandbox's pre-authorised token unless `token` is False), no token store."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FLICKR_") or k == "FLICKR_LIBRARY"}
+    env.update(PYTHONPATH=str(PACKAGE_DIR), FLICKR_API_KEY=sandbox.api_key, FLICKR_API_SECRET=sandbox.api_secret,
+               FLICKR_ENDPOINT=sandbox.url, FLICKR_TOKEN_STORE=os.devnull + ".none")
+    if token:
+        env.update(FLICKR_OAUTH_TOKEN=sandbox.oauth_token, FLICKR_OAUTH_TOKEN_SECRET=sandbox.oauth_token_secret)
+    env.update(env_extra or {})
+    return env
+
+
+def run_cli(sandbox, *argv, token=True, env_extra=None):
+    """Runs `python -m flickr ARGV` against `sandbox` (see cli_env), capturing its output."""
+    return subprocess.run([sys.executable, "-m", "flickr", *argv], capture_output=True, text=True,
+                          env=cli_env(sandbox, token=token, env_extra=env_extra), timeout=120)

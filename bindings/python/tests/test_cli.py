@@ -13,25 +13,7 @@ import uuid
 
 import pytest
 
-from libtest import PACKAGE_DIR
-
-
-def run(sandbox, *argv, token=True, env_extra=None):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("FLICKR_") or k == "FLICKR_LIBRARY"}
-    env.update(PYTHONPATH=str(PACKAGE_DIR), FLICKR_API_KEY=sandbox.api_key, FLICKR_API_SECRET=sandbox.api_secret,
-               FLICKR_ENDPOINT=sandbox.url, FLICKR_TOKEN_STORE=os.devnull + ".none")
-    if token:
-        env.update(FLICKR_OAUTH_TOKEN=sandbox.oauth_token, FLICKR_OAUTH_TOKEN_SECRET=sandbox.oauth_token_secret)
-    env.update(env_extra or {})
-    return subprocess.run([sys.executable, "-m", "flickr", *argv], capture_output=True, text=True, env=env,
-                          timeout=120)
-
-
-@pytest.fixture
-def photo(tmp_path):
-    path = tmp_path / "cli photo.jpg"
-    path.write_bytes(b"\xff\xd8\xff\xe0" + bytes(range(256)) * 400)
-    return path
+from libtest import PACKAGE_DIR, run_cli as run
 
 
 def test_call_json_and_xml(library_path, sandbox):
@@ -55,7 +37,7 @@ def test_exit_codes(library_path, sandbox):
     assert run(sandbox, "upload", "x", token=False).returncode in (2, 5)
 
 
-@pytest.mark.parametrize("command", ["call", "upload", "replace", "walk", "auth", "sandbox", None])
+@pytest.mark.parametrize("command", ["call", "upload", "replace", "download", "walk", "auth", "sandbox", None])
 def test_help_everywhere(library_path, sandbox, command):
     result = run(sandbox, *([command] if command else []), "--help")
     assert result.returncode == 0
@@ -160,7 +142,7 @@ def test_verbose_logs_requests_without_secrets(library_path, sandbox):
         assert sandbox.api_secret not in line and sandbox.oauth_token_secret not in line
 
 
-@pytest.mark.parametrize("command", [["call"], ["upload"], ["replace"], ["walk"], ["auth", "login"],
+@pytest.mark.parametrize("command", [["call"], ["upload"], ["replace"], ["download"], ["walk"], ["auth", "login"],
                                      ["auth", "status"], ["auth", "logout"], []])
 def test_every_command_takes_the_global_options(library_path, sandbox, command):
     usage = run(sandbox, *command, "--help").stdout

@@ -5,28 +5,34 @@ Each subcommand lives in its own module with `add_parser(subparsers)`, which
 registers it and sets `handler`. Exit codes tell failures apart:
 0 success, 1 other failure, 2 usage error, 3 Flickr API error (stat="fail"),
 4 network, timeout, TLS or HTTP failure, 5 authentication needed or refused,
-130 interrupted (Ctrl-C). Messages go to stderr with control characters escaped.
+6 libflickr could not be loaded, 130 interrupted (Ctrl-C), 141 stdout closed early (a closed
+pipe, as in `flickr walk ... | head`: the output stops quietly, as a C tool's would on SIGPIPE).
+Messages go to stderr, one line each, with control characters escaped; no traceback reaches
+the terminal (an unexpected error is one line too, with its traceback only under -v).
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import traceback
 
 from .. import errors
-from . import auth, call, methods, sandbox, upload, walk
-from .common import (EXIT_API, EXIT_AUTH, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_NETWORK, EXIT_USAGE, CLIError,
-                     add_global_options, configure_logging, print_error)
+from . import auth, call, download, methods, sandbox, upload, walk
+from .common import (EXIT_API, EXIT_AUTH, EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_NETWORK,
+                     EXIT_USAGE, CLIError, IntermixedParser, add_global_options, configure_logging, print_error)
 
-COMMANDS = [call, upload, walk, auth, sandbox, methods]
+COMMANDS = [call, upload, download, walk, auth, sandbox, methods]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = IntermixedParser(
         prog="flickr",
         description="Call the Flickr API from the command line (libflickr).",
         epilog="Credentials: --api-key/--api-secret, else FLICKR_API_KEY/FLICKR_API_SECRET. "
         "--endpoint points every service at another base URL (e.g. a sandbox: flickr sandbox). "
-        "--timeout, --retries and -v go before or after the command.",
+        "--timeout, --retries and -v go before or after the command; a command's options may stand "
+        "anywhere after it.",
     )
     add_global_options(parser, command=False)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -50,18 +56,35 @@ def _exit_code(error: errors.FlickrError) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        return _run(sys.argv[1:] if argv is None else list(argv))
+        code = _run(sys.argv[1:] if argv is None else list(argv))
+        sys.stdout.flush()  # a closed pipe shows here, inside the try, not in the flush at exit
+        return code
     except KeyboardInterrupt:
         # Ctrl-C anywhere, even while an error is being reported: one line, no traceback.
         print_error("interrupted")
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # Whoever read stdout has gone (`| head`): nothing to say to them. What is still buffered
+        # goes to /dev/null, or Python's own flush at exit would fail again and print a warning.
+        _discard_stdout()
+        return EXIT_BROKEN_PIPE
+
+
+def _discard_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor (a replaced sys.stdout): nothing to redirect
+        pass
 
 
 def _run(argv: list[str]) -> int:
-    if argv[:1] == ["sandbox"]:
-        # Everything after "sandbox", --help included, is the sandbox's own command line.
-        return sandbox.main(argv[1:])
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, rest = parser.parse_known_args(argv)
+    if rest and not getattr(args, "takes_rest", False):
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    args.rest = rest
     configure_logging(args.verbose)
     try:
         return args.handler(args) or 0
@@ -72,3 +95,11 @@ def _run(argv: list[str]) -> int:
         detail = f" (Flickr error {error.api_code})" if error.api_code else ""
         print_error(f"{error.message}{detail}")
         return _exit_code(error)
+    except BrokenPipeError:
+        raise  # main's to handle, like KeyboardInterrupt (not an Exception)
+    except Exception as error:
+        # A bug, or a failure nobody foresaw: one line for the user, the traceback for a report.
+        if args.verbose:
+            traceback.print_exc()
+        print_error(f"unexpected error: {type(error).__name__}: {error} (-v shows where)")
+        return EXIT_FAILURE

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import errors
+from ..values import text
 from ..tokens import TokenStore
 from .common import (EXIT_AUTH, CLIError, add_credential_options, add_global_options, credentials, open_api,
                      terminal_safe)
@@ -60,7 +61,7 @@ def run_login(args) -> int:
             token = api.authenticate_via_browser(args.perms, timeout=args.timeout, port=args.port,
                                                  browser=not args.no_browser)
         login = api.call("flickr.test.login")["user"]
-    name = token.get("username") or login.get("username", {}).get("_text", "")
+    name = token.get("username") or text(login.get("username"))
     # Names come from the server (or a store it filled): printed with control characters escaped.
     print(terminal_safe(f"Logged in as {name} ({token.get('user_nsid') or login.get('id')}) with {args.perms} "
                         f"permission; token saved in {TokenStore().path}"))

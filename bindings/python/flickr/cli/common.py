@@ -11,8 +11,9 @@ import re
 import sys
 from typing import Any
 
-EXIT_FAILURE, EXIT_USAGE, EXIT_API, EXIT_NETWORK, EXIT_AUTH = 1, 2, 3, 4, 5
+EXIT_FAILURE, EXIT_USAGE, EXIT_API, EXIT_NETWORK, EXIT_AUTH, EXIT_NO_LIBRARY = 1, 2, 3, 4, 5, 6
 EXIT_INTERRUPTED = 128 + 2  # 128 + SIGINT, as shells report it
+EXIT_BROKEN_PIPE = 128 + 13  # 128 + SIGPIPE: what a C tool killed by the closed pipe reports
 
 # C0 (newline and tab included: a message is printed as one line), DEL and C1. ESC (0x1b) and
 # CSI (0x9b) start the sequences that move the cursor, clear the screen or retitle the window.
@@ -27,6 +28,29 @@ class CLIError(Exception):
     def __init__(self, message: str, exit_code: int = EXIT_USAGE):
         super().__init__(message)
         self.exit_code = exit_code
+
+
+class IntermixedParser(argparse.ArgumentParser):
+    """An ArgumentParser whose options may stand anywhere among a command's positionals.
+
+    argparse's plain parse binds a `nargs="*"` positional at its first run of positionals, so in
+    `flickr call flickr.test.echo --xml a=b` the `a=b` after the option is "unrecognized".
+    Intermixed parsing reads the options first, then the positionals. A parser that hands the rest
+    of the line on (subcommands, REMAINDER) cannot be intermixed and parses as usual; its
+    subcommands' parsers are of this class too (argparse makes them of the parent's class)."""
+
+    _intermixing = False
+
+    def parse_known_args(self, args=None, namespace=None):
+        handing_on = any(action.nargs in (argparse.PARSER, argparse.REMAINDER)
+                         for action in self._get_positional_actions())
+        if handing_on or self._intermixing:  # intermixed parsing calls back here for its two passes
+            return super().parse_known_args(args, namespace)
+        self._intermixing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._intermixing = False
 
 
 def terminal_safe(text: str) -> str:
@@ -133,6 +157,7 @@ def endpoint_options(base: str | None) -> dict:
         "replace_endpoint": base + "/services/replace/",
         "oauth_endpoint": base + "/services/oauth/",
         "auth_endpoint": base + "/services/auth/",
+        "photo_endpoint": base + "/photos",  # image files, as the sandbox serves them
     }
 
 
@@ -170,10 +195,24 @@ def stored_token(api_key: str, user: str | None):
     return found
 
 
+def load_library() -> None:
+    """Loads libflickr, or fails with one line naming what was tried and how to point at it.
+
+    The library loads on first use; without this a missing or mismatched one surfaces as an
+    ImportError from deep inside the first call, with a traceback."""
+    from .. import _ffi
+
+    try:
+        _ffi.lib()
+    except ImportError as error:
+        raise CLIError(f"{error}; set FLICKR_LIBRARY to the path of libflickr.so.0", EXIT_NO_LIBRARY) from None
+
+
 def open_api(args: argparse.Namespace, use_store: bool = True):
     """A Flickr object configured from the command line, the environment and the token store."""
     from .. import Flickr
 
+    load_library()
     found = credentials(args, use_store)
     options = endpoint_options(args.endpoint or os.environ.get("FLICKR_ENDPOINT"))
     options.update(transport_options(args))

@@ -2,15 +2,14 @@
 """`flickr sandbox ...`: the same as `python -m flickr.sandbox ...`."""
 from __future__ import annotations
 
-import argparse
-
 
 def add_parser(subparsers) -> None:
+    # No arguments of its own: everything after "sandbox" (--help too) is left over by the parse and
+    # handed to the sandbox's command line (argparse's REMAINDER would refuse a leading --option).
     parser = subparsers.add_parser("sandbox", help="run the local Flickr-compatible sandbox server",
                                    description="Run the sandbox; options as for python -m flickr.sandbox.",
                                    add_help=False)
-    parser.add_argument("options", nargs=argparse.REMAINDER)
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=run, takes_rest=True)
 
 
 def main(argv: list[str]) -> int:
@@ -20,4 +19,4 @@ def main(argv: list[str]) -> int:
 
 
 def run(args) -> int:
-    return main(args.options)
+    return main(args.rest)

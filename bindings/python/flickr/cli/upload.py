@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""`flickr upload FILE... [--title T] [--tags T] [--async]` and `flickr replace FILE PHOTO_ID`."""
+"""`flickr upload FILE|DIR... [--recursive] [--title T] [--tags T] [--async]` and `flickr replace FILE PHOTO_ID`."""
 from __future__ import annotations
 
 import json
@@ -7,26 +7,41 @@ import os
 import sys
 
 from .. import errors
-from .common import CLIError, EXIT_AUTH, add_credential_options, add_global_options, open_api, terminal_safe
+from .common import (CLIError, EXIT_AUTH, EXIT_FAILURE, add_credential_options, add_global_options, open_api,
+                     terminal_safe)
 from .progress import ProgressBar
+from .sources import images_in
 
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
         "upload", help="upload photos or videos",
-        description="Upload files with a progress bar each, then print a summary (and JSON lines with --json).")
-    parser.add_argument("files", nargs="+", metavar="FILE")
+        description="Upload files with a progress bar each, then print a summary (and JSON lines with --json). "
+        "A directory stands for its image files (JPEG, PNG, GIF, TIFF, HEIC: by extension, else by content), "
+        "sorted by name; a file that fails is reported and the others still go.")
+    parser.add_argument("files", nargs="+", metavar="FILE",
+                        help="photo or video files to upload, in this order, or directories of images")
+    parser.add_argument("-r", "--recursive", action="store_true",
+                        help="also upload the images in the subdirectories of a directory")
     parser.add_argument("--title", help="title (default: none; Flickr shows the file name)")
-    parser.add_argument("--description")
-    parser.add_argument("--tags", help="space-separated tags")
+    parser.add_argument("--description", help="description (Flickr allows some HTML)")
+    parser.add_argument("--tags", help="space-separated tags; quote a tag with spaces in it: '\"new york\" sea'")
     visibility = parser.add_mutually_exclusive_group()
-    visibility.add_argument("--public", dest="is_public", action="store_const", const=1)
-    visibility.add_argument("--private", dest="is_public", action="store_const", const=0)
-    parser.add_argument("--friends", dest="is_friend", action="store_const", const=1)
-    parser.add_argument("--family", dest="is_family", action="store_const", const=1)
-    parser.add_argument("--safety-level", type=int, choices=[1, 2, 3])
-    parser.add_argument("--content-type", type=int, choices=[1, 2, 3])
-    parser.add_argument("--hidden", type=int, choices=[1, 2])
+    visibility.add_argument("--public", dest="is_public", action="store_const", const=1,
+                            help="visible to everyone (default: your account's setting)")
+    visibility.add_argument("--private", dest="is_public", action="store_const", const=0,
+                            help="visible to you only, and to friends or family with --friends, --family")
+    parser.add_argument("--friends", dest="is_friend", action="store_const", const=1,
+                        help="with --private: visible to your friends too")
+    parser.add_argument("--family", dest="is_family", action="store_const", const=1,
+                        help="with --private: visible to your family too")
+    parser.add_argument("--safety-level", type=int, choices=[1, 2, 3],
+                        help="1 safe, 2 moderate, 3 restricted (default: your account's setting)")
+    parser.add_argument("--content-type", type=int, choices=[1, 2, 3],
+                        help="1 photo, 2 screenshot, 3 other: art, illustration... (default: your account's setting)")
+    parser.add_argument("--hidden", type=int, choices=[1, 2],
+                        help="1 shown in Flickr's public searches, 2 hidden from them "
+                        "(default: your account's setting)")
     parser.add_argument("--async", dest="asynchronous", action="store_true",
                         help="let Flickr process the files in the background, then wait for their tickets")
     parser.add_argument("--json", action="store_true", help="print one JSON line per file on stdout")
@@ -36,9 +51,9 @@ def add_parser(subparsers) -> None:
 
     replace = subparsers.add_parser("replace", help="replace a photo's image",
                                     description="Replace the image of one of your photos.")
-    replace.add_argument("file", metavar="FILE")
-    replace.add_argument("photo_id", metavar="PHOTO_ID")
-    replace.add_argument("--json", action="store_true")
+    replace.add_argument("file", metavar="FILE", help="the new image")
+    replace.add_argument("photo_id", metavar="PHOTO_ID", help="the photo whose image it becomes")
+    replace.add_argument("--json", action="store_true", help="print a JSON line with the photo id on stdout")
     add_credential_options(replace)
     add_global_options(replace)
     replace.set_defaults(handler=run_replace)
@@ -53,15 +68,37 @@ def _upload_args(args) -> dict:
     return {k: v for k, v in fields.items() if v is not None}
 
 
-def run_upload(args) -> int:
-    missing = [f for f in args.files if not os.path.isfile(f)]
+def _sources(paths: list[str], recursive: bool) -> list[str]:
+    """The files to upload, in order: each file as given, each directory's images in its place.
+    Everything is checked before anything is sent, so a typo uploads nothing."""
+    missing = [p for p in paths if not os.path.isfile(p) and not os.path.isdir(p)]
     if missing:
         raise CLIError(f"no such file: {', '.join(missing)}")
+    files = []
+    for path in paths:
+        if not os.path.isdir(path):
+            files.append(path)
+            continue
+        try:
+            images, skipped = images_in(path, recursive)
+        except OSError as error:
+            raise CLIError(f"cannot read the directory {error.filename or path}: {error.strerror}",
+                           EXIT_FAILURE) from None
+        if skipped or not images:
+            print(terminal_safe(f"{path}: {len(images)} images; {skipped} other files left out"), file=sys.stderr)
+        files.extend(images)
+    if not files:
+        raise CLIError("no image files to upload")
+    return files
+
+
+def run_upload(args) -> int:
+    files = _sources(args.files, args.recursive)
     succeeded, failed = [], []
     with open_api(args) as api:
         if not api.get_option("oauth_token"):
             raise CLIError("uploading needs a login: run `flickr auth login --perms write`", EXIT_AUTH)
-        for path in args.files:
+        for path in files:
             name = os.path.basename(path)
             try:
                 answer = api.upload(path, progress=ProgressBar(name), **_upload_args(args))
@@ -78,8 +115,9 @@ def run_upload(args) -> int:
                 if args.json:
                     print(json.dumps({"file": path, "error": error.message, "code": error.code,
                                       "api_code": error.api_code}))
-    print(f"uploaded {len(succeeded)} of {len(args.files)} files"
-          + "".join(f"\n  {p} -> {i}" for p, i in succeeded), file=sys.stderr)
+    print(terminal_safe(f"uploaded {len(succeeded)} of {len(files)} files")
+          + "".join("\n  " + terminal_safe(f"{p} -> {i}") for p, i in succeeded)
+          + "".join("\n  " + terminal_safe(f"{p}: failed: {e.message}") for p, e in failed), file=sys.stderr)
     if failed:
         # The first failure's class decides the exit code, like a single call would.
         raise failed[0][1]

@@ -10,8 +10,8 @@ def add_parser(subparsers) -> None:
         "walk", help="print every item of a paged method as JSON lines",
         description="Walk every page of a paged method (flickr.photos.search, flickr.people.getPhotos...) "
         "and print each item as one JSON line.")
-    parser.add_argument("method")
-    parser.add_argument("params", nargs="*", metavar="key=value")
+    parser.add_argument("method", help="a paged method, e.g. flickr.photos.search")
+    parser.add_argument("params", nargs="*", metavar="key=value", help="method parameters (per_page defaults to 500)")
     parser.add_argument("--item-path", help='the item list, e.g. "photos.photo" (default: found automatically)')
     parser.add_argument("--limit", type=int, help="stop after this many items")
     add_credential_options(parser)

@@ -1,0 +1,225 @@
+# SPDX-License-Identifier: MIT
+"""`flickr download`: photo files by id, search, tags or set, through the photo cache, into a folder."""
+import http.server
+import json
+import os
+import struct
+import threading
+import uuid
+import zlib
+
+import pytest
+
+from flickr.sandbox.images import placeholder_jpeg
+from libtest import run_cli
+
+WIDE = placeholder_jpeg(2100, 900, (200, 30, 30))  # has every size up to k (2048)
+MEDIUM = placeholder_jpeg(1200, 800, (30, 200, 30))  # up to b (1024)
+SMALL = placeholder_jpeg(300, 200, (30, 30, 200))  # no b: Flickr has no size larger than the original
+
+
+def png(width, height) -> bytes:
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\x00" + b"\x80\x80\x80" * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+@pytest.fixture(scope="module")
+def sandbox(module_sandbox):
+    # Real images, some too small for a size (no url_m at 300 px): kept out of the session's sandbox.
+    return module_sandbox
+
+
+@pytest.fixture
+def run(sandbox, tmp_path):
+    """run_cli with a photo cache of the test's own."""
+    def run(*argv):
+        return run_cli(sandbox, *argv, env_extra={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    return run
+
+
+@pytest.fixture
+def uploaded(library_path, run, tmp_path):
+    """Uploads {name: bytes} with a tag and title of their own; {name: photo id}, and the tag."""
+    def upload(files, title="Red <sun> & sea"):
+        tag = "dl" + uuid.uuid4().hex[:12]
+        source = tmp_path / ("src" + tag)
+        source.mkdir()
+        for name, data in files.items():
+            (source / name).write_bytes(data)
+        extra = ["--title", f"{title} {tag}"] if title else []
+        result = run("upload", *[str(source / name) for name in files], "--tags", tag, *extra, "--json")
+        assert result.returncode == 0, result.stderr
+        ids = {os.path.basename(line["file"]): line["photo_id"] for line in map(json.loads, result.stdout.splitlines())}
+        return ids, tag
+    return upload
+
+
+def records(result) -> list:
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def listing(directory) -> list:
+    return sorted(os.listdir(directory))
+
+
+def test_by_ids_names_files_and_reports_titles(run, uploaded, tmp_path):
+    ids, tag = uploaded({"wide.jpg": WIDE, "medium.jpg": MEDIUM, "small.jpg": SMALL})
+    untitled, _ = uploaded({"plain.jpg": MEDIUM}, title=None)
+    dest = tmp_path / "out"
+    result = run("download", ids["wide.jpg"], ids["medium.jpg"], ids["small.jpg"], untitled["plain.jpg"],
+                 "--dest", str(dest), "--json")
+    assert result.returncode == 4, result.stderr  # the small one's 404 decides: a network/HTTP failure
+    lines = records(result)
+    assert [line["photo_id"] for line in lines] == [ids["wide.jpg"], ids["medium.jpg"], ids["small.jpg"],
+                                                  untitled["plain.jpg"]]
+    # getInfo's title is an element: {"_text": ...} printed as its text; an empty <title/> as "".
+    assert [line["title"] for line in lines] == [f"Red <sun> & sea {tag}"] * 3 + [""]
+    assert [line.get("status") for line in lines] == ["downloaded", "downloaded", None, "downloaded"]
+    assert "HTTP 404" in lines[2]["error"]
+    assert listing(dest) == sorted(f"{ids[n]}_b.jpg" for n in ("wide.jpg", "medium.jpg")) + [
+        f"{untitled['plain.jpg']}_b.jpg"] and listing(dest) == sorted(listing(dest))
+    assert (dest / f"{ids['wide.jpg']}_b.jpg").read_bytes() == WIDE  # the sandbox serves the original bytes
+    assert f"{ids['wide.jpg']} (Red <sun> & sea {tag}) -> {dest / (ids['wide.jpg'] + '_b.jpg')}" in result.stderr
+    assert "downloaded 3 of 4 photos into " + str(dest) in result.stderr
+
+
+def test_second_run_skips_identical_files_and_refuses_different_ones(run, uploaded, tmp_path):
+    ids, _ = uploaded({"one.jpg": MEDIUM, "two.jpg": WIDE})
+    dest = tmp_path / "out"
+    first = run("download", ids["one.jpg"], "--dest", str(dest), ids["two.jpg"])  # options anywhere
+    assert first.returncode == 0, first.stderr
+    one, two = (dest / f"{ids[n]}_b.jpg" for n in ("one.jpg", "two.jpg"))
+    two.write_bytes(b"my own edit")
+    again = run("download", *ids.values(), "--dest", str(dest), "--json")
+    assert again.returncode == 1, again.stderr
+    assert [line.get("status") for line in records(again)] == ["identical", None]
+    assert "exists with other content" in records(again)[1]["error"] and "--overwrite" in again.stderr
+    assert two.read_bytes() == b"my own edit" and one.read_bytes() == MEDIUM
+    assert "downloaded 0 of 2 photos into " + str(dest) + " (1 already there)" in again.stderr
+    forced = run("download", *ids.values(), "--dest", str(dest), "--overwrite")
+    assert forced.returncode == 0, forced.stderr
+    assert two.read_bytes() == WIDE
+    assert listing(dest) == sorted([one.name, two.name])  # no partial file left behind
+
+
+def test_a_link_in_the_way_is_not_written_through(run, uploaded, tmp_path):
+    ids, _ = uploaded({"one.jpg": MEDIUM})
+    dest, elsewhere = tmp_path / "out", tmp_path / "precious.txt"
+    dest.mkdir()
+    elsewhere.write_text("keep me")
+    os.symlink(elsewhere, dest / f"{ids['one.jpg']}_b.jpg")
+    result = run("download", ids["one.jpg"], "--dest", str(dest))
+    assert result.returncode == 1 and "exists with other content" in result.stderr
+    forced = run("download", ids["one.jpg"], "--dest", str(dest), "--overwrite")
+    assert forced.returncode == 0, forced.stderr
+    assert elsewhere.read_text() == "keep me"  # the link was replaced, not followed
+    assert not os.path.islink(dest / f"{ids['one.jpg']}_b.jpg")
+    assert (dest / f"{ids['one.jpg']}_b.jpg").read_bytes() == MEDIUM
+
+
+def test_by_tags_with_a_size_that_has_its_own_secret(run, uploaded, tmp_path):
+    ids, tag = uploaded({"wide.jpg": WIDE, "medium.jpg": MEDIUM})
+    dest = tmp_path / "out"
+    result = run("download", "--tags", tag, "--size", "k", "--dest", str(dest), "--json")
+    assert result.returncode == 1, result.stderr  # the medium one has no 2048 size
+    by_id = {line["photo_id"]: line for line in records(result)}
+    assert by_id[ids["wide.jpg"]]["status"] == "downloaded"
+    assert "Flickr lists no k size for it" in by_id[ids["medium.jpg"]]["error"]
+    assert listing(dest) == [f"{ids['wide.jpg']}_k.jpg"]
+    # By id, the k size's URL comes from flickr.photos.getSizes.
+    by_id = run("download", ids["wide.jpg"], "--size", "h", "--dest", str(dest))
+    assert by_id.returncode == 0, by_id.stderr
+    assert (dest / f"{ids['wide.jpg']}_h.jpg").read_bytes() == WIDE
+
+
+def test_by_search_pages_through_walk_up_to_the_limit(run, uploaded, tmp_path):
+    ids, tag = uploaded({f"p{i}.jpg": MEDIUM for i in range(5)})
+    dest = tmp_path / "out"
+    result = run("download", "--search", tag, "--limit", "3", "--size", "-", "--dest", str(dest), "--json", "-v")
+    assert result.returncode == 0, result.stderr
+    assert len(records(result)) == 3
+    assert all(name in {f"{i}.jpg" for i in ids.values()} for name in listing(dest))  # 500 px: no suffix
+    assert len(listing(dest)) == 3
+    # --limit 3 asks for pages of three: one search request for three photos.
+    assert sum("flickr.photos.search GET" in line for line in result.stderr.splitlines()) == 1
+    everything = run("download", "--search", tag, "--tags", tag, "--dest", str(tmp_path / "all"))
+    assert everything.returncode == 0, everything.stderr
+    assert len(listing(tmp_path / "all")) == 5
+
+
+def test_by_set_in_the_set_order_with_the_original_format(run, uploaded, tmp_path):
+    ids, _ = uploaded({"a.jpg": MEDIUM, "b.png": png(1100, 40)})
+    created = run("call", "flickr.photosets.create", "--post", "title=Download test",
+                  f"primary_photo_id={ids['b.png']}")
+    assert created.returncode == 0, created.stderr
+    set_id = json.loads(created.stdout)["photoset"]["id"]
+    added = run("call", "flickr.photosets.addPhoto", "--post", f"photoset_id={set_id}", f"photo_id={ids['a.jpg']}")
+    assert added.returncode == 0, added.stderr
+    dest = tmp_path / "out"
+    result = run("download", "--set", set_id, "--size", "o", "--dest", str(dest), "--json")
+    assert result.returncode == 0, result.stderr
+    assert [line["photo_id"] for line in records(result)] == [ids["b.png"], ids["a.jpg"]]
+    assert listing(dest) == sorted([f"{ids['b.png']}_o.png", f"{ids['a.jpg']}_o.jpg"])
+    assert (dest / f"{ids['b.png']}_o.png").read_bytes() == png(1100, 40)
+
+
+def test_a_listing_that_fails_is_reported(run, library_path, tmp_path):
+    result = run("download", "--set", "999999999", "--dest", str(tmp_path / "out"))
+    assert result.returncode == 3
+    assert "listing the photos failed: Photoset not found" in result.stderr
+    assert "downloaded 0 of 0 photos" in result.stderr
+
+
+@pytest.mark.parametrize("argv, message", [
+    ([], "say which photos"),
+    (["123", "--set", "1"], "say which photos"),
+    (["--search", "x", "--set", "1"], "say which photos"),
+    (["123", "--limit", "2"], "--limit takes"),
+    (["--tags", "x", "--limit", "0"], "--limit takes"),
+    (["123", "--size", "xl"], "unknown size 'xl'"),
+])
+def test_usage_errors(run, library_path, argv, message, tmp_path):
+    result = run("download", *argv, "--dest", str(tmp_path / "out"))
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert not (tmp_path / "out").exists() or listing(tmp_path / "out") == []
+
+
+HOSTILE_LIST = (b'<?xml version="1.0" encoding="utf-8"?><rsp stat="ok"><photos page="1" pages="1" perpage="100" '
+                b'total="1"><photo id="../../escaped" secret="abcdef1234" server="65535" title="t\xc2\x9b2J"/>'
+                b'</photos></rsp>')
+
+
+@pytest.fixture
+def run_hostile_list(library_path, sandbox, tmp_path):
+    """run_cli against a server whose photo list holds a photo id made to climb out of --dest."""
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # every request, the list included: the photo must never be fetched
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(HOSTILE_LIST)))
+            self.end_headers()
+            self.wfile.write(HOSTILE_LIST)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    yield lambda *argv: run_cli(sandbox, *argv, env_extra={"FLICKR_ENDPOINT": url,
+                                                           "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    server.shutdown()
+    server.server_close()
+
+
+def test_ids_from_the_server_never_become_paths(run_hostile_list, tmp_path):
+    dest = tmp_path / "deep" / "out"
+    result = run_hostile_list("download", "--tags", "x", "--dest", str(dest), "--json")
+    assert result.returncode == 1, result.stderr
+    (line,) = records(result)
+    assert line["error"] == "'../../escaped' is not a photo id; no file is named after it"
+    assert "\x9b" not in result.stderr and "(t\\x9b2J)" in result.stderr  # the title (CSI), escaped
+    assert listing(dest) == [] and list(tmp_path.rglob("*escaped*")) == []

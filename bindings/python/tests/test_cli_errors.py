@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: MIT
+"""No Python traceback reaches the terminal: a missing library, a closed stdout, an unexpected error."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from flickr.tokens import TokenStore
+from libtest import cli_env, run_cli as run
+
+EXIT_NO_LIBRARY, EXIT_BROKEN_PIPE = 6, 141
+
+
+@pytest.fixture(params=["missing", "not a library"])
+def broken_library(request, tmp_path):
+    if request.param == "missing":
+        return str(tmp_path / "nowhere" / "libflickr.so.0")
+    path = tmp_path / "libflickr.so.0"
+    path.write_text("not an ELF file\n")
+    return str(path)
+
+
+@pytest.mark.parametrize("command", [
+    ["call", "flickr.test.echo"],
+    ["walk", "flickr.photos.getRecent"],
+    ["upload", "{photo}"],
+    ["replace", "{photo}", "123"],
+    ["download", "123", "--dest", "{photo}.d"],
+    ["auth", "status"],
+    ["auth", "login", "--oob"],
+    ["-v", "call", "flickr.test.echo", "--xml"],
+])
+def test_without_the_library_one_line_and_exit_6(sandbox, photo, broken_library, command):
+    argv = [part.format(photo=photo) for part in command]
+    # auth status looks for a stored login first: give it one to check, so it needs the library.
+    store = photo.parent / "tokens.json"
+    TokenStore(store).save(sandbox.api_key, {"oauth_token": sandbox.oauth_token,
+                                             "oauth_token_secret": sandbox.oauth_token_secret, "username": "u"})
+    result = run(sandbox, *argv, env_extra={"FLICKR_LIBRARY": broken_library, "FLICKR_TOKEN_STORE": str(store)})
+    assert result.returncode == EXIT_NO_LIBRARY, result.stderr
+    # auth status lists the stored logins (no library needed) before it checks the default one.
+    assert result.stdout == ("* u (?) perms=?\n" if argv == ["auth", "status"] else "")
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("flickr: libflickr could not be loaded; tried: " + broken_library)
+    assert line.endswith("; set FLICKR_LIBRARY to the path of libflickr.so.0")
+
+
+def test_commands_that_need_no_library_still_work_without_it(sandbox, broken_library):
+    result = run(sandbox, "call", "--help", env_extra={"FLICKR_LIBRARY": broken_library})
+    assert result.returncode == 0 and "usage: flickr call" in result.stdout
+
+
+@pytest.mark.parametrize("command", [["walk", "flickr.photos.getRecent", "per_page=100", "--limit", "200"],
+                                     ["call", "flickr.test.echo", "x=1"],
+                                     ["call", "flickr.photos.getRecent", "--xml"]])
+def test_closed_stdout_exits_141_quietly(library_path, sandbox, command):
+    reader, writer = os.pipe()
+    os.close(reader)  # the reader has gone before the first byte: every write fails with EPIPE
+    try:
+        result = subprocess.run([sys.executable, "-m", "flickr", *command], stdout=writer, stderr=subprocess.PIPE,
+                                text=True, env=cli_env(sandbox), timeout=60)
+    finally:
+        os.close(writer)
+    assert result.stderr == ""
+    assert result.returncode == EXIT_BROKEN_PIPE
+
+
+@pytest.mark.parametrize("command", ["walk flickr.photos.getRecent per_page=50", "call flickr.test.echo x=1"])
+def test_piped_into_head(library_path, sandbox, command):
+    result = subprocess.run(f"{sys.executable} -m flickr {command} | head -1", shell=True, capture_output=True,
+                            text=True, env=cli_env(sandbox), timeout=60)
+    assert result.returncode == 0
+    assert result.stderr == ""  # neither a traceback nor "Exception ignored ... BrokenPipeError"
+    assert len(result.stdout.splitlines()) == 1
+
+
+UNEXPECTED = textwrap.dedent("""
+    import sys
+    from flickr.cli import call, main
+
+    def broken(args):
+        raise ZeroDivisionError("a bug\\nover two lines")
+
+    call.run = broken
+    sys.exit(main(sys.argv[1:]))
+""")
+
+
+@pytest.mark.parametrize("verbose", [False, True])
+def test_unexpected_error_is_one_line_traceback_only_with_v(sandbox, verbose):
+    argv = ["call", "flickr.test.echo"] + (["-v"] if verbose else [])
+    result = subprocess.run([sys.executable, "-c", UNEXPECTED, *argv], capture_output=True, text=True,
+                            env=cli_env(sandbox), timeout=60)
+    assert result.returncode == 1
+    last = result.stderr.splitlines()[-1]
+    assert last == "flickr: unexpected error: ZeroDivisionError: a bug\\x0aover two lines (-v shows where)"
+    if verbose:
+        assert "Traceback" in result.stderr and "in broken" in result.stderr
+    else:
+        assert result.stderr == last + "\n"

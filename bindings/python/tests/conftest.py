@@ -32,9 +32,8 @@ def sandbox():
 def module_sandbox():
     """A sandbox of the module's own, for tests whose uploads would change what other modules find
     in the session's (a search for "a" expecting url_m on every photo, for one)."""
-    server = start_sandbox()
-    yield server
-    stop_sandbox(server)
+    with running_sandbox() as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

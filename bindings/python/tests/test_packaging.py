@@ -15,6 +15,8 @@ import zipfile
 
 import pytest
 
+import flickr
+
 from libtest import PACKAGE_DIR
 
 
@@ -45,7 +47,7 @@ def only_wheel(out):
 
 def wheel_metadata(wheel) -> dict:
     with zipfile.ZipFile(wheel) as archive:
-        text = archive.read("flickr-0.3.0.dist-info/WHEEL").decode()
+        text = archive.read(f"flickr-{flickr.__version__}.dist-info/WHEEL").decode()
     return dict(line.split(": ", 1) for line in text.splitlines() if ": " in line)
 
 
@@ -55,7 +57,7 @@ def test_a_bundled_library_makes_a_platform_wheel(library_path, source, tmp_path
     wheel = only_wheel(tmp_path / "dist")
     # The library built on this machine is for this machine (ctypes binds no Python ABI: py3-none).
     tag = f"py3-none-linux_{platform.machine()}"
-    assert wheel.name == f"flickr-0.3.0-{tag}.whl"
+    assert wheel.name == f"flickr-{flickr.__version__}-{tag}.whl"
     metadata = wheel_metadata(wheel)
     assert metadata["Tag"] == tag and metadata["Root-Is-Purelib"] == "false"
     with zipfile.ZipFile(wheel) as archive:
@@ -75,7 +77,7 @@ def test_a_plain_build_never_ships_a_stale_library(library_path, source, tmp_pat
     built = build_wheel(source, tmp_path / "dist")
     assert built.returncode == 0, built.stdout + built.stderr
     wheel = only_wheel(tmp_path / "dist")
-    assert wheel.name == "flickr-0.3.0-py3-none-any.whl"
+    assert wheel.name == f"flickr-{flickr.__version__}-py3-none-any.whl"
     assert wheel_metadata(wheel)["Root-Is-Purelib"] == "true"
     with zipfile.ZipFile(wheel) as archive:
         assert not [name for name in archive.namelist() if "libflickr" in name]

@@ -7,7 +7,7 @@ import os
 import re
 import shutil
 import sys
-from typing import Iterator, Union
+from typing import Any, Iterator, Union
 
 from .. import errors
 from ..values import text
@@ -180,7 +180,7 @@ def _fetch_one(api, item: Union[str, dict], args) -> dict:
     """Downloads one listed photo; its outcome as a JSON-ready record, with the exception under
     "failure" when it failed (a FlickrError, or a CLIError for a local file problem)."""
     photo_id = item if isinstance(item, str) else str(item.get("id", ""))
-    record = {"photo_id": photo_id, "title": ""}
+    record: dict[str, Any] = {"photo_id": photo_id, "title": ""}
     try:
         photo = _photo_info(api, item, args.size) if isinstance(item, str) else item
         record["title"] = text(photo.get("title"))

@@ -22,6 +22,8 @@ package enum MethodCatalogue {
 
     package struct Method: Sendable {
         package let name: String
+        /// The name's UTF-8, kept for the binary search (no conversion per comparison).
+        let nameBytes: [UInt8]
         package let verb: HTTPRequest.Verb
         package let permission: Permission
         package let required: [String]
@@ -44,7 +46,7 @@ package enum MethodCatalogue {
         let key = Array(name.utf8)
         while low < high {
             let middle = low + (high - low) / 2
-            let order = compare(Array(methods[middle].name.utf8), key)
+            let order = compare(methods[middle].nameBytes, key)
             if order == 0 { return middle }
             if order < 0 { low = middle + 1 } else { high = middle }
         }
@@ -60,7 +62,12 @@ package enum MethodCatalogue {
     }
 
     private static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        for (x, y) in zip(a, b) where x != y { return x < y ? -1 : 1 }
+        let common = min(a.count, b.count)
+        var index = 0
+        while index < common {
+            if a[index] != b[index] { return a[index] < b[index] ? -1 : 1 }
+            index += 1
+        }
         return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
     }
 
@@ -94,7 +101,7 @@ package enum MethodCatalogue {
                 _ = list(); _ = list()
                 continue
             }
-            methods.append(Method(name: name, verb: letters[0] == UInt8(ascii: "P") ? .post : .get,
+            methods.append(Method(name: name, nameBytes: Array(name.utf8), verb: letters[0] == UInt8(ascii: "P") ? .post : .get,
                                   permission: permission, required: list(), optional: list()))
         }
         return methods

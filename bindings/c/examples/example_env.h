@@ -12,13 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Sets one endpoint option to $FLICKR_ENDPOINT + path. */
-static int example_endpoint(flickr_context *ctx, flickr_option opt, const char *base, const char *path) {
-    char url[1024];
-    snprintf(url, sizeof url, "%s%s", base, path);
-    return flickr_context_set_string(ctx, opt, url);
-}
-
 /* A context from the environment; exits with a message when it cannot be made. */
 static flickr_context *example_context(int need_user) {
     const char *key = getenv("FLICKR_API_KEY"), *secret = getenv("FLICKR_API_SECRET");
@@ -35,13 +28,8 @@ static flickr_context *example_context(int need_user) {
         exit(2);
     }
     rc = flickr_context_new(&ctx, key, secret);
-    if (rc == FLICKR_OK && base) {
-        rc = example_endpoint(ctx, FLICKR_OPT_REST_ENDPOINT, base, "/services/rest/");
-        if (rc == FLICKR_OK) rc = example_endpoint(ctx, FLICKR_OPT_UPLOAD_ENDPOINT, base, "/services/upload/");
-        if (rc == FLICKR_OK) rc = example_endpoint(ctx, FLICKR_OPT_REPLACE_ENDPOINT, base, "/services/replace/");
-        if (rc == FLICKR_OK) rc = example_endpoint(ctx, FLICKR_OPT_OAUTH_ENDPOINT, base, "/services/oauth/");
-        if (rc == FLICKR_OK) rc = example_endpoint(ctx, FLICKR_OPT_AUTH_ENDPOINT, base, "/services/auth/");
-    }
+    /* One option points every endpoint (REST, upload, replace, OAuth, photos) at the server. */
+    if (rc == FLICKR_OK && base) rc = flickr_context_set_string(ctx, FLICKR_OPT_BASE_URL, base);
     if (rc == FLICKR_OK && ca) rc = flickr_context_set_string(ctx, FLICKR_OPT_CA_FILE, ca);
     if (rc == FLICKR_OK && token && token_secret) {
         rc = flickr_context_set_string(ctx, FLICKR_OPT_OAUTH_TOKEN, token);

@@ -32,23 +32,7 @@ static const char *field(const flickr_response *resp, const char *path) {
 
 /* Points every endpoint at base (e.g. "http://127.0.0.1:8080"). */
 static int use_endpoint(flickr_context *ctx, const char *base) {
-    static const struct {
-        flickr_option opt;
-        const char *path;
-    } endpoints[] = {
-        {FLICKR_OPT_REST_ENDPOINT, "/services/rest/"},
-        {FLICKR_OPT_UPLOAD_ENDPOINT, "/services/upload/"},
-        {FLICKR_OPT_REPLACE_ENDPOINT, "/services/replace/"},
-        {FLICKR_OPT_OAUTH_ENDPOINT, "/services/oauth/"},
-        {FLICKR_OPT_AUTH_ENDPOINT, "/services/auth/"},
-    };
-    char url[1024];
-    size_t i;
-    for (i = 0; i < sizeof endpoints / sizeof endpoints[0]; i++) {
-        snprintf(url, sizeof url, "%s%s", base, endpoints[i].path);
-        if (flickr_context_set_string(ctx, endpoints[i].opt, url) != FLICKR_OK) return -1;
-    }
-    return 0;
+    return flickr_context_set_string(ctx, FLICKR_OPT_BASE_URL, base) == FLICKR_OK ? 0 : -1;
 }
 
 /* One line from stdin without its line end; 0 at end of input. */

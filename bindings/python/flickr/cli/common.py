@@ -150,15 +150,7 @@ def endpoint_options(base: str | None) -> dict:
     """Option keywords pointing every service at `base` (a Flickr-compatible server)."""
     if not base:
         return {}
-    base = base.rstrip("/")
-    return {
-        "rest_endpoint": base + "/services/rest/",
-        "upload_endpoint": base + "/services/upload/",
-        "replace_endpoint": base + "/services/replace/",
-        "oauth_endpoint": base + "/services/oauth/",
-        "auth_endpoint": base + "/services/auth/",
-        "photo_endpoint": base + "/photos",  # image files, as the sandbox serves them
-    }
+    return {"base_url": base}  # REST, upload, replace, OAuth, auth and photo files, as the sandbox serves them
 
 
 def credentials(args: argparse.Namespace, use_store: bool = True) -> dict:

@@ -68,7 +68,7 @@ def choose_flickr(args: argparse.Namespace, stack: ExitStack) -> tuple[str, str,
         (data_dir / "sandbox").mkdir(parents=True, exist_ok=True)
         base = stack.enter_context(sandbox.Sandbox(data_dir=str(data_dir / "sandbox"))).url
         key, secret = sandbox.API_KEY, sandbox.API_SECRET
-    endpoints = {"rest_endpoint": base + "/services/rest/", "photo_endpoint": base + "/photos"}
+    endpoints = {"base_url": base}  # every endpoint, photo files included
     return key, secret, endpoints, data_dir, f"the sandbox at {base}"
 
 

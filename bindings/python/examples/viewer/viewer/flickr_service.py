@@ -24,7 +24,7 @@ LOCALITY = 7  # Flickr's place type id of cities and towns
 def connect(api_key: str, api_secret: str, *, cache_dir: Path, cache_max_bytes: int,
             **options: Any) -> flickr.Flickr:
     """A Flickr context caching images in `cache_dir`; `options` are more library options
-    (``rest_endpoint=`` and ``photo_endpoint=`` for a sandbox, ``timeout_ms=``...)."""
+    (``base_url=`` for a sandbox, ``timeout_ms=``...)."""
     options.setdefault("timeout_ms", 20_000)
     return flickr.Flickr(api_key, api_secret, photo_cache_dir=str(cache_dir),
                          photo_cache_max_bytes=cache_max_bytes, **options)

@@ -164,6 +164,16 @@ def test_by_set_in_the_set_order_with_the_original_format(run, uploaded, tmp_pat
     assert [line["photo_id"] for line in records(result)] == [ids["b.png"], ids["a.jpg"]]
     assert listing(dest) == sorted([f"{ids['b.png']}_o.png", f"{ids['a.jpg']}_o.jpg"])
     assert (dest / f"{ids['b.png']}_o.png").read_bytes() == png(1100, 40)
+    # The album's URL names its owner (Flickr's getPhotos requires user_id); another owner's id is refused.
+    owner = json.loads(run("call", "flickr.test.login").stdout)["user"]["id"]
+    by_url = run("download", "--set", f"https://www.flickr.com/photos/{owner}/albums/{set_id}/", "--size", "o",
+                 "--dest", str(tmp_path / "by-url"), "--json")
+    assert by_url.returncode == 0, by_url.stderr
+    assert [line["photo_id"] for line in records(by_url)] == [ids["b.png"], ids["a.jpg"]]
+    wrong = run("download", "--set", set_id, "--owner", "1@N01", "--dest", str(tmp_path / "wrong"))
+    assert wrong.returncode == 3 and "Photoset not found" in wrong.stderr
+    not_album = run("download", "--set", "https://www.flickr.com/photos/bees/", "--dest", str(tmp_path / "no"))
+    assert not_album.returncode == 2 and "not an album URL" in not_album.stderr
 
 
 def test_a_listing_that_fails_is_reported(run, library_path, tmp_path):

@@ -9,7 +9,7 @@ import shutil
 import sys
 from typing import Any, Iterator, Union
 
-from .. import errors
+from .. import errors, urls
 from ..values import text
 from .common import (EXIT_FAILURE, CLIError, add_credential_options, add_global_options, dumps_json, open_api,
                      terminal_safe)
@@ -39,7 +39,11 @@ def add_parser(subparsers) -> None:
         "which photos, instead of ids (through flickr.photos.search or flickr.photosets.getPhotos)")
     source.add_argument("--search", metavar="TEXT", help="photos whose title, description or tags match TEXT")
     source.add_argument("--tags", help="photos with any of these comma-separated tags (with --search: and TEXT)")
-    source.add_argument("--set", dest="photoset_id", metavar="PHOTOSET_ID", help="the photos of a photoset (album)")
+    source.add_argument("--set", dest="photoset_id", metavar="ALBUM",
+                        help="the photos of an album (photoset): its id, or its URL (which names the owner too)")
+    source.add_argument("--owner", metavar="NSID",
+                        help="with --set ID: the album's owner, which Flickr requires (default: the album URL's "
+                             "owner, else you)")
     source.add_argument("--limit", type=int, metavar="N", help="with --search, --tags or --set: at most N photos")
     parser.add_argument("--dest", default=".", metavar="DIR",
                         help="folder to download into, created when missing (default: the current one)")
@@ -61,6 +65,25 @@ def _extras(size: str) -> str:
     return ",".join(extras)
 
 
+def _album(api, given: str, owner: str | None) -> tuple[str, str]:
+    """The album id and its owner's NSID: flickr.photosets.getPhotos requires both (flickr.reflection
+    says so, and the library's catalogue checks it). A URL names both; an id alone is one of the
+    caller's albums unless --owner says whose."""
+    set_id = given
+    if "/" in given:
+        parsed = urls.parse(given)
+        if parsed.kind != "album" or not parsed.album_id:
+            raise CLIError(f"{given} is not an album URL (https://www.flickr.com/photos/USER/albums/ID)")
+        set_id = parsed.album_id
+        if not owner and parsed.nsid:
+            owner = parsed.nsid
+        elif not owner and parsed.path_alias:
+            owner = api.urls.lookupUser(url=f"https://www.flickr.com/photos/{parsed.path_alias}/")["user"]["id"]
+    if not owner:
+        owner = api.test.login()["user"]["id"]
+    return set_id, str(owner)
+
+
 def _listing(api, args) -> Iterator[Union[str, dict]]:
     """Photo ids as given, or photo dicts from a search or a set, up to --limit."""
     if args.photo_ids:
@@ -68,8 +91,9 @@ def _listing(api, args) -> Iterator[Union[str, dict]]:
         return
     per_page = min(args.limit, 500) if args.limit else None
     if args.photoset_id:
-        found = api.walk("flickr.photosets.getPhotos", item_path="photoset.photo", photoset_id=args.photoset_id,
-                         extras=_extras(args.size), per_page=per_page)
+        set_id, owner = _album(api, args.photoset_id, args.owner)
+        found = api.walk("flickr.photosets.getPhotos", item_path="photoset.photo", photoset_id=set_id,
+                         user_id=owner, extras=_extras(args.size), per_page=per_page)
     else:
         found = api.walk("flickr.photos.search", text=args.search, tags=args.tags, extras=_extras(args.size),
                          per_page=per_page)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""flickr.photosets.create, getList, getPhotos, addPhoto."""
+"""flickr.photosets.create, getList, getInfo, getPhotos, addPhoto."""
 
 from __future__ import annotations
 
@@ -80,10 +80,31 @@ def get_list(call: Call) -> list[Node]:
     return [node]
 
 
+@method("flickr.photosets.getInfo")
+def get_info(call: Call) -> list[Node]:
+    row = _set_or_fail(call)
+    owner = call.store.owner(row["owner"])
+    members = _visible_members(call, row["id"])
+    primary = call.store.photo(row["primary_photo"])
+    photos = sum(1 for m in members if m["media"] == "photo")
+    node = Node("photoset", {
+        "id": row["id"], "owner": owner["nsid"], "username": owner["username"], "primary": row["primary_photo"],
+        "secret": primary["secret"] if primary else "", "server": primary["server"] if primary else "",
+        "farm": primary["farm"] if primary else "", "photos": photos, "count_photos": photos,
+        "count_videos": len(members) - photos, "count_views": 0, "count_comments": 0,
+        "date_create": row["date_create"], "date_update": row["date_update"]})
+    node.add("title", text=row["title"])
+    node.add("description", text=row["description"])
+    return [node]
+
+
 @method("flickr.photosets.getPhotos")
 def get_photos(call: Call) -> list[Node]:
     row = _set_or_fail(call)
     owner = call.store.owner(row["owner"])
+    user_id = call.arg("user_id")
+    if user_id and user_id != owner["nsid"] and user_id != (owner["path_alias"] or None):
+        raise ApiError(1, "Photoset not found")  # Flickr: the set must be the given user's
     page, per_page = call.page_args(500)
     members = _visible_members(call, row["id"])
     extras = parse_extras(call.arg("extras"))

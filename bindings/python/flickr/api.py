@@ -111,7 +111,10 @@ def _make_method(info: MethodInfo, asynchronous: bool) -> Callable[..., Any]:
     name = info.name
 
     def bind(namespace: Namespace, arguments: dict[str, Any]) -> dict[str, Any]:
-        bound = signature.bind(namespace, **arguments)  # TypeError for a missing or positional argument
+        try:
+            bound = signature.bind(namespace, **arguments)
+        except TypeError as error:  # a missing or positional argument: say which method, as a def would
+            raise TypeError(f"{name}(): {error}") from None
         values = dict(bound.arguments)
         values.pop("self")
         values.update(values.pop("extra", {}))

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # libFuzzer over FlickrCore: the response parser, key-path lookup, the OAuth callback
-# parser, the photo URL helpers, whole HTTP answers through libcurl and the call path, and
-# size arithmetic (Tests/fuzz/*.swift, compiled with every Sources/FlickrCore file by
+# parser, the photo URL helpers, whole HTTP answers through libcurl and the call path,
+# size arithmetic, and the Flickr URL reader (Tests/fuzz/*.swift, compiled with every Sources/FlickrCore file by
 # swiftc -sanitize=fuzzer,address -D FLICKR_FUZZING into build-fuzz/flickr-fuzz).
 #
 #   scripts/fuzz.sh --smoke                    what scripts/test.sh runs: the regressions, then a
@@ -28,7 +28,7 @@ shift || true
 targets=("$@")
 # Smoke passes: inputs per target, with libFuzzer's seed fixed (a few seconds each).
 smoke_runs=${FUZZ_SMOKE_RUNS:-20000}
-((${#targets[@]})) || targets=(xml keypath callback photourl answer sizes)
+((${#targets[@]})) || targets=(xml keypath callback photourl answer sizes link)
 jobs=${FUZZ_JOBS:-2}
 out=$root/build-fuzz
 bin=$out/flickr-fuzz

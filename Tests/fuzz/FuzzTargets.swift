@@ -12,6 +12,8 @@
 //             the first line as an id
 //   answer    a server's whole HTTP answer through libcurl and the call path (AnswerTargets.swift)
 //   sizes     size and header arithmetic (AnswerTargets.swift)
+//   link      Flickr URLs people paste (flickr_url_parse): any text, never a trap; what it
+//             accepts has the shape it promises and round-trips through the URL builders
 //
 // Any crash, trap, sanitizer report or timeout is a finding: save the input under
 // Tests/fuzz/regressions/<target>/ (scripts/fuzz.sh replays them on every run).
@@ -20,7 +22,7 @@
 import Glibc
 #endif
 
-private enum Target { case xml, keypath, callback, photourl, answer, sizes }
+private enum Target { case xml, keypath, callback, photourl, answer, sizes, link }
 
 nonisolated(unsafe) private var target: Target = .xml
 
@@ -41,8 +43,9 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMu
     case "photourl": target = .photourl
     case "answer": target = .answer
     case "sizes": target = .sizes
+    case "link": target = .link
     default:
-        fputs("FLICKR_FUZZ_TARGET must be xml, keypath, callback, photourl, answer or sizes\n", stderr)
+        fputs("FLICKR_FUZZ_TARGET must be xml, keypath, callback, photourl, answer, sizes or link\n", stderr)
         exit(2)
     }
     return 0
@@ -143,6 +146,26 @@ private func fuzzPhotoURL(_ bytes: UnsafeRawBufferPointer) {
     }
 }
 
+private func fuzzLink(_ bytes: UnsafeRawBufferPointer) {
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard let fields = try? FlickrLink.parse(text) else { return }
+    guard let kind = fields.first, kind.0 == "kind",
+        ["photo", "image", "album", "gallery", "favorites", "group", "user", "tag"].contains(kind.1)
+    else { fatalError("a parse without a known kind first: \(fields)") }
+    for (name, value) in fields {
+        if value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { fatalError("a control character in \(name)") }
+        if name.hasSuffix("_id"), name != "group_id", value.isEmpty || !value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            fatalError("\(name) is not decimal: \(value)")
+        }
+    }
+    // A photo id that fits in 64 bits makes a short link that reads back as the same id.
+    if let id = fields.first(where: { $0.0 == "photo_id" })?.1, let short = try? PhotoURL.short(photoID: id),
+        let again = try? FlickrLink.parse(short), again.first(where: { $0.0 == "photo_id" })?.1 != String(UInt64(id) ?? 0)
+    {
+        fatalError("the short link of \(id) reads back as \(again)")
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : size)
@@ -153,6 +176,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     case .photourl: fuzzPhotoURL(bytes)
     case .answer: fuzzAnswer(bytes)
     case .sizes: fuzzSizes(bytes)
+    case .link: fuzzLink(bytes)
     }
     return 0
 }

@@ -130,17 +130,16 @@ def _on_done(request, status, response, userdata):
             pending.request = None  # from here on, cancel() must not touch the C request
     if pending is None:
         return
-    owned, error = _ffi.ResponsePtr(), None
-    try:
-        if status == 0:
-            # Our own reference: the borrowed `response` dies with the request, freed below.
-            _ffi.lib().flickr_request_response(ctypes.byref(owned), request)
-        else:
-            error = _ffi.error_from_record(_ffi.lib().flickr_request_error(request).contents)
-    except BaseException as failure:  # never let an exception escape into C
-        error = failure
-    finally:
-        _ffi.lib().flickr_request_free(request)  # allowed inside the callback; does not wait
+    owned, error = _ffi.Response(), None
+    with _ffi.Request(request):  # freed on the way out: allowed inside the callback; does not wait
+        try:
+            if status == 0:
+                # Our own reference: the borrowed `response` dies with the request, freed above.
+                _ffi.lib().flickr_request_response(owned.out, request)
+            else:
+                error = _ffi.error_from_record(_ffi.lib().flickr_request_error(request).contents)
+        except BaseException as failure:  # never let an exception escape into C
+            error = failure
     pending.dispatcher.put((pending.future, pending.convert, owned, error))
 
 
@@ -148,14 +147,12 @@ def _deliver(future: Future, convert, response, error: BaseException | None) -> 
     """Converts the response (then frees it, whatever happens) and completes the future,
     which runs its done callbacks on this thread."""
     outcome = None
-    try:
-        if error is None:
-            outcome = convert(response)
-    except BaseException as failure:
-        error = failure
-    finally:
-        if response:
-            _ffi.lib().flickr_response_free(response)
+    with response:
+        try:
+            if error is None:
+                outcome = convert(response)
+        except BaseException as failure:
+            error = failure
     try:
         if error is None:
             future.set_result(outcome)
@@ -350,7 +347,7 @@ def _start_async(start, dispatcher: _Dispatcher, convert=_response_dict) -> Requ
         _next_key += 1
         key = future._key = _next_key
         _pending[key] = pending
-    request = _ffi.RequestPtr()
+    request = _ffi.RequestPtr()  # borrowed, for cancel(): `_on_done` owns and frees it
     dispatcher.started()
     try:
         # The lock keeps the callback from running before `pending.request` is set.
@@ -391,12 +388,9 @@ def _photo_value(photo: dict):
                          if isinstance(name, str) and isinstance(value, str) and _XML_NAME.match(name))
     xml = f"<photo{attributes}/>".encode("utf-8", "surrogatepass")
     lib = _ffi.lib()
-    response = _ffi.ResponsePtr()
-    lib.flickr_response_parse(ctypes.byref(response), xml, len(xml))
-    try:
+    with _ffi.Response() as response:
+        lib.flickr_response_parse(response.out, xml, len(xml))
         yield lib.flickr_response_root(response)
-    finally:
-        lib.flickr_response_free(response)
 
 
 def _fetched_path(response) -> pathlib.Path:
@@ -506,14 +500,10 @@ class Flickr(Methods):
                                        _verb(post))
 
     def _call(self, method: str, params: dict, verb: int, convert=None) -> Any:
-        lib = _ffi.lib()
-        response = _ffi.ResponsePtr()
-        lib.flickr_call(ctypes.byref(response), self._live(), _ffi.encode(method, "method"),
-                        _ffi.params_array(params), verb)
-        try:
+        with _ffi.Response() as response:
+            _ffi.lib().flickr_call(response.out, self._live(), _ffi.encode(method, "method"),
+                                   _ffi.params_array(params), verb)
             return (convert or _response_dict)(response)
-        finally:
-            lib.flickr_response_free(response)
 
     def call_async(self, method: str, /, *, post: bool | None = None, **params: Any) -> RequestFuture:
         """Starts a call and returns at once with a future of its dict.
@@ -582,18 +572,15 @@ class Flickr(Methods):
         names it. `per_page` defaults to 500.
         """
         lib = _ffi.lib()
-        pages = _ffi.PagesPtr()
-        lib.flickr_pages_new(ctypes.byref(pages), self._live(), _ffi.encode(method, "method"),
-                             _ffi.params_array(params), _ffi.encode(item_path, "item_path"))
-        try:
+        with _ffi.Pages() as pages:
+            lib.flickr_pages_new(pages.out, self._live(), _ffi.encode(method, "method"),
+                                 _ffi.params_array(params), _ffi.encode(item_path, "item_path"))
             item = _ffi.ValuePtr()
             while True:
                 lib.flickr_pages_next(ctypes.byref(item), pages)
                 if not item:
                     return
                 yield json.loads(_ffi.take_text(lib.flickr_value_json(item)))
-        finally:
-            lib.flickr_pages_free(pages)
 
     # -- uploads --------------------------------------------------------
 

@@ -55,13 +55,10 @@ class OAuth:
     # -- the steps --------------------------------------------------------
 
     def _response(self, function, *args) -> dict:
-        response = _ffi.ResponsePtr()
-        function(ctypes.byref(response), self._client._live(), *args)
-        try:
+        with _ffi.Response() as response:
+            function(response.out, self._client._live(), *args)
             from .client import _response_dict
             return _response_dict(response)
-        finally:
-            _ffi.lib().flickr_response_free(response)
 
     def request_token(self, callback: str = "oob") -> dict:
         """Step 1: ``{"oauth_token", "oauth_token_secret", "oauth_callback_confirmed"}``.

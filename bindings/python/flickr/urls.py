@@ -6,7 +6,6 @@ C and Python agree on every form. Photos are dicts as calls return them.
 """
 from __future__ import annotations
 
-import ctypes
 import json
 from dataclasses import dataclass, field
 
@@ -72,11 +71,8 @@ def parse(url: str) -> FlickrURL:
     static image URLs of every size and host, albums and sets, galleries, favorites, groups and
     their discussions, people, tags. Raises ``flickr.InvalidArgument`` for anything else."""
     lib = _ffi.lib()
-    response = _ffi.ResponsePtr()
-    lib.flickr_url_parse(ctypes.byref(response), _ffi.encode(url, "url"))
-    try:
+    with _ffi.Response() as response:
+        lib.flickr_url_parse(response.out, _ffi.encode(url, "url"))
         fields = json.loads(_ffi.take_text(lib.flickr_value_json(lib.flickr_response_root(response))))
-    finally:
-        lib.flickr_response_free(response)
     known = {name: fields.get(name) for name in FlickrURL.__dataclass_fields__ if name not in ("kind", "fields")}
     return FlickrURL(kind=fields["kind"], fields=fields, **known)

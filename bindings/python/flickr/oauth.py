@@ -15,7 +15,7 @@ import urllib.parse
 import webbrowser
 from typing import TYPE_CHECKING, Callable, TextIO, Union
 
-from . import _ffi, errors
+from . import _ffi, _response, errors
 from .tokens import StoredToken, TokenStore, as_dict
 
 if TYPE_CHECKING:
@@ -54,11 +54,9 @@ class OAuth:
 
     # -- the steps --------------------------------------------------------
 
-    def _response(self, function, *args) -> dict:
-        with _ffi.Response() as response:
-            function(response.out, self._client._live(), *args)
-            from .client import _response_dict
-            return _response_dict(response)
+    def _answer(self, function, *args) -> dict:
+        """`function` (an OAuth step's C function) on the client's context, its answer as a dict."""
+        return _response.call(function, self._client._live(), *args)
 
     def request_token(self, callback: str = "oob") -> dict:
         """Step 1: ``{"oauth_token", "oauth_token_secret", "oauth_callback_confirmed"}``.
@@ -66,7 +64,7 @@ class OAuth:
         `callback` is a URL (any scheme) or "oob". Signed with the consumer secret
         alone, whatever token the object holds.
         """
-        return self._response(_ffi.lib().flickr_oauth_request_token, _ffi.encode(callback, "callback"))
+        return self._answer(_ffi.lib().flickr_oauth_request_token, _ffi.encode(callback, "callback"))
 
     def authorize_url(self, token: str, perms: str | None = "read") -> str:
         """Step 2: the page where the user approves `token` for `perms` (read, write or delete)."""
@@ -78,13 +76,13 @@ class OAuth:
 
     def access_token(self, token: str, token_secret: str, verifier: str) -> dict:
         """Step 3: ``{"oauth_token", "oauth_token_secret", "user_nsid", "username", "fullname"}``."""
-        return self._response(_ffi.lib().flickr_oauth_access_token, _ffi.encode(token, "token"),
+        return self._answer(_ffi.lib().flickr_oauth_access_token, _ffi.encode(token, "token"),
                               _ffi.encode(token_secret, "token_secret"), _ffi.encode(verifier, "verifier"))
 
     def check_token(self, token: str | None = None, token_secret: str | None = None) -> dict:
         """flickr.auth.oauth.checkToken of `token` (the object's own when None):
         ``{"token", "perms", "user_nsid", "username", "fullname"}``."""
-        answer = self._response(_ffi.lib().flickr_oauth_check_token, _ffi.encode(token, "token"),
+        answer = self._answer(_ffi.lib().flickr_oauth_check_token, _ffi.encode(token, "token"),
                                 _ffi.encode(token_secret, "token_secret"))
         oauth = answer.get("oauth", {})
         user = oauth.get("user", {})
@@ -95,7 +93,7 @@ class OAuth:
     def exchange_legacy_token(self, auth_token: str | None = None) -> dict:
         """flickr.auth.oauth.getAccessToken: an OAuth token for a legacy auth token (the object's
         own when None), which Flickr then retires. ``{"oauth_token", "oauth_token_secret"}``."""
-        answer = self._response(_ffi.lib().flickr_oauth_exchange_legacy_token, _ffi.encode(auth_token, "auth_token"))
+        answer = self._answer(_ffi.lib().flickr_oauth_exchange_legacy_token, _ffi.encode(auth_token, "auth_token"))
         access = answer.get("auth", {}).get("access_token", {})
         return {"oauth_token": access.get("oauth_token", ""), "oauth_token_secret": access.get("oauth_token_secret", "")}
 
@@ -116,7 +114,7 @@ class OAuth:
     def legacy_token(self, frob: str) -> dict:
         """Deprecated legacy login step 3: flickr.auth.getToken:
         ``{"auth_token", "perms", "user_nsid", "username", "fullname"}``."""
-        answer = self._response(_ffi.lib().flickr_auth_get_token, _ffi.encode(frob, "frob"))
+        answer = self._answer(_ffi.lib().flickr_auth_get_token, _ffi.encode(frob, "frob"))
         auth = answer.get("auth", {})
         user = auth.get("user", {})
         return {"auth_token": _text(auth.get("token")), "perms": _text(auth.get("perms")),

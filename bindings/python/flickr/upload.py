@@ -17,7 +17,7 @@ import io
 import os
 from typing import Any, BinaryIO, Callable, Optional, Union
 
-from . import _ffi, errors
+from . import _ffi, _response, errors
 
 Source = Union[str, os.PathLike, bytes, bytearray, memoryview, BinaryIO]
 Progress = Callable[[int, int], Any]
@@ -114,7 +114,7 @@ def make_source(source: Source, filename: Optional[str], mime_type: Optional[str
 
 
 def run(context, source: Source, photo_id: Optional[str], params: dict, progress: Optional[Progress],
-        filename: Optional[str], mime_type: Optional[str], length: Optional[int], to_dict) -> dict:
+        filename: Optional[str], mime_type: Optional[str], length: Optional[int]) -> dict:
     """Uploads (photo_id None) or replaces, and returns the mapped answer."""
     lib = _ffi.lib()
     handle, keep, callbacks = make_source(source, filename, mime_type, length,
@@ -133,7 +133,7 @@ def run(context, source: Source, photo_id: Optional[str], params: dict, progress
             if callbacks.error is not None:
                 raise callbacks.error  # the caller's own exception, from its callback
             raise failure
-        answer = to_dict(response)
+        answer = _response.as_dict(response)
     if callbacks.error is not None:
         # Raised after the last byte had gone: Flickr has the photo. Both reach the caller.
         callbacks.error.flickr_response = answer

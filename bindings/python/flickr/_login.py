@@ -72,7 +72,7 @@ class OAuth(OAuthSteps):
         """Loopback login: serves http://HOST:PORT/callback, opens the authorize URL in a browser
         (when one is available; `browser=False` only prints it, a callable is called with it),
         waits up to `timeout` seconds for Flickr's redirect, then finishes like
-        `authenticate_console`. Raises flickr.TimeoutError when nothing arrived in time."""
+        `authenticate_console`. Raises flickr.Timeout when nothing arrived in time."""
         output = output or sys.stdout
         _check_perms(perms)
         receiver = CallbackReceiver(host, port)
@@ -89,7 +89,7 @@ class OAuth(OAuthSteps):
         finally:
             receiver.close()
         if callback is None:
-            raise errors.TimeoutError(errors.ETIMEOUT, f"no authorization arrived within {timeout:g} s")
+            raise errors.Timeout(errors.ETIMEOUT, f"no authorization arrived within {timeout:g} s")
         token, verifier = parse_callback(callback)
         if token != request["oauth_token"]:
             raise errors.OAuthError(errors.EOAUTH, "the callback is for another request token")

@@ -141,8 +141,10 @@ def from_status(code: int, message: str, api_code: int = 0, http_status: int = 0
     return _CLASSES.get(code, FlickrError)(code, message, api_code, http_status)
 
 
-#: Old names that still work, each the very class of its new name: {old: new}.
-_RENAMED = {"TimeoutError": "Timeout"}
+#: Old names that still work, each the very class of its new name: {old: (new, what to know)}.
+_RENAMED = {
+    "TimeoutError": ("Timeout", "it is also a subclass of the builtin TimeoutError, so `except TimeoutError` catches it"),
+}
 
 if TYPE_CHECKING:  # what type checkers see of the old names (at run time, __getattr__ below)
     TimeoutError = Timeout
@@ -151,11 +153,11 @@ if TYPE_CHECKING:  # what type checkers see of the old names (at run time, __get
 def _renamed(module: str, name: str) -> type:
     """The class behind `name`, an old name read from `module` (flickr or flickr.errors), with a
     DeprecationWarning pointing at the line that read it; AttributeError for any other name."""
-    new = _RENAMED.get(name)
-    if new is None:
+    if name not in _RENAMED:
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
-    warnings.warn(f"{module}.{name} is deprecated, use flickr.{new} (the same class; it is also a subclass of "
-                  f"the builtin {name}, so `except {name}` catches it)", DeprecationWarning, stacklevel=3)
+    new, note = _RENAMED[name]
+    warnings.warn(f"{module}.{name} is deprecated, use flickr.{new} (the same class; {note})", DeprecationWarning,
+                  stacklevel=3)
     return globals()[new]
 
 

@@ -115,7 +115,7 @@ def _on_done(request, status, response, userdata):
     with _ffi.Request(request):  # freed on the way out: allowed inside the callback; does not wait
         try:
             if status == 0:
-                # Our own reference: the borrowed `response` dies with the request, freed above.
+                # Our own reference: the borrowed `response` dies with the request, freed as this block ends.
                 _ffi.lib().flickr_request_response(owned.out, request)
             else:
                 error = _ffi.error_from_record(_ffi.lib().flickr_request_error(request).contents)

@@ -143,7 +143,8 @@ def from_status(code: int, message: str, api_code: int = 0, http_status: int = 0
 
 #: Old names that still work, each the very class of its new name: {old: (new, what to know)}.
 _RENAMED = {
-    "TimeoutError": ("Timeout", "it is also a subclass of the builtin TimeoutError, so `except TimeoutError` catches it"),
+    "TimeoutError": ("Timeout",
+                     "it is also a subclass of the builtin TimeoutError, so `except TimeoutError` catches it"),
 }
 
 if TYPE_CHECKING:  # what type checkers see of the old names (at run time, __getattr__ below)

@@ -7,7 +7,9 @@ first use (see ``flickr._ffi`` for where it is looked for), so the sandbox
 """
 from __future__ import annotations
 
-from . import urls
+from typing import TYPE_CHECKING
+
+from . import errors, urls
 from .api import MethodInfo, method_info, methods
 from .async_client import AsyncFlickr
 from .client import Flickr
@@ -24,11 +26,14 @@ from .errors import (
     OAuthError,
     ParseError,
     StateError,
-    TimeoutError,
+    Timeout,
     TLSError,
     TooBig,
 )
 from .values import text
+
+if TYPE_CHECKING:  # the deprecated old name, as type checkers see it (at run time, __getattr__ below)
+    from .errors import Timeout as TimeoutError  # noqa: F401
 
 __version__ = "0.4.0"
 
@@ -51,7 +56,7 @@ __all__ = [
     "OAuthError",
     "ParseError",
     "StateError",
-    "TimeoutError",
+    "Timeout",
     "TLSError",
     "TooBig",
     "library_version",
@@ -65,3 +70,8 @@ def library_version() -> str:
     from . import _ffi
 
     return _ffi.lib().flickr_version().decode("ascii")
+
+
+def __getattr__(name: str) -> type:
+    """Old names, still working: ``flickr.TimeoutError`` is ``flickr.Timeout``, with a DeprecationWarning."""
+    return errors._renamed(__name__, name)

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """The ctypes layer: finds and loads libflickr.so, and declares every C function once.
 
-Private: the rest of the package goes through `lib()` and the helpers here.
+Private: the rest of the package goes through `lib()` and the helpers here, and holds the
+handles the library gives out (responses, walks, upload sources, requests) in `Owned` objects.
 Loading is lazy (on first use) so that `import flickr` and the sandbox work
 on machines without the native library.
 """
@@ -12,6 +13,7 @@ import os
 import threading
 from ctypes import CFUNCTYPE, POINTER, Structure, c_char_p, c_int, c_int64, c_long, c_size_t, c_void_p
 from importlib import resources
+from typing import Any, ClassVar
 
 from . import _interrupt, errors
 
@@ -177,6 +179,106 @@ _SIGNATURES = {
     "flickr_auth_get_token": (_STATUS, [POINTER(ResponsePtr), ContextPtr, c_char_p]),
     "flickr_auth_api_sig": (c_void_p, [c_char_p, Params]),
 }
+
+class Owned:
+    """A library handle this side must free, exactly once (llvmlite's ``ObjectRef`` idea).
+
+    Every C function that hands out a handle wants the same steps: an empty pointer for its
+    ``out`` argument, then the matching ``*_free`` on every path. Written at each call site, a
+    forgotten free leaks and a repeated one crashes; here a subclass names its pointer type and
+    free function once, and the object is
+
+    - the ``out`` argument: ``lib.flickr_call(response.out, ...)``;
+    - the handle itself wherever ctypes wants it (``_as_parameter_``), NULL once closed: a late
+      use reaches the library as NULL, which it refuses, never as freed memory;
+    - closed by :meth:`close`, a ``with`` block or, as a last resort, ``__del__``. Only the first
+      close frees: the pointer is popped from a one-item list, an atomic step under the GIL, so
+      even two threads closing at once cannot both free it.
+    """
+
+    __slots__ = ("_held",)
+    pointer_type: ClassVar[Any]  # e.g. ResponsePtr
+    free_function: ClassVar[str]  # e.g. "flickr_response_free"
+
+    def __init__(self, pointer: Any = None) -> None:
+        """An empty handle to fill through `out`; or `pointer` adopted, which closing frees."""
+        self._held = [self.pointer_type() if pointer is None else pointer]
+
+    @property
+    def out(self) -> Any:
+        """``byref`` of the pointer, for the ``flickr_x **out`` argument that fills it."""
+        if not self._held:
+            raise errors.StateError(errors.ESTATE, f"this {type(self).__name__} handle is closed")
+        return ctypes.byref(self._held[0])
+
+    @property
+    def _as_parameter_(self) -> Any:
+        held = self._held
+        return held[0] if held else self.pointer_type()
+
+    def __bool__(self) -> bool:
+        """True while it holds a live (non-NULL) handle."""
+        held = self._held
+        return bool(held and held[0])
+
+    def close(self) -> None:
+        """Frees the handle; calling it again, or on a handle never filled, does nothing."""
+        try:
+            pointer = self._held.pop()
+        except IndexError:
+            return
+        if pointer:
+            getattr(lib(), self.free_function)(pointer)
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        # A handle dropped unclosed (say, a walk abandoned half-way) is freed here; at interpreter
+        # shutdown the library or this module may be gone already: then nothing is freed.
+        if _lib is not None and getattr(self, "_held", None):
+            try:
+                self.close()
+            except Exception:
+                pass
+
+
+class Response(Owned):
+    """A `flickr_response`: the answer of a call, an upload, an OAuth step, a parsed document."""
+
+    __slots__ = ()
+    pointer_type = ResponsePtr
+    free_function = "flickr_response_free"
+
+
+class Pages(Owned):
+    """A `flickr_pages` walk."""
+
+    __slots__ = ()
+    pointer_type = PagesPtr
+    free_function = "flickr_pages_free"
+
+
+class UploadSource(Owned):
+    """A `flickr_upload_source`: what an upload reads its body from."""
+
+    __slots__ = ()
+    pointer_type = UploadSourcePtr
+    free_function = "flickr_upload_source_free"
+
+
+class Request(Owned):
+    """A `flickr_request`: an asynchronous call. The binding frees it in its done callback, which is
+    handed the pointer (``with Request(pointer):``); until then it is only borrowed, to cancel it."""
+
+    __slots__ = ()
+    pointer_type = RequestPtr
+    free_function = "flickr_request_free"
+
+
 
 _lock = threading.Lock()
 _lib: ctypes.CDLL | None = None

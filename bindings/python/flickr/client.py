@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import atexit
-import contextlib
 import ctypes
 import itertools
-import json
 import logging
 import pathlib
 import queue
-import re
 import threading
 import time
 from concurrent.futures import Future, InvalidStateError
 from typing import TYPE_CHECKING, Any, Iterator, Union
 
-from . import _ffi, _interrupt, errors
+from . import _ffi, _interrupt, _response, errors
 from .api import Methods
 
 if TYPE_CHECKING:
@@ -81,23 +78,7 @@ def _on_log(line, userdata):
         pass
 
 
-# xml.sax.saxutils.quoteattr would do, but importing it imports urllib.request (and ssl, http,
-# email...): about 6 MiB of every process that imports flickr.
-_XML_ATTRIBUTE_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
-                                        "\t": "&#9;", "\n": "&#10;", "\r": "&#13;"})
-
-
-def _xml_attribute(value: str) -> str:
-    """`value` escaped for a double-quoted XML attribute (whitespace kept as character references)."""
-    return value.translate(_XML_ATTRIBUTE_ESCAPES)
-
-
 _NO_LOG = _ffi.LogCallback()  # a NULL function pointer: no log callback
-
-
-def _response_dict(response) -> dict:
-    """The response's value tree as a dict (the library renders it as JSON)."""
-    return json.loads(_ffi.take_text(_ffi.lib().flickr_response_json(response)))
 
 
 class _Pending:
@@ -106,7 +87,7 @@ class _Pending:
 
     __slots__ = ("future", "request", "convert", "dispatcher")
 
-    def __init__(self, future: "RequestFuture", dispatcher: "_Dispatcher", convert=_response_dict):
+    def __init__(self, future: "RequestFuture", dispatcher: "_Dispatcher", convert=_response.as_dict):
         self.future = future
         self.request: Any = None
         self.convert = convert
@@ -130,17 +111,16 @@ def _on_done(request, status, response, userdata):
             pending.request = None  # from here on, cancel() must not touch the C request
     if pending is None:
         return
-    owned, error = _ffi.ResponsePtr(), None
-    try:
-        if status == 0:
-            # Our own reference: the borrowed `response` dies with the request, freed below.
-            _ffi.lib().flickr_request_response(ctypes.byref(owned), request)
-        else:
-            error = _ffi.error_from_record(_ffi.lib().flickr_request_error(request).contents)
-    except BaseException as failure:  # never let an exception escape into C
-        error = failure
-    finally:
-        _ffi.lib().flickr_request_free(request)  # allowed inside the callback; does not wait
+    owned, error = _ffi.Response(), None
+    with _ffi.Request(request):  # freed on the way out: allowed inside the callback; does not wait
+        try:
+            if status == 0:
+                # Our own reference: the borrowed `response` dies with the request, freed as this block ends.
+                _ffi.lib().flickr_request_response(owned.out, request)
+            else:
+                error = _ffi.error_from_record(_ffi.lib().flickr_request_error(request).contents)
+        except BaseException as failure:  # never let an exception escape into C
+            error = failure
     pending.dispatcher.put((pending.future, pending.convert, owned, error))
 
 
@@ -148,14 +128,12 @@ def _deliver(future: Future, convert, response, error: BaseException | None) -> 
     """Converts the response (then frees it, whatever happens) and completes the future,
     which runs its done callbacks on this thread."""
     outcome = None
-    try:
-        if error is None:
-            outcome = convert(response)
-    except BaseException as failure:
-        error = failure
-    finally:
-        if response:
-            _ffi.lib().flickr_response_free(response)
+    with response:
+        try:
+            if error is None:
+                outcome = convert(response)
+        except BaseException as failure:
+            error = failure
     try:
         if error is None:
             future.set_result(outcome)
@@ -340,7 +318,7 @@ class RequestFuture(Future):
         return request is not None
 
 
-def _start_async(start, dispatcher: _Dispatcher, convert=_response_dict) -> RequestFuture:
+def _start_async(start, dispatcher: _Dispatcher, convert=_response.as_dict) -> RequestFuture:
     """Starts a request through `start(request_out, key)` (a C *_async call) and returns its future."""
     global _next_key
     future = RequestFuture()
@@ -350,7 +328,7 @@ def _start_async(start, dispatcher: _Dispatcher, convert=_response_dict) -> Requ
         _next_key += 1
         key = future._key = _next_key
         _pending[key] = pending
-    request = _ffi.RequestPtr()
+    request = _ffi.RequestPtr()  # borrowed, for cancel(): `_on_done` owns and frees it
     dispatcher.started()
     try:
         # The lock keeps the callback from running before `pending.request` is set.
@@ -366,41 +344,8 @@ def _start_async(start, dispatcher: _Dispatcher, convert=_response_dict) -> Requ
     return future
 
 
-_XML_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
-
-
-@contextlib.contextmanager
-def _photo_value(photo: dict):
-    """A photo dict as the library's photo object, for the duration of a call.
-
-    The dict's text attributes are written as one ``<photo/>`` element and parsed by
-    the library, so the photo is read exactly as one from a response would be. getInfo's
-    ``dates["lastupdate"]`` goes along as ``lastupdate`` (the photo cache's key includes it).
-    """
-    if not isinstance(photo, dict):
-        raise TypeError(f"photo must be a dict, not {type(photo).__name__}")
-    dates = photo.get("dates")
-    if "lastupdate" not in photo and isinstance(dates, dict) and isinstance(dates.get("lastupdate"), str):
-        photo = dict(photo, lastupdate=dates["lastupdate"])
-    owner = photo.get("owner")
-    if isinstance(owner, dict):  # getInfo's <owner nsid=.. path_alias=../>: what a page URL needs
-        photo = dict(photo, owner=owner.get("nsid", ""))
-        if isinstance(owner.get("path_alias"), str) and "pathalias" not in photo:
-            photo["pathalias"] = owner["path_alias"]
-    attributes = "".join(f' {name}="{_xml_attribute(value)}"' for name, value in photo.items()
-                         if isinstance(name, str) and isinstance(value, str) and _XML_NAME.match(name))
-    xml = f"<photo{attributes}/>".encode("utf-8", "surrogatepass")
-    lib = _ffi.lib()
-    response = _ffi.ResponsePtr()
-    lib.flickr_response_parse(ctypes.byref(response), xml, len(xml))
-    try:
-        yield lib.flickr_response_root(response)
-    finally:
-        lib.flickr_response_free(response)
-
-
 def _fetched_path(response) -> pathlib.Path:
-    return pathlib.Path(_response_dict(response)["path"])
+    return pathlib.Path(_response.as_dict(response)["path"])
 
 
 class Flickr(Methods):
@@ -488,12 +433,7 @@ class Flickr(Methods):
 
     def call_xml(self, method: str, /, *, post: bool | None = None, **params: Any) -> str:
         """Like :meth:`call`, returning Flickr's XML body as received."""
-        def body(response):
-            length = ctypes.c_size_t()
-            pointer = _ffi.lib().flickr_response_body(response, ctypes.byref(length))
-            return ctypes.string_at(pointer, length.value).decode("utf-8", "replace")
-
-        return self._call(method, params, _verb(post), body)
+        return self._call(method, params, _verb(post), _response.body_text)
 
     def call_discard(self, method: str, /, *, post: bool | None = None, **params: Any) -> None:
         """Like :meth:`call` for a call whose answer you will not read.
@@ -505,15 +445,9 @@ class Flickr(Methods):
         _ffi.lib().flickr_call_discard(self._live(), _ffi.encode(method, "method"), _ffi.params_array(params),
                                        _verb(post))
 
-    def _call(self, method: str, params: dict, verb: int, convert=None) -> Any:
-        lib = _ffi.lib()
-        response = _ffi.ResponsePtr()
-        lib.flickr_call(ctypes.byref(response), self._live(), _ffi.encode(method, "method"),
-                        _ffi.params_array(params), verb)
-        try:
-            return (convert or _response_dict)(response)
-        finally:
-            lib.flickr_response_free(response)
+    def _call(self, method: str, params: dict, verb: int, convert=_response.as_dict) -> Any:
+        return _response.call(_ffi.lib().flickr_call, self._live(), _ffi.encode(method, "method"),
+                              _ffi.params_array(params), verb, convert=convert)
 
     def call_async(self, method: str, /, *, post: bool | None = None, **params: Any) -> RequestFuture:
         """Starts a call and returns at once with a future of its dict.
@@ -550,7 +484,7 @@ class Flickr(Methods):
         """
         lib = _ffi.lib()
         path = ctypes.c_void_p()
-        with _photo_value(photo) as value:
+        with _response.photo_value(photo) as value:
             lib.flickr_photo_fetch(ctypes.byref(path), self._live(), value, _ffi.encode(size, "size"))
         return pathlib.Path(_ffi.take_text(path.value))
 
@@ -559,7 +493,7 @@ class Flickr(Methods):
         host, or a sandbox's): the URL :meth:`fetch_photo` downloads. Sizes as for
         :func:`flickr.urls.source`."""
         out = ctypes.c_void_p()
-        with _photo_value(photo) as value:
+        with _response.photo_value(photo) as value:
             _ffi.lib().flickr_photo_image_url(ctypes.byref(out), self._live(), value, _ffi.encode(size, "size"))
         return _ffi.take_text(out.value)
 
@@ -568,7 +502,7 @@ class Flickr(Methods):
         lib = _ffi.lib()
         context = self._live()
         encoded = _ffi.encode(size, "size")
-        with _photo_value(photo) as value:
+        with _response.photo_value(photo) as value:
             return _start_async(lambda request, key: lib.flickr_photo_fetch_async(
                 request, context, value, encoded, _on_done, key), self._dispatcher, convert=_fetched_path)
 
@@ -582,18 +516,15 @@ class Flickr(Methods):
         names it. `per_page` defaults to 500.
         """
         lib = _ffi.lib()
-        pages = _ffi.PagesPtr()
-        lib.flickr_pages_new(ctypes.byref(pages), self._live(), _ffi.encode(method, "method"),
-                             _ffi.params_array(params), _ffi.encode(item_path, "item_path"))
-        try:
+        with _ffi.Pages() as pages:
+            lib.flickr_pages_new(pages.out, self._live(), _ffi.encode(method, "method"),
+                                 _ffi.params_array(params), _ffi.encode(item_path, "item_path"))
             item = _ffi.ValuePtr()
             while True:
                 lib.flickr_pages_next(ctypes.byref(item), pages)
                 if not item:
                     return
-                yield json.loads(_ffi.take_text(lib.flickr_value_json(item)))
-        finally:
-            lib.flickr_pages_free(pages)
+                yield _response.value_json(item)
 
     # -- uploads --------------------------------------------------------
 
@@ -615,15 +546,14 @@ class Flickr(Methods):
         """
         from . import upload
 
-        return upload.run(self._live(), photo, None, args, progress, filename, mime_type, length, _response_dict)
+        return upload.run(self._live(), photo, None, args, progress, filename, mime_type, length)
 
     def replace(self, photo, photo_id: str, /, progress=None, *, filename: str | None = None,
                 mime_type: str | None = None, length: int | None = None, **args: Any) -> dict:
         """Replaces the image of `photo_id` (one of the user's photos); as :meth:`upload`."""
         from . import upload
 
-        return upload.run(self._live(), photo, photo_id, args, progress, filename, mime_type, length,
-                          _response_dict)
+        return upload.run(self._live(), photo, photo_id, args, progress, filename, mime_type, length)
 
     def wait_ticket(self, ticket_id: str, timeout_ms: int = 300_000) -> str:
         """Waits for an asynchronous upload's ticket and returns the new photo's id."""

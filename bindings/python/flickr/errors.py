@@ -6,10 +6,15 @@ Every exception carries:
 - ``api_code``: Flickr's own ``<err code>`` for API errors, else 0,
 - ``http_status``: the HTTP status of the answer, else 0,
 - ``message``: the library's message (never containing a secret).
+
+``Timeout`` was ``TimeoutError``, a name that shadowed the builtin in any module that imported it;
+the old name still gives the same class, with a DeprecationWarning.
 """
 from __future__ import annotations
 
 import builtins
+import warnings
+from typing import TYPE_CHECKING
 
 OK = 0
 ERROR = -1
@@ -65,8 +70,12 @@ class NetworkError(FlickrError, ConnectionError):
     """FLICKR_ENETWORK: DNS, connect, reset or another transport failure."""
 
 
-class TimeoutError(FlickrError, builtins.TimeoutError):
-    """FLICKR_ETIMEOUT: a connect, idle or total time limit passed."""
+class Timeout(FlickrError, builtins.TimeoutError):
+    """FLICKR_ETIMEOUT: a connect, idle or total time limit passed.
+
+    Named like requests' ``Timeout`` so that it shadows no builtin; a builtin ``TimeoutError``
+    too, so that ``except TimeoutError`` catches it.
+    """
 
 
 class HTTPError(FlickrError):
@@ -113,7 +122,7 @@ _CLASSES = {
     EINVAL: InvalidArgument,
     ENOMEM: NoMemory,
     ENETWORK: NetworkError,
-    ETIMEOUT: TimeoutError,
+    ETIMEOUT: Timeout,
     EHTTP: HTTPError,
     EAPI: APIError,
     EOAUTH: OAuthError,
@@ -130,3 +139,28 @@ _CLASSES = {
 def from_status(code: int, message: str, api_code: int = 0, http_status: int = 0) -> FlickrError:
     """The exception for a status code; unknown codes give the base class."""
     return _CLASSES.get(code, FlickrError)(code, message, api_code, http_status)
+
+
+#: Old names that still work, each the very class of its new name: {old: (new, what to know)}.
+_RENAMED = {
+    "TimeoutError": ("Timeout",
+                     "it is also a subclass of the builtin TimeoutError, so `except TimeoutError` catches it"),
+}
+
+if TYPE_CHECKING:  # what type checkers see of the old names (at run time, __getattr__ below)
+    TimeoutError = Timeout
+
+
+def _renamed(module: str, name: str) -> type:
+    """The class behind `name`, an old name read from `module` (flickr or flickr.errors), with a
+    DeprecationWarning pointing at the line that read it; AttributeError for any other name."""
+    if name not in _RENAMED:
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+    new, note = _RENAMED[name]
+    warnings.warn(f"{module}.{name} is deprecated, use flickr.{new} (the same class; {note})", DeprecationWarning,
+                  stacklevel=3)
+    return globals()[new]
+
+
+def __getattr__(name: str) -> type:
+    return _renamed(__name__, name)

@@ -17,7 +17,7 @@ import io
 import os
 from typing import Any, BinaryIO, Callable, Optional, Union
 
-from . import _ffi, errors
+from . import _ffi, _response, errors
 
 Source = Union[str, os.PathLike, bytes, bytearray, memoryview, BinaryIO]
 Progress = Callable[[int, int], Any]
@@ -73,13 +73,14 @@ def _stream_length(stream: BinaryIO, length: Optional[int]) -> int:
 
 def make_source(source: Source, filename: Optional[str], mime_type: Optional[str], length: Optional[int],
                 callbacks_for) -> tuple:
-    """A C upload source for `source`, plus what must stay alive while it is used."""
+    """A C upload source for `source` (an `_ffi.UploadSource` the caller closes), plus what must stay
+    alive while it is used."""
     lib = _ffi.lib()
-    handle = _ffi.UploadSourcePtr()
+    handle = _ffi.UploadSource()
     keep: list = []
     stream = None
     if isinstance(source, (str, os.PathLike)):
-        lib.flickr_upload_source_new_file(ctypes.byref(handle), _ffi.encode(os.fspath(source), "path"))
+        lib.flickr_upload_source_new_file(handle.out, _ffi.encode(os.fspath(source), "path"))
     elif isinstance(source, (bytes, bytearray, memoryview)):
         buffer: object
         if isinstance(source, bytes):
@@ -91,7 +92,7 @@ def make_source(source: Source, filename: Optional[str], mime_type: Optional[str
             pointer = ctypes.cast(buffer, ctypes.c_void_p)
         keep.append(buffer)
         size = len(source) if not isinstance(source, memoryview) else source.nbytes
-        lib.flickr_upload_source_new_buffer(ctypes.byref(handle), pointer, size, _ffi.encode(filename, "filename"))
+        lib.flickr_upload_source_new_buffer(handle.out, pointer, size, _ffi.encode(filename, "filename"))
     elif hasattr(source, "read"):
         stream = source
     else:
@@ -99,7 +100,7 @@ def make_source(source: Source, filename: Optional[str], mime_type: Optional[str
     callbacks = callbacks_for(stream)
     if stream is not None:
         name = filename or os.path.basename(getattr(stream, "name", "") or "") or None
-        lib.flickr_upload_source_new_stream(ctypes.byref(handle), callbacks.read, _stream_length(stream, length),
+        lib.flickr_upload_source_new_stream(handle.out, callbacks.read, _stream_length(stream, length),
                                             None, _ffi.encode(name, "filename"))
     try:
         if filename and stream is None:
@@ -107,24 +108,24 @@ def make_source(source: Source, filename: Optional[str], mime_type: Optional[str
         if mime_type:
             lib.flickr_upload_source_set_mime_type(handle, _ffi.encode(mime_type, "mime_type"))
     except BaseException:
-        lib.flickr_upload_source_free(handle)
+        handle.close()
         raise
     return handle, keep, callbacks
 
 
 def run(context, source: Source, photo_id: Optional[str], params: dict, progress: Optional[Progress],
-        filename: Optional[str], mime_type: Optional[str], length: Optional[int], to_dict) -> dict:
+        filename: Optional[str], mime_type: Optional[str], length: Optional[int]) -> dict:
     """Uploads (photo_id None) or replaces, and returns the mapped answer."""
     lib = _ffi.lib()
     handle, keep, callbacks = make_source(source, filename, mime_type, length,
                                           lambda stream: _Callbacks(progress, stream))
-    response = _ffi.ResponsePtr()
-    try:
+    # `keep` holds the buffer a bytes source reads; a local, it outlives the `with` that frees the source.
+    with handle, _ffi.Response() as response:
         if photo_id is None:
-            status = lib.flickr_upload(ctypes.byref(response), context, handle, _ffi.params_array(params),
+            status = lib.flickr_upload(response.out, context, handle, _ffi.params_array(params),
                                        callbacks.progress, None)
         else:
-            status = lib.flickr_replace(ctypes.byref(response), context, handle,
+            status = lib.flickr_replace(response.out, context, handle,
                                         _ffi.encode(str(photo_id), "photo_id"), _ffi.params_array(params),
                                         callbacks.progress, None)
         if status != 0:
@@ -132,20 +133,14 @@ def run(context, source: Source, photo_id: Optional[str], params: dict, progress
             if callbacks.error is not None:
                 raise callbacks.error  # the caller's own exception, from its callback
             raise failure
-        try:
-            answer = to_dict(response)
-        finally:
-            lib.flickr_response_free(response)
-        if callbacks.error is not None:
-            # Raised after the last byte had gone: Flickr has the photo. Both reach the caller.
-            callbacks.error.flickr_response = answer
-            callbacks.error.add_note(f"the upload had been sent whole before this was raised; Flickr's answer: "
-                                     f"{answer}")
-            raise callbacks.error
-        return answer
-    finally:
-        lib.flickr_upload_source_free(handle)
-        del keep
+        answer = _response.as_dict(response)
+    if callbacks.error is not None:
+        # Raised after the last byte had gone: Flickr has the photo. Both reach the caller.
+        callbacks.error.flickr_response = answer
+        callbacks.error.add_note(f"the upload had been sent whole before this was raised; Flickr's answer: "
+                                 f"{answer}")
+        raise callbacks.error
+    return answer
 
 
 def wait_ticket(context, ticket_id: str, timeout_ms: int) -> str:

@@ -6,11 +6,9 @@ C and Python agree on every form. Photos are dicts as calls return them.
 """
 from __future__ import annotations
 
-import ctypes
-import json
 from dataclasses import dataclass, field
 
-from . import _ffi
+from . import _ffi, _response
 
 __all__ = ["FlickrURL", "page", "parse", "short", "source"]
 
@@ -27,17 +25,13 @@ def source(photo: dict, size: str = "b") -> str:
     extras; "o" the original. ``Flickr.photo_url`` gives the URL on the client's own photo
     endpoint (a sandbox's). Raises ``flickr.InvalidArgument`` naming what the photo lacks.
     """
-    from .client import _photo_value
-
-    with _photo_value(photo) as value:
+    with _response.photo_value(photo) as value:
         return _owned_url(_ffi.lib().flickr_photo_source_url(value, _ffi.encode(size, "size")))
 
 
 def page(photo: dict) -> str:
     """The photo's page, ``https://www.flickr.com/photos/{path alias or owner}/{id}/``."""
-    from .client import _photo_value
-
-    with _photo_value(photo) as value:
+    with _response.photo_value(photo) as value:
         return _owned_url(_ffi.lib().flickr_photo_page_url(value))
 
 
@@ -71,12 +65,6 @@ def parse(url: str) -> FlickrURL:
     """The ids in a Flickr URL: short links (flic.kr/p/..., /s/...), photo pages (with /in/...),
     static image URLs of every size and host, albums and sets, galleries, favorites, groups and
     their discussions, people, tags. Raises ``flickr.InvalidArgument`` for anything else."""
-    lib = _ffi.lib()
-    response = _ffi.ResponsePtr()
-    lib.flickr_url_parse(ctypes.byref(response), _ffi.encode(url, "url"))
-    try:
-        fields = json.loads(_ffi.take_text(lib.flickr_value_json(lib.flickr_response_root(response))))
-    finally:
-        lib.flickr_response_free(response)
+    fields = _response.call(_ffi.lib().flickr_url_parse, _ffi.encode(url, "url"))
     known = {name: fields.get(name) for name in FlickrURL.__dataclass_fields__ if name not in ("kind", "fields")}
     return FlickrURL(kind=fields["kind"], fields=fields, **known)

@@ -118,7 +118,7 @@ def test_call_discard_writes_and_fails_like_call(api):
 
 def test_timeout_and_size_cap(api):
     api.set_option("timeout_ms", 300)
-    with pytest.raises(flickr.TimeoutError) as caught:
+    with pytest.raises(flickr.Timeout) as caught:
         api.call("flickr.test.echo", sandbox_fault="latency=2000")
     assert isinstance(caught.value, TimeoutError)
     api.set_option("timeout_ms", 30000)

@@ -155,7 +155,7 @@ def test_threads_share_one_context(api):
 def test_exception_classes_per_code():
     expected = {
         errors.EINVAL: flickr.InvalidArgument, errors.ENOMEM: flickr.NoMemory,
-        errors.ENETWORK: flickr.NetworkError, errors.ETIMEOUT: flickr.TimeoutError,
+        errors.ENETWORK: flickr.NetworkError, errors.ETIMEOUT: flickr.Timeout,
         errors.EHTTP: flickr.HTTPError, errors.EAPI: flickr.APIError, errors.EOAUTH: flickr.OAuthError,
         errors.EPARSE: flickr.ParseError, errors.EABORTED: flickr.Aborted, errors.ETLS: flickr.TLSError,
         errors.EIO: flickr.FileError, errors.ETOOBIG: flickr.TooBig, errors.ESTATE: flickr.StateError,
@@ -169,6 +169,28 @@ def test_exception_classes_per_code():
     assert type(errors.from_status(-999, "?")) is flickr.FlickrError
     assert str(errors.from_status(errors.ENETWORK, "connection refused")) == "connection refused"
     assert str(errors.from_status(errors.EIO, "cannot read x.jpg")) == "cannot read x.jpg"
+
+
+def test_timeout_is_the_builtin_timeout_error_too_and_keeps_its_old_name():
+    """flickr.Timeout was flickr.TimeoutError, which shadowed the builtin in `from flickr import *`.
+    The old names still give the very same class, with a DeprecationWarning."""
+    import builtins
+
+    assert issubclass(flickr.Timeout, builtins.TimeoutError) and issubclass(flickr.Timeout, flickr.FlickrError)
+    with pytest.raises(TimeoutError):  # the builtin
+        raise errors.from_status(errors.ETIMEOUT, "t")
+    for module in (flickr, errors):
+        with pytest.warns(DeprecationWarning, match=r"TimeoutError is deprecated, use flickr\.Timeout"):
+            assert module.TimeoutError is flickr.Timeout
+    with pytest.warns(DeprecationWarning):
+        from flickr import TimeoutError as old
+    assert old is flickr.Timeout
+    assert "TimeoutError" not in flickr.__all__ and "Timeout" in flickr.__all__
+    namespace: dict = {}
+    exec("from flickr import *", namespace)
+    assert "TimeoutError" not in namespace
+    with pytest.raises(AttributeError, match="has no attribute 'Nothing'"):
+        flickr.Nothing
 
 
 def test_strerror_matches_library(library_path):

@@ -110,7 +110,7 @@ def test_a_program_s_own_sigint_handler_is_left_alone(silent_server, tmp_path):
         print("calling", flush=True)
         try:
             api.call("flickr.test.echo")
-        except flickr.TimeoutError:
+        except flickr.Timeout:
             print("timed out, handler ran:", bool(seen), flush=True)
     """))
     process = subprocess.Popen([sys.executable, str(script), endpoint], stdout=subprocess.PIPE, text=True,

@@ -248,7 +248,7 @@ def test_browser_login_times_out_cleanly(api, store):
     out = io.StringIO()
     threads = threading.active_count()
     started = time.monotonic()
-    with pytest.raises(flickr.TimeoutError, match="no authorization arrived"):
+    with pytest.raises(flickr.Timeout, match="no authorization arrived"):
         api.authenticate_via_browser("read", browser=False, timeout=0.3, output=out, store=store)
     assert time.monotonic() - started < 5
     assert "authorize?oauth_token=" in out.getvalue()
@@ -262,7 +262,7 @@ def test_browser_login_denied(api, store):
     def browser(url):
         browse(url + "&sandbox_deny=1")
 
-    with pytest.raises(flickr.TimeoutError):
+    with pytest.raises(flickr.Timeout):
         api.authenticate_via_browser("read", browser=browser, timeout=1, output=io.StringIO(), store=store)
     assert store.entries() == []
 
@@ -275,7 +275,7 @@ def test_browser_login_no_browser_available(api, store, monkeypatch):
 
     monkeypatch.setattr(webbrowser, "get", lambda *a: none())
     out = io.StringIO()
-    with pytest.raises(flickr.TimeoutError):
+    with pytest.raises(flickr.Timeout):
         api.authenticate_via_browser("read", timeout=0.2, output=out, store=store)
     assert "no browser found" in out.getvalue()
 

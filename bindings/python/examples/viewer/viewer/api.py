@@ -25,7 +25,7 @@ _TOKEN = re.compile(r"[0-9A-Za-z]{1,40}")
 
 @blueprint.errorhandler(flickr.FlickrError)
 def flickr_failed(error: flickr.FlickrError):
-    status = 504 if isinstance(error, flickr.TimeoutError) else 502
+    status = 504 if isinstance(error, flickr.Timeout) else 502
     return jsonify(error=describe(error)), status
 
 

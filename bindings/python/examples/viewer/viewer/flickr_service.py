@@ -34,7 +34,7 @@ def describe(error: flickr.FlickrError) -> str:
     """A message for people, from a library error."""
     if isinstance(error, flickr.APIError):
         return f"Flickr refused the request: {error.message} (error {error.api_code})."
-    if isinstance(error, (flickr.NetworkError, flickr.TimeoutError, flickr.TLSError)):
+    if isinstance(error, (flickr.NetworkError, flickr.Timeout, flickr.TLSError)):
         return f"Flickr could not be reached: {error.message}"
     if isinstance(error, flickr.HTTPError):
         return f"The request to Flickr failed: {error.message}"

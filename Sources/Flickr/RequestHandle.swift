@@ -76,10 +76,10 @@ final class RequestHandle: @unchecked Sendable {
         if let response {
             // Borrowed for the callback: registered so the caller may use the response API on it.
             let handle = responses.register(response)
-            done(pointer, status, handle, UnsafeMutableRawPointer(bitPattern: userdata))
+            _ = CallbackGate.run { done(pointer, status, handle, UnsafeMutableRawPointer(bitPattern: userdata)) }
             responses.release(handle)
         } else {
-            done(pointer, status, nil, UnsafeMutableRawPointer(bitPattern: userdata))
+            _ = CallbackGate.run { done(pointer, status, nil, UnsafeMutableRawPointer(bitPattern: userdata)) }
         }
     }
 

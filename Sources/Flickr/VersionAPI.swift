@@ -28,6 +28,17 @@ public func flickr_error_last() -> UnsafePointer<flickr_error>? {
 }
 
 @c @implementation
+public func flickr_shutdown_callbacks(_ timeoutMs: CLong) -> CInt {
+    boundary { () throws(FlickrError) in
+        guard timeoutMs >= 0 else { throw .invalid("timeout_ms must be 0 or more, not \(timeoutMs)") }
+        let ns = UInt64(timeoutMs).multipliedReportingOverflow(by: 1_000_000)
+        guard CallbackGate.close(timeoutNs: ns.overflow ? .max : ns.partialValue) else {
+            throw FlickrError(.timeout, "callbacks were still running when the wait ended; none starts any more")
+        }
+    }
+}
+
+@c @implementation
 public func flickr_free(_ pointer: UnsafeMutableRawPointer?) {
     free(pointer)
 }

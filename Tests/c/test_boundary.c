@@ -115,6 +115,11 @@ static void test_common(void) {
     BOUNDARY(flickr_version)
     CHECK_EQ_STR(flickr_version(), FLICKR_VERSION);
 
+    BOUNDARY(flickr_shutdown_callbacks)
+    /* Only the refusal here: a shutdown cannot be undone (test_shutdown has the real thing). */
+    CHECK_FAILS(flickr_shutdown_callbacks(-1), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_shutdown_callbacks(LONG_MIN), FLICKR_EINVAL);
+
     BOUNDARY(flickr_version_number)
     CHECK_EQ_INT(flickr_version_number(), FLICKR_VERSION_NUM);
 

@@ -121,6 +121,29 @@ FLICKR_API const flickr_error *flickr_error_last(void);
  */
 FLICKR_API void flickr_free(void *p);
 
+/**
+ * @brief Stops every callback for the rest of the process: for a language runtime about to exit.
+ *
+ * From its return on, the library calls none of the caller's functions again, in any context:
+ * log lines are dropped; interrupt callbacks are not asked and count as "stop", so synchronous
+ * calls end with FLICKR_EABORTED within about 100 ms; upload progress callbacks are not called
+ * and stop their uploads (while part of the body is still to go), read callbacks are not called
+ * (FLICKR_EABORTED); done callbacks are not called (flickr_request_wait() still works). Calls may
+ * still be made; they reach no callback. It cannot be undone.
+ *
+ * Why: a runtime such as Python frees its callback trampolines as it shuts down, while the
+ * library's threads may still be about to call them. Call this while the runtime is still whole
+ * (Python's binding does, at exit), without holding a lock a running callback needs.
+ *
+ * @param timeout_ms how long to wait for callbacks already running on other threads to return
+ *                   (0: not at all). Callbacks the calling thread is inside are not waited for.
+ * @return FLICKR_OK when no callback is running any more; FLICKR_ETIMEOUT when some still were at
+ *         the end of the wait (they finish on their own; none starts afterwards); FLICKR_EINVAL for
+ *         a negative timeout.
+ * @note Added in 0.4. Thread-safe; may be called more than once.
+ */
+FLICKR_API int flickr_shutdown_callbacks(long timeout_ms);
+
 FLICKR_END_DECLS
 
 #endif /* FLICKR_COMMON_H */

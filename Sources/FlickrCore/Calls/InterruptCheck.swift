@@ -18,9 +18,9 @@ package final class InterruptCheck: Sendable {
         self.userdata = UInt(bitPattern: userdata)
     }
 
-    /// True when the caller asks to stop.
+    /// True when the caller asks to stop, or can no longer be asked (flickr_shutdown_callbacks).
     func shouldStop() -> Bool {
-        function(UnsafeMutableRawPointer(bitPattern: userdata)) != 0
+        CallbackGate.run { function(UnsafeMutableRawPointer(bitPattern: userdata)) != 0 } ?? true
     }
 
     static let interrupted = FlickrError(.aborted, "the call was interrupted (the interrupt callback asked to stop)")

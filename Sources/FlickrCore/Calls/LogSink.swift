@@ -15,6 +15,6 @@ package final class LogSink: Sendable {
     }
 
     func write(_ line: String) {
-        line.withCString { function($0, UnsafeMutableRawPointer(bitPattern: userdata)) }
+        _ = CallbackGate.run { line.withCString { function($0, UnsafeMutableRawPointer(bitPattern: userdata)) } }
     }
 }

@@ -26,7 +26,8 @@ final class UploadProgress: @unchecked Sendable {
         lastCallNs = now
         lastSent = sent
         finished = isLast
-        return handler(min(sent, total), total)
+        // Callbacks shut down: the caller cannot be asked, so the upload stops where it still can.
+        return CallbackGate.run { handler(min(sent, total), total) } ?? false
     }
 
     /// Makes sure the final call came (when curl's last report fell short of the total).

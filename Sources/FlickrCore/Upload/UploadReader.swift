@@ -71,7 +71,8 @@ final class UploadReader {
             base.copyMemory(from: source + Int(position), byteCount: wanted)
             got = wanted
         case .stream(let read, let userdata, _):
-            let result = read(base, wanted, UnsafeMutableRawPointer(bitPattern: userdata))
+            guard let result = CallbackGate.run({ read(base, wanted, UnsafeMutableRawPointer(bitPattern: userdata)) })
+            else { throw FlickrError(.aborted, "the read callback cannot be called: callbacks were shut down") }
             guard result >= 0 else { throw FlickrError(.io, "the read callback failed (returned \(result))") }
             got = Int(min(result, Int64(wanted)))
         }

@@ -98,6 +98,7 @@ _SIGNATURES = {
     "flickr_strerror": (c_char_p, [c_int]),
     "flickr_error_last": (POINTER(ErrorRecord), []),
     "flickr_free": (None, [c_void_p]),
+    "flickr_shutdown_callbacks": (c_int, [c_long]),
     "flickr_context_new": (_STATUS, [POINTER(ContextPtr), c_char_p, c_char_p]),
     "flickr_context_free": (None, [ContextPtr]),
     "flickr_context_set_string": (_STATUS, [ContextPtr, c_int, c_char_p]),
@@ -288,6 +289,11 @@ _loaded_from: str | None = None
 def declared_functions() -> list[str]:
     """Every C function this binding declares (tests compare it with the header)."""
     return sorted(_SIGNATURES)
+
+
+def is_loaded() -> bool:
+    """Whether the library was loaded (an exit handler must not load it just to shut it down)."""
+    return _lib is not None
 
 
 def loaded_path() -> str | None:

@@ -296,6 +296,11 @@ def _cancel_pending_at_exit():
     deadline = time.monotonic() + 5
     while _pending and time.monotonic() < deadline:
         time.sleep(0.01)
+    # Then no callback at all any more (log, interrupt, progress, read, done), whatever thread is
+    # still inside the library: ctypes frees the callback trampolines as the interpreter goes, and
+    # a call into one after that crashes the process. Waits for callbacks already running.
+    if _ffi.is_loaded():
+        _ffi.lib().flickr_shutdown_callbacks(5000)
 
 
 class RequestFuture(Future):

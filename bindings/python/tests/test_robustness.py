@@ -205,6 +205,46 @@ def test_interpreter_shutdown_with_requests_in_flight(library_path, sandbox, mod
         assert "Exception ignored" not in result.stderr, result.stderr
 
 
+EXIT_DURING_CALLBACKS = textwrap.dedent("""
+    import sys, threading, flickr
+    url, key, secret = sys.argv[1:4]
+    api = flickr.Flickr(key, secret, base_url=url)
+    import logging
+    logging.getLogger("flickr").addHandler(logging.NullHandler())
+    logging.getLogger("flickr").setLevel(logging.DEBUG)
+    # A daemon thread blocked in a call whose interrupt callback the library asks every 100 ms, a
+    # stream upload whose read callback is asked as the body goes, and done callbacks to come: the
+    # interpreter exits under all of them (the ctypes thunks go away as it does).
+    def blocked():
+        api.call("flickr.test.echo", sandbox_fault="latency=5000")
+    def chunks():
+        class Slow:
+            def read(self, n):
+                import time; time.sleep(0.05); return b"x" * min(n, 1000)
+        api.upload(Slow(), length=10_000_000, filename="a.jpg")
+    for target in (blocked, blocked, chunks):
+        threading.Thread(target=target, daemon=True).start()
+    for i in range(10):
+        api.call_async("flickr.test.echo", sandbox_fault="latency=300", n=str(i))
+    import time; time.sleep(0.25)
+    print("exiting", flush=True)
+""")
+
+
+def test_exit_while_the_library_is_about_to_call_back(library_path, sandbox):
+    """At exit the binding shuts the library's callbacks down (flickr_shutdown_callbacks) while
+    Python is whole: a callback after the interpreter freed its trampolines crashed the process
+    (SIGSEGV in about one run in ten under load, before)."""
+    for _ in range(6):
+        result = subprocess.run(
+            [sys.executable, "-c", EXIT_DURING_CALLBACKS, sandbox.url, sandbox.api_key, sandbox.api_secret],
+            capture_output=True, text=True, timeout=60,
+            env=dict(os.environ, PYTHONPATH=str(PACKAGE_DIR), FLICKR_LIBRARY=str(library_path)))
+        assert "exiting" in result.stdout, result.stderr
+        assert result.returncode == 0, (result.returncode, result.stderr)
+        assert "Fatal Python error" not in result.stderr
+
+
 # -- hostile servers ------------------------------------------------------------------------------
 
 

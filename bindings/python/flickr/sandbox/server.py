@@ -28,6 +28,7 @@ from . import response as R
 from .errors import BodyError
 from .request import Prepared, Request, Site
 from .seed import seed
+from .settings import Settings, SettingsView
 from .store import Store
 
 ROUTES: dict[str, Callable[[Request], Prepared]] = {
@@ -261,7 +262,7 @@ class _HTTPServer(ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
-class Sandbox:
+class Sandbox(SettingsView):
     """A running Flickr-compatible server.
 
     Usable as a context manager::
@@ -269,41 +270,39 @@ class Sandbox:
         with Sandbox() as sb:
             urllib.request.urlopen(sb.url + "/services/rest/?method=flickr.test.echo&api_key=" + sb.api_key)
 
-    ``data_dir=None`` uses a fresh temporary directory, removed by :meth:`stop`.
+    ``sb.settings`` (also as ``sb.url``, ``sb.api_key``... ``sb.data_dir``, ``sb.ca_file``) is what
+    a client needs. ``data_dir=None`` uses a fresh temporary directory, removed by :meth:`stop`.
     """
 
-    api_key = C.API_KEY
-    api_secret = C.API_SECRET
-    oauth_token = C.OAUTH_TOKEN
-    oauth_token_secret = C.OAUTH_TOKEN_SECRET
-    auth_token = C.AUTH_TOKEN
     user_nsid = C.USER_NSID
 
     def __init__(self, port: int = 0, host: str = "127.0.0.1", data_dir: str | None = None,
                  tls_enabled: bool = False, latency_ms: int = 0, verbose: bool = False):
         self._own_dir = data_dir is None
-        self.data_dir = os.path.abspath(data_dir or tempfile.mkdtemp(prefix="flickr-sandbox-"))
-        os.makedirs(self.data_dir, exist_ok=True)
+        data_dir = os.path.abspath(data_dir or tempfile.mkdtemp(prefix="flickr-sandbox-"))
+        os.makedirs(data_dir, exist_ok=True)
         self.host = host
         self.tls = tls_enabled
-        self.ca_file: str | None = None
+        ca_file: str | None = None
         context = None
         try:
             if tls_enabled:
-                self.ca_file, cert, key = tls.generate(os.path.join(self.data_dir, "tls"), host)
+                ca_file, cert, key = tls.generate(os.path.join(data_dir, "tls"), host)
                 context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
                 context.load_cert_chain(cert, key)
-            self.store = Store(self.data_dir)
+            self.store = Store(data_dir)
             seed(self.store)
             self._httpd = _HTTPServer((host, port), context)
         except BaseException:
             if self._own_dir:
-                shutil.rmtree(self.data_dir, ignore_errors=True)
+                shutil.rmtree(data_dir, ignore_errors=True)
             raise
         self.port = self._httpd.server_address[1]
         url_host = f"[{host}]" if ":" in host else host
-        self.url = f"{'https' if tls_enabled else 'http'}://{url_host}:{self.port}"
-        self.config = ServerConfig(Site(self.store, self.url), faults.FaultInjector(), latency_ms, verbose)
+        url = f"{'https' if tls_enabled else 'http'}://{url_host}:{self.port}"
+        self.settings = Settings(url, C.API_KEY, C.API_SECRET, C.OAUTH_TOKEN, C.OAUTH_TOKEN_SECRET, C.AUTH_TOKEN,
+                                 data_dir, ca_file)
+        self.config = ServerConfig(Site(self.store, url), faults.FaultInjector(), latency_ms, verbose)
         self._httpd.config = self.config
         self._thread: threading.Thread | None = None
         self._stopped = False
@@ -334,7 +333,7 @@ class Sandbox:
         self._httpd.close_all_connections()
         self.store.close()
         if self._own_dir:
-            shutil.rmtree(self.data_dir, ignore_errors=True)
+            shutil.rmtree(self.settings.data_dir, ignore_errors=True)
 
     @property
     def connections_accepted(self) -> int:

@@ -18,13 +18,13 @@ PACKAGE = pathlib.Path(__file__).resolve().parents[2] / "flickr" / "sandbox"
 # within a layer the acyclic test keeps the order. A method module is named "methods.NAME"; the
 # table names the package ("methods") for all of them.
 LAYERS: list[tuple[str, set[str]]] = [
-    ("base", {"constants", "errors", "params", "catalogue"}),
+    ("base", {"constants", "errors", "params", "catalogue", "settings"}),
     ("state", {"store", "seed"}),
     ("protocol", {"oauth", "auth", "multipart", "envelope", "images", "tls", "request", "response"}),
     ("methods and faults", {"methods", "faults"}),
     ("endpoints", {"rest", "uploads", "oauth_endpoints", "files"}),
     ("server", {"server"}),
-    ("entry", {"__init__", "__main__"}),
+    ("entry", {"__init__", "__main__", "launch"}),
 ]
 OUTSIDE = "(outside flickr.sandbox)"
 

@@ -32,6 +32,9 @@ BIN = BUILD / "bench"
 PY = sys.executable
 MiB = 1024 * 1024
 
+sys.path.insert(0, str(ROOT / "bindings" / "python"))
+from flickr.sandbox import SandboxProcess  # noqa: E402
+
 
 def log(*args):
     print("==", *args, file=sys.stderr, flush=True)
@@ -42,7 +45,10 @@ def log(*args):
 
 
 class Server:
-    """A server process that prints its base URL (and for the sandbox, credentials) first."""
+    """A bench server process (bench/server.c) that prints its base URL first.
+
+    The sandbox is a flickr.sandbox.launch.SandboxProcess instead: it hands over its credentials too.
+    """
 
     def __init__(self, argv, env=None, cwd=None):
         self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
@@ -50,13 +56,6 @@ class Server:
         self.url = self.proc.stdout.readline().strip()
         if not self.url.startswith("http"):
             raise SystemExit(f"server {argv} did not start")
-        self.info = {}
-        if "sandbox" in " ".join(map(str, argv)):
-            for _ in range(6):
-                line = self.proc.stdout.readline().strip()
-                if "=" in line:
-                    k, v = line.split("=", 1)
-                    self.info[k] = v
 
     def get(self, path):
         with urllib.request.urlopen(self.url + path, timeout=10) as reply:
@@ -411,11 +410,11 @@ def main():
     env = dict(os.environ, FLICKR_LIBRARY=str(BUILD / "libflickr.so.0"),
                PYTHONPATH=str(ROOT / "bindings/python"), PYTHONDONTWRITEBYTECODE="1")
     started = datetime.datetime.now(datetime.timezone.utc)
-    sandbox = Server([PY, "-m", "flickr.sandbox", "--port", "0"], env=env)
+    sandbox = SandboxProcess(env=env, stderr=subprocess.DEVNULL)
     fast = Server([BIN / "benchserver", "--port", "0"])
     slow = Server([BIN / "benchserver", "--port", "0", "--latency-ms", "50"])
-    env.update(BENCH_KEY=sandbox.info["api_key"], BENCH_SECRET=sandbox.info["api_secret"],
-               BENCH_TOKEN=sandbox.info["oauth_token"], BENCH_TOKEN_SECRET=sandbox.info["oauth_token_secret"])
+    env.update(BENCH_KEY=sandbox.api_key, BENCH_SECRET=sandbox.api_secret,
+               BENCH_TOKEN=sandbox.oauth_token, BENCH_TOKEN_SECRET=sandbox.oauth_token_secret)
     sections = []
     aims = []
     try:

@@ -22,24 +22,18 @@ sys.path.insert(0, str(REPO / "bindings" / "python"))
 sys.path.insert(0, str(REPO / "bindings" / "c" / "examples"))
 os.environ.setdefault("FLICKR_LIBRARY", str(BUILD / "libflickr.so.0"))
 
+from flickr.sandbox import SandboxProcess, SandboxStartError  # noqa: E402
+
 
 def heading(text: str) -> None:
     print(f"\n== {text}", flush=True)
 
 
-def start_sandbox(env: dict) -> tuple[subprocess.Popen, dict]:
-    process = subprocess.Popen([sys.executable, "-m", "flickr.sandbox", "--port", "0"], stdout=subprocess.PIPE,
-                               text=True, env=dict(env, PYTHONPATH=str(REPO / "bindings" / "python")))
-    info = {"url": process.stdout.readline().strip()}
-    while not {"api_key", "api_secret", "data_dir"} <= info.keys():
-        name, _, value = process.stdout.readline().strip().partition("=")
-        if not name:
-            break
-        info[name] = value
-    if not info["url"].startswith("http"):
-        process.kill()
-        sys.exit("the sandbox did not start")
-    return process, info
+def start_sandbox(env: dict) -> SandboxProcess:
+    try:
+        return SandboxProcess(env=env)
+    except SandboxStartError as err:
+        sys.exit(f"the sandbox did not start: {err}")
 
 
 def run_example(name: str, *args: str, env: dict) -> None:
@@ -122,12 +116,12 @@ def main() -> int:
             heading("Against the real Flickr (FLICKR_API_KEY is set)")
         else:
             heading("Starting the sandbox (python -m flickr.sandbox)")
-            sandbox_process, info = start_sandbox(env)
-            print(f"sandbox at {info['url']}, data in {info['data_dir']}")
-            env.update(FLICKR_ENDPOINT=info["url"], FLICKR_API_KEY=info["api_key"],
-                       FLICKR_API_SECRET=info["api_secret"])
+            sandbox_process = start_sandbox(env)
+            settings = sandbox_process.settings
+            print(f"sandbox at {settings.url}, data in {settings.data_dir}")
             for name in ("FLICKR_OAUTH_TOKEN", "FLICKR_OAUTH_TOKEN_SECRET", "FLICKR_CA_FILE"):
                 env.pop(name, None)
+            env.update(settings.client_environment(token=False))
 
         heading("C: hello")
         run_example("hello", env=env)
@@ -136,7 +130,7 @@ def main() -> int:
         if not real:
             heading("C: oauth_login (request token, authorize, access token, flickr.test.login)")
             c_login(env)
-            env.update(FLICKR_OAUTH_TOKEN=info["oauth_token"], FLICKR_OAUTH_TOKEN_SECRET=info["oauth_token_secret"])
+            env.update(FLICKR_OAUTH_TOKEN=settings.oauth_token, FLICKR_OAUTH_TOKEN_SECRET=settings.oauth_token_secret)
         if env.get("FLICKR_OAUTH_TOKEN"):
             heading("C: upload (progress bar, then flickr.photos.setMeta, like SnapAndRun)")
             run_example("upload", str(PHOTO), "Snap and run", env=env)
@@ -152,8 +146,7 @@ def main() -> int:
         return 0
     finally:
         if sandbox_process is not None:
-            sandbox_process.terminate()
-            sandbox_process.wait(timeout=10)
+            sandbox_process.stop()
             print("sandbox stopped")
 
 

@@ -17,6 +17,8 @@ import urllib.error
 import urllib.request
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(REPO / "bindings" / "python"))
+from flickr.sandbox import SandboxProcess, SandboxStartError  # noqa: E402
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -47,20 +49,14 @@ def main() -> int:
     oob = args[:1] == ["--oob"]
     if oob:
         args = args[1:]
-    env = dict(os.environ, PYTHONPATH=str(REPO / "bindings" / "python"))
-    sandbox = subprocess.Popen([sys.executable, "-m", "flickr.sandbox", "--port", "0"],
-                               stdout=subprocess.PIPE, text=True, env=env)
     try:
-        base = sandbox.stdout.readline().strip()
-        if not base.startswith("http"):
-            sys.exit(f"play_browser: the sandbox did not start ({base!r})")
-        info = {}
-        while not {"api_key", "api_secret"} <= info.keys():
-            name, _, value = sandbox.stdout.readline().strip().partition("=")
-            if not name:
-                break
-            info[name] = value
-        env.update(FLICKR_API_KEY=info["api_key"], FLICKR_API_SECRET=info["api_secret"], FLICKR_ENDPOINT=base)
+        sandbox = SandboxProcess()
+    except SandboxStartError as err:
+        sys.exit(f"play_browser: the sandbox did not start: {err}")
+    with sandbox:
+        base = sandbox.url
+        # The example logs in itself: the sandbox's pre-authorised token is not handed over.
+        env = dict(os.environ, **sandbox.settings.client_environment(token=False))
         example = subprocess.Popen(args + (["--oob"] if oob else []), stdin=subprocess.PIPE,
                                    stdout=subprocess.PIPE, text=True, env=env)
         url = None
@@ -79,12 +75,6 @@ def main() -> int:
         for line in example.stdout:
             print(line, end="")
         return example.wait(timeout=60)
-    finally:
-        sandbox.terminate()
-        try:
-            sandbox.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            sandbox.kill()
 
 
 if __name__ == "__main__":

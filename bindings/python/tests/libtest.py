@@ -1,53 +1,20 @@
 # SPDX-License-Identifier: MIT
 """Helpers shared by the binding's tests (fixtures are in conftest.py)."""
-import contextlib
 import os
 import pathlib
 import subprocess
 import sys
-import types
+
+from flickr.sandbox import SandboxProcess
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
 PACKAGE_DIR = REPO / "bindings" / "python"
 
 
-def start_sandbox(*extra):
-    """Starts `python -m flickr.sandbox --port 0` and reads the lines it prints."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "flickr.sandbox", "--port", "0", *extra],
-        stdout=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=str(PACKAGE_DIR)),
-    )
-    info = {"url": process.stdout.readline().strip(), "process": process}
-    if not info["url"].startswith("http"):
-        process.kill()
-        raise RuntimeError(f"the sandbox did not start: {info['url']!r}")
-    wanted = {"api_key", "api_secret", "oauth_token", "oauth_token_secret", "auth_token", "data_dir"}
-    if "--tls" in extra:
-        wanted.add("ca_file")
-    while not wanted.issubset(info):
-        name, _, value = process.stdout.readline().strip().partition("=")
-        if not name:
-            break
-        info[name] = value
-    return types.SimpleNamespace(**info)
-
-
-def stop_sandbox(sandbox):
-    sandbox.process.terminate()
-    try:
-        sandbox.process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        sandbox.process.kill()
-
-
-@contextlib.contextmanager
-def running_sandbox(*extra):
-    """A sandbox process for the length of a with block (start_sandbox, then stop_sandbox)."""
-    server = start_sandbox(*extra)
-    try:
-        yield server
-    finally:
-        stop_sandbox(server)
+def running_sandbox(*extra) -> SandboxProcess:
+    """A sandbox process (`python -m flickr.sandbox --port 0 EXTRA...`) with its settings
+    (`.url`, `.api_key`...): a context manager, or stop it with `.stop()`."""
+    return SandboxProcess(*extra)
 
 
 def endpoints(server) -> dict:
@@ -59,10 +26,8 @@ def cli_env(sandbox, *, token=True, env_extra=None) -> dict:
     """The environment of a `flickr` command run against `sandbox`, as a user would: credentials in
     the environment (and the sandbox's pre-authorised token unless `token` is False), no token store."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("FLICKR_") or k == "FLICKR_LIBRARY"}
-    env.update(PYTHONPATH=str(PACKAGE_DIR), FLICKR_API_KEY=sandbox.api_key, FLICKR_API_SECRET=sandbox.api_secret,
-               FLICKR_ENDPOINT=sandbox.url, FLICKR_TOKEN_STORE=os.devnull + ".none")
-    if token:
-        env.update(FLICKR_OAUTH_TOKEN=sandbox.oauth_token, FLICKR_OAUTH_TOKEN_SECRET=sandbox.oauth_token_secret)
+    env.update(sandbox.settings.client_environment(token=token), PYTHONPATH=str(PACKAGE_DIR),
+               FLICKR_TOKEN_STORE=os.devnull + ".none")
     env.update(env_extra or {})
     return env
 

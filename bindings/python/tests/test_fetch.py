@@ -11,7 +11,7 @@ import time
 import pytest
 
 import flickr
-from libtest import PACKAGE_DIR, endpoints, start_sandbox, stop_sandbox
+from libtest import PACKAGE_DIR, endpoints, running_sandbox
 
 
 def make_api(sandbox, cache_dir, **options):
@@ -22,9 +22,8 @@ def make_api(sandbox, cache_dir, **options):
 @pytest.fixture(scope="module")
 def sandbox():
     """A sandbox of this module's own: the session's one holds photos other tests uploaded (not all images)."""
-    server = start_sandbox()
-    yield server
-    stop_sandbox(server)
+    with running_sandbox() as server:
+        yield server
 
 
 @pytest.fixture

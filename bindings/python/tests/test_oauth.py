@@ -14,7 +14,7 @@ import pytest
 import flickr
 from flickr import errors
 from flickr.tokens import TokenStore
-from libtest import endpoints, start_sandbox, stop_sandbox
+from libtest import endpoints, running_sandbox
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -281,7 +281,7 @@ def test_browser_login_no_browser_available(api, store, monkeypatch):
 
 
 def test_legacy_migration_and_frob_flow(library_path):
-    server = start_sandbox()  # its own: the exchange retires the seeded legacy token
+    server = running_sandbox()  # its own: the exchange retires the seeded legacy token
     try:
         with flickr.Flickr(server.api_key, server.api_secret, auth_token=server.auth_token, **options(server)) as api:
             with pytest.raises(errors.APIError) as caught:
@@ -310,4 +310,4 @@ def test_legacy_migration_and_frob_flow(library_path):
                            **options(server)) as old:
             assert old.call("flickr.test.login")["user"]["id"] == "12037949@N00"
     finally:
-        stop_sandbox(server)
+        server.stop()

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """``python -m flickr.sandbox``: run the sandbox until SIGINT or SIGTERM.
 
-The first stdout line is the base URL; ``name=value`` lines follow (see --help).
+The first stdout line is the base URL; ``name=value`` lines follow (see --help).  With
+``--print-settings json`` stdout gets one JSON line instead, what flickr.sandbox.launch reads.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ output (stdout, flushed before serving):
   auth_token=TOKEN               legacy auth token of the same user (perms delete)
   data_dir=DIR                   state directory (SQLite database, uploaded files)
   ca_file=PATH                   CA certificate to trust (--tls only)
+  with --print-settings json, one line instead: {{"url": ..., "api_key": ..., ..., "ca_file": null}}
 
 fixed credentials:
   api_key            {C.API_KEY}
@@ -54,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--latency-ms", type=int, default=0, metavar="N",
                         help="add N milliseconds before every response")
     parser.add_argument("--verbose", action="store_true", help="log requests (paths only) to stderr")
+    parser.add_argument("--print-settings", choices=("lines", "json"), default="lines",
+                        help="stdout's start-up output: lines for people (default), or one JSON line")
     args = parser.parse_args(argv)
     try:
         sandbox = Sandbox(port=args.port, host=args.host, data_dir=args.data, tls_enabled=args.tls,
@@ -61,12 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, TLSSetupError) as err:
         print(f"flickr.sandbox: {err}", file=sys.stderr)
         return 1
-    lines = [sandbox.url, f"api_key={sandbox.api_key}", f"api_secret={sandbox.api_secret}",
-             f"oauth_token={sandbox.oauth_token}", f"oauth_token_secret={sandbox.oauth_token_secret}",
-             f"auth_token={sandbox.auth_token}", f"data_dir={sandbox.data_dir}"]
-    if sandbox.ca_file:
-        lines.append(f"ca_file={sandbox.ca_file}")
-    print("\n".join(lines), flush=True)
+    settings = sandbox.settings
+    print(settings.to_json() if args.print_settings == "json" else "\n".join(settings.lines()), flush=True)
 
     def stop(signum: int, frame: FrameType | None) -> None:
         # shutdown() waits for serve_forever(), which runs on this very thread.

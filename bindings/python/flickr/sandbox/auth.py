@@ -24,6 +24,8 @@ from .store import Store
 _REQUIRED_OAUTH = ("oauth_consumer_key", "oauth_nonce", "oauth_signature",
                    "oauth_signature_method", "oauth_timestamp")
 _KEY_FORMAT = re.compile(r"^[0-9a-f]{32}$")
+# A consumer-only OAuth call (no token) to a method that needs a user: HTTP 400 with this body.
+TOKEN_ABSENT = "oauth_problem=parameter_absent&oauth_parameters_absent=oauth_token"
 
 
 @dataclass

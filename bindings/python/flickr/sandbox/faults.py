@@ -35,6 +35,10 @@ from . import envelope
 from .params import parse_unsigned
 from .response import Response, html
 
+# The request parameter that asks for a fault (the header is X-Sandbox-Fault). It is signed like
+# any parameter, and removed before a method sees its arguments.
+FAULT_PARAM = "sandbox_fault"
+
 # kind -> (takes a value, value required, default value)
 _KINDS = {
     "latency": (True, True, 0), "slow": (True, True, 0), "huge": (True, True, 0),

@@ -40,7 +40,7 @@ def _not_found() -> R.Response:
 
 def serve(req: Request, match: re.Match) -> R.Response:
     server, photo_id, secret, suffix, ext = match.groups()
-    photo = req.sandbox.store.photo(photo_id)
+    photo = req.site.store.photo(photo_id)
     suffix = suffix or ""
     if photo is None or photo["server"] != server or suffix not in _BY_SUFFIX:
         return _not_found()

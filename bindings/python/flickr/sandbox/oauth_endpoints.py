@@ -17,7 +17,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from . import constants as C
 from . import response as R
-from .auth import check_api_key, new_token, verify_oauth
+from .auth import TOKEN_ABSENT, check_api_key, new_token, verify_oauth
 from .errors import ApiError, OAuthProblem
 from .oauth import enc, legacy_api_sig, signatures_match
 from .request import Prepared, Request
@@ -50,7 +50,7 @@ def _signed_pairs(req: Request, params: list[tuple[str, str]]) -> list[tuple[str
 
 @_guard
 def request_token(req: Request, params: list[tuple[str, str]]) -> R.Response:
-    store = req.sandbox.store
+    store = req.site.store
     values, _ = verify_oauth(store, req.method, req.signing_url(), _signed_pairs(req, params), None)
     callback = values.get("oauth_callback")
     if not callback:
@@ -66,7 +66,7 @@ def _oops(message: str) -> R.Response:
 
 
 def authorize(req: Request, params: list[tuple[str, str]]) -> R.Response:
-    store = req.sandbox.store
+    store = req.site.store
     args = dict(params)
     token = args.get("oauth_token", "")
     row = store.one("SELECT * FROM tokens WHERE token=? AND kind='request'", (token,))
@@ -105,10 +105,10 @@ def _append_query(url: str, extra: str) -> str:
 
 @_guard
 def access_token(req: Request, params: list[tuple[str, str]]) -> R.Response:
-    store = req.sandbox.store
+    store = req.site.store
     values, row = verify_oauth(store, req.method, req.signing_url(), _signed_pairs(req, params), "request")
     if row is None:
-        raise OAuthProblem(400, "oauth_problem=parameter_absent&oauth_parameters_absent=oauth_token")
+        raise OAuthProblem(400, TOKEN_ABSENT)
     verifier = values.get("oauth_verifier", "")
     if not row["verifier"] or not signatures_match(row["verifier"], verifier):
         raise OAuthProblem(401, "oauth_problem=verifier_invalid")
@@ -127,7 +127,7 @@ def access_token(req: Request, params: list[tuple[str, str]]) -> R.Response:
 
 def legacy_auth(req: Request, params: list[tuple[str, str]]) -> R.Response:
     """``/services/auth/?api_key&perms&frob&api_sig``: approve a frob at once."""
-    store = req.sandbox.store
+    store = req.site.store
     args = dict(params)
     try:
         check_api_key(args.get("api_key"))

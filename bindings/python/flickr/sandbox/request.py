@@ -1,19 +1,24 @@
 # SPDX-License-Identifier: MIT
-"""The parts of an incoming HTTP request every endpoint needs."""
+"""The parts of an incoming HTTP request every endpoint needs, and what they know of the server.
+
+A :class:`Request` is built by the HTTP server from the request line, the headers and the
+connection's input stream, with a :class:`Site`: the state and the sandbox's own URL.  It knows
+nothing of the server itself, so the endpoints below the server never import it (the sandbox's
+layers: docs/sandbox.md).
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Iterator
 from dataclasses import dataclass, field
+from email.message import Message
 from io import BufferedIOBase
-from urllib.parse import parse_qsl
+from typing import Callable, Iterator
+from urllib.parse import parse_qsl, urlsplit
 
 from .errors import BodyError
 from .oauth import base_url, parse_authorization
-
-if TYPE_CHECKING:
-    from .response import Response
-    from .server import Handler, Sandbox
+from .response import Response
+from .store import Store
 
 CHUNK = 64 * 1024
 MAX_FORM_BYTES = 16 * 1024 * 1024
@@ -33,31 +38,40 @@ def _utf8(value: str) -> str:
     return value.encode("latin-1").decode("utf-8", "replace")
 
 
+@dataclass(frozen=True)
+class Site:
+    """What an endpoint knows of the sandbox answering: its state and its own base URL.
+
+    All the settings a request needs, handed down by the server instead of the server itself.
+    """
+
+    store: Store
+    url: str  # scheme://host:port, no trailing slash: links in answers, signatures without Host
+
+
 class Request:
     """One request: method, path as sent, query parameters, headers and body access."""
 
-    def __init__(self, handler: Handler, sandbox: Sandbox):
-        self.handler = handler
-        self.sandbox = sandbox
-        self.method = handler.command
-        target = handler.path
+    def __init__(self, method: str, target: str, headers: Message, rfile: BufferedIOBase, site: Site):
+        self.site = site
+        self.method = method
         self.path, _, query = target.partition("?")
         self.query_pairs = parse_form(query.split("#", 1)[0])
-        self.headers = handler.headers
+        self.headers = headers
+        self._rfile = rfile
         self.body_consumed = False
 
     def signing_url(self) -> str:
         """The base-string URL: our own scheme, the Host header as sent, the path as sent."""
-        scheme = "https" if self.sandbox.tls else "http"
-        host = self.headers.get("Host") or f"{self.sandbox.host}:{self.sandbox.port}"
-        return base_url(scheme, host, self.path)
+        ours = urlsplit(self.site.url)
+        return base_url(ours.scheme, self.headers.get("Host") or ours.netloc, self.path)
 
     def header_oauth(self) -> list[tuple[str, str]] | None:
         return parse_authorization(self.headers.get("Authorization"))
 
     def body_chunks(self) -> Iterator[bytes]:
         """The request body in pieces of at most 64 KiB (Content-Length or chunked)."""
-        rfile = self.handler.rfile
+        rfile = self._rfile
         if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
             yield from self._chunked(rfile)
             self.body_consumed = True

@@ -4,18 +4,17 @@
 from __future__ import annotations
 
 from . import response as R
-from .auth import authenticate, insufficient
+from .auth import TOKEN_ABSENT, authenticate, insufficient
 from .catalogue import METHODS as CATALOGUE
 from .errors import ApiError, OAuthProblem
+from .faults import FAULT_PARAM
 from .methods import METHODS, Call, Method
 from .request import Prepared, Request
 
-FAULT_PARAM = "sandbox_fault"
 # A method Flickr has (the catalogue) but the sandbox does not implement: an error code Flickr
 # never uses, so that no client mistakes it for one of Flickr's answers.
 NOT_IMPLEMENTED = 2000
 PERMISSIONS = ("none", "read", "write", "delete")
-TOKEN_ABSENT = "oauth_problem=parameter_absent&oauth_parameters_absent=oauth_token"
 
 
 def prepare(req: Request) -> Prepared:
@@ -30,7 +29,7 @@ def handle(req: Request, params: list[tuple[str, str]]) -> R.Response:
     callback = None if args.get("nojsoncallback") == "1" else (args.get("jsoncallback") or "jsonFlickrApi")
     if fmt not in ("rest", "json"):
         return R.api_error(ApiError(111, f'Format "{fmt}" not found'))
-    store = req.sandbox.store
+    store = req.site.store
     header = req.header_oauth()
     try:
         caller = authenticate(store, req.method, req.signing_url(), params, header)
@@ -47,7 +46,7 @@ def handle(req: Request, params: list[tuple[str, str]]) -> R.Response:
         # Authorization-header OAuth parameters are request parameters like query or form ones
         # (RFC 5849 §3.5): methods see them wherever they were sent (checkToken's oauth_token).
         visible = [(k, v) for k, v in params + (header or []) if k != FAULT_PARAM]
-        payload = method.func(Call(store, visible, dict(visible), caller, req.sandbox.url))
+        payload = method.func(Call(store, visible, dict(visible), caller, req.site.url))
     except OAuthProblem as problem:
         return R.text(problem.status, problem.body)
     except ApiError as err:

@@ -1,5 +1,11 @@
 # SPDX-License-Identifier: MIT
-"""The HTTP server, its request handler, and :class:`Sandbox`, the in-process API."""
+"""The HTTP server, its request handler, and :class:`Sandbox`, the in-process API.
+
+The top of the sandbox's layers (docs/sandbox.md): it routes each request to an endpoint
+module, handing it a :class:`~.request.Request` that carries a :class:`~.request.Site` (the
+state and the base URL), never the server; what only the transport needs (fault counting,
+latency, logging) stays here, in :class:`ServerConfig`.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +18,7 @@ import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Tuple, Union
 
@@ -19,8 +26,9 @@ from . import constants as C
 from . import faults, files, oauth_endpoints, rest, tls, uploads
 from . import response as R
 from .errors import BodyError
-from .request import Prepared, Request
+from .request import Prepared, Request, Site
 from .seed import seed
+from .settings import Settings, SettingsView
 from .store import Store
 
 ROUTES: dict[str, Callable[[Request], Prepared]] = {
@@ -37,6 +45,16 @@ SLOW_CHUNK = 32
 # a (datagram, socket) pair over UDP.
 _Request = Union[socket.socket, Tuple[bytes, socket.socket]]
 log = logging.getLogger("flickr.sandbox")
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """What the HTTP layer needs: the endpoints' Site, and the settings of the transport itself."""
+
+    site: Site
+    faults: faults.FaultInjector  # counts ``times=N;key=K`` across requests
+    latency_ms: int = 0  # added before every response (--latency-ms)
+    verbose: bool = False  # log request paths and connection errors to stderr
 
 
 def route(req: Request) -> Callable[[Request], Prepared] | None:
@@ -77,16 +95,16 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
         # Path only: query strings carry tokens and signatures.
-        if self.server.sandbox.verbose:
+        if self.server.config.verbose:
             sys.stderr.write(f"{self.address_string()} {self.command} {self.path.split('?')[0]} {code}\n")
 
     def log_message(self, format: str, *args: Any) -> None:
-        if self.server.sandbox.verbose:
+        if self.server.config.verbose:
             sys.stderr.write(f"{self.address_string()} {format % args}\n")
 
     def _dispatch(self) -> None:
-        sandbox = self.server.sandbox
-        req = Request(self, sandbox)
+        config = self.server.config
+        req = Request(self.command, self.path, self.headers, self.rfile, config.site)
         prepare = route(req)
         if prepare is None:
             self.close_connection = True  # an unread body may follow
@@ -106,9 +124,9 @@ class Handler(BaseHTTPRequestHandler):
             return
         try:
             spec = self.headers.get("X-Sandbox-Fault") or \
-                next((v for k, v in reversed(prepared.params) if k == rest.FAULT_PARAM), None)
+                next((v for k, v in reversed(prepared.params) if k == faults.FAULT_PARAM), None)
             try:
-                fault = sandbox.faults.activate(spec)
+                fault = config.faults.activate(spec)
             except faults.FaultSyntaxError as err:
                 self._transmit(R.text(400, f"sandbox_fault: {err}"), None)
                 return
@@ -140,7 +158,7 @@ class Handler(BaseHTTPRequestHandler):
                       "The Flickr sandbox failed to answer this request (see its log).")
 
     def _transmit(self, resp: R.Response, fault: faults.Fault | None) -> None:
-        delay = self.server.sandbox.latency_ms
+        delay = self.server.config.latency_ms
         if fault is not None and fault.kind == "latency":
             delay += fault.value
         if delay:
@@ -192,8 +210,10 @@ class _HTTPServer(ThreadingHTTPServer):
     # backlog of 5 makes the rest retry their SYN a second later.
     request_queue_size = 512
 
-    def __init__(self, address: tuple[str, int], sandbox: Sandbox, ssl_context: ssl.SSLContext | None):
-        self.sandbox = sandbox
+    # Set once the port is bound (the Site's URL names it), before serving.
+    config: ServerConfig
+
+    def __init__(self, address: tuple[str, int], ssl_context: ssl.SSLContext | None):
         self.ssl_context = ssl_context
         self._connections: set[socket.socket] = set()
         self._conn_lock = threading.Lock()
@@ -238,11 +258,11 @@ class _HTTPServer(ThreadingHTTPServer):
                 pass
 
     def handle_error(self, request: _Request, client_address: Any) -> None:
-        if self.sandbox.verbose:
+        if self.config.verbose:
             super().handle_error(request, client_address)
 
 
-class Sandbox:
+class Sandbox(SettingsView):
     """A running Flickr-compatible server.
 
     Usable as a context manager::
@@ -250,43 +270,40 @@ class Sandbox:
         with Sandbox() as sb:
             urllib.request.urlopen(sb.url + "/services/rest/?method=flickr.test.echo&api_key=" + sb.api_key)
 
-    ``data_dir=None`` uses a fresh temporary directory, removed by :meth:`stop`.
+    ``sb.settings`` (also as ``sb.url``, ``sb.api_key``... ``sb.data_dir``, ``sb.ca_file``) is what
+    a client needs. ``data_dir=None`` uses a fresh temporary directory, removed by :meth:`stop`.
     """
 
-    api_key = C.API_KEY
-    api_secret = C.API_SECRET
-    oauth_token = C.OAUTH_TOKEN
-    oauth_token_secret = C.OAUTH_TOKEN_SECRET
-    auth_token = C.AUTH_TOKEN
     user_nsid = C.USER_NSID
 
     def __init__(self, port: int = 0, host: str = "127.0.0.1", data_dir: str | None = None,
                  tls_enabled: bool = False, latency_ms: int = 0, verbose: bool = False):
         self._own_dir = data_dir is None
-        self.data_dir = os.path.abspath(data_dir or tempfile.mkdtemp(prefix="flickr-sandbox-"))
-        os.makedirs(self.data_dir, exist_ok=True)
+        data_dir = os.path.abspath(data_dir or tempfile.mkdtemp(prefix="flickr-sandbox-"))
+        os.makedirs(data_dir, exist_ok=True)
         self.host = host
         self.tls = tls_enabled
-        self.latency_ms = latency_ms
-        self.verbose = verbose
-        self.faults = faults.FaultInjector()
-        self.ca_file: str | None = None
+        ca_file: str | None = None
         context = None
         try:
             if tls_enabled:
-                self.ca_file, cert, key = tls.generate(os.path.join(self.data_dir, "tls"), host)
+                ca_file, cert, key = tls.generate(os.path.join(data_dir, "tls"), host)
                 context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
                 context.load_cert_chain(cert, key)
-            self.store = Store(self.data_dir)
+            self.store = Store(data_dir)
             seed(self.store)
-            self._httpd = _HTTPServer((host, port), self, context)
+            self._httpd = _HTTPServer((host, port), context)
         except BaseException:
             if self._own_dir:
-                shutil.rmtree(self.data_dir, ignore_errors=True)
+                shutil.rmtree(data_dir, ignore_errors=True)
             raise
         self.port = self._httpd.server_address[1]
         url_host = f"[{host}]" if ":" in host else host
-        self.url = f"{'https' if tls_enabled else 'http'}://{url_host}:{self.port}"
+        url = f"{'https' if tls_enabled else 'http'}://{url_host}:{self.port}"
+        self.settings = Settings(url, C.API_KEY, C.API_SECRET, C.OAUTH_TOKEN, C.OAUTH_TOKEN_SECRET, C.AUTH_TOKEN,
+                                 data_dir, ca_file)
+        self.config = ServerConfig(Site(self.store, url), faults.FaultInjector(), latency_ms, verbose)
+        self._httpd.config = self.config
         self._thread: threading.Thread | None = None
         self._stopped = False
 
@@ -316,7 +333,7 @@ class Sandbox:
         self._httpd.close_all_connections()
         self.store.close()
         if self._own_dir:
-            shutil.rmtree(self.data_dir, ignore_errors=True)
+            shutil.rmtree(self.settings.data_dir, ignore_errors=True)
 
     @property
     def connections_accepted(self) -> int:

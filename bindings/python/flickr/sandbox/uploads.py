@@ -17,16 +17,16 @@ import time
 
 from . import constants as C
 from . import response as R
-from .auth import authenticate, insufficient
+from .auth import TOKEN_ABSENT, authenticate, insufficient
 from .envelope import Node
 from .errors import ApiError, OAuthProblem
+from .faults import FAULT_PARAM
 from .images import dimensions, sniff
 from .methods.photos import add_tags, split_tags
 from .multipart import (MultipartError, MultipartParser, PartSink, boundary_from_content_type,
                         parse_disposition)
 from .params import parse_unsigned
 from .request import Prepared, Request
-from .rest import FAULT_PARAM, TOKEN_ABSENT
 from .store import Store
 
 MAX_FIELD_BYTES = 1024 * 1024
@@ -102,7 +102,7 @@ def prepare(req: Request, replace: bool) -> Prepared:
             if name == "photo":
                 if upload.photo is not None:
                     return _Discard()
-                upload.photo = _FileSink(req.sandbox.store.photo_dir)
+                upload.photo = _FileSink(req.site.store.photo_dir)
                 return upload.photo
             if "filename" in disposition:
                 return _Discard()  # other file parts are not Flickr arguments
@@ -127,7 +127,7 @@ def prepare(req: Request, replace: bool) -> Prepared:
 
 
 def _handle(req: Request, upload: _Upload, replace: bool) -> R.Response:
-    store = req.sandbox.store
+    store = req.site.store
     params = req.query_pairs + upload.fields
     try:
         # Every field is signed except the photo itself (docs/protocol.md §5).

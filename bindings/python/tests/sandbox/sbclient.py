@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from oauthlib import oauth1
 
-FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "sandbox"
+# The fixtures of every language's tests (provenance: Tests/Fixtures/README.md); names below are relative.
+FIXTURES = pathlib.Path(__file__).resolve().parents[4] / "Tests" / "Fixtures"
 
 
 @dataclass

@@ -7,8 +7,8 @@ from flickr.sandbox.envelope import Node, escape, json_ok, xml_fail, xml_ok
 
 def test_error_envelope_matches_recorded_bytes():
     assert xml_fail(112, 'Method "flickr.fakeMethod" not found').decode() == \
-        fixture_text("error.112.method-not-found.xml")
-    assert xml_fail(2, "No photo specified").decode() == fixture_text("upload.error.2.no-photo.xml")
+        fixture_text("xml/error.112.method-not-found.xml")
+    assert xml_fail(2, "No photo specified").decode() == fixture_text("xml/upload.error.2.no-photo.xml")
 
 
 def test_ok_layout_tabs_and_self_closing():

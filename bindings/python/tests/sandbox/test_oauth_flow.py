@@ -18,7 +18,7 @@ def _request_token(client, callback="http://localhost/cb"):
     assert reply.headers["Content-Type"] == "text/plain;charset=UTF-8"
     assert re.fullmatch(r"oauth_callback_confirmed=true&oauth_token=72157\d{12}-[0-9a-f]{16}"
                         r"&oauth_token_secret=[0-9a-f]{16}", reply.text)
-    doc = fixture_text("request_token.response.flickr-doc.txt")
+    doc = fixture_text("oauth/request_token.response.flickr-doc.txt")
     assert [k for k, _ in urllib.parse.parse_qsl(reply.text)] == [k for k, _ in urllib.parse.parse_qsl(doc)]
     return dict(urllib.parse.parse_qsl(reply.text))
 
@@ -42,7 +42,7 @@ def test_access_token_response_is_percent_encoded(client):
     assert re.fullmatch(r"fullname=Sandbox%20User&oauth_token=[0-9-a-f]+&oauth_token_secret=[0-9a-f]{16}"
                         r"&user_nsid=12037949%40N00&username=sandbox", reply.text)
     # Field order and encoding as in Flickr's documented answer.
-    doc = fixture_text("access_token.response.flickr-doc.txt")
+    doc = fixture_text("oauth/access_token.response.flickr-doc.txt")
     assert [k for k, _ in urllib.parse.parse_qsl(reply.text)] == [k for k, _ in urllib.parse.parse_qsl(doc)]
     # Request tokens are single use.
     again = client.oauth_request("GET", "/services/oauth/access_token", {},
@@ -255,7 +255,7 @@ def test_frob_flow_and_migration(fresh_sandbox):
     assert c.rest("flickr.test.login", auth="legacy", token=token).ok()
     # Migrate to OAuth: the legacy token dies, the new OAuth token works.
     migrated = c.rest("flickr.auth.oauth.getAccessToken", auth="legacy", token=token).ok()
-    doc = fixture_text("doc.flickr.auth.oauth.getAccessToken.xml")
+    doc = fixture_text("xml/doc-examples/flickr.auth.oauth.getAccessToken.xml")
     assert "access_token" in doc
     at = migrated.find("auth/access_token")
     assert list(at.attrib) == ["oauth_token", "oauth_token_secret"]

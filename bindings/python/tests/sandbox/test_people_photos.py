@@ -22,7 +22,7 @@ def _ids(reply):
 
 def test_shape_paging_and_order(client, sandbox):
     root = client.rest(METHOD, user_id=C.OTHER_NSID, per_page=7).ok()
-    assert structure(root) == structure(ET.fromstring(fixture_text("flickr.photos.search.xml")))
+    assert structure(root) == structure(ET.fromstring(fixture_text("xml/flickr.photos.search.xml")))
     total = _count(sandbox, "owner = ? AND ispublic = 1", C.OTHER_NSID)
     pages = math.ceil(total / 7)
     assert root.find("photos").attrib == {"page": "1", "pages": str(pages), "perpage": "7", "total": str(total)}

@@ -37,9 +37,9 @@ def test_rest_path_without_trailing_slash(client):
 
 def test_method_not_found_matches_recording(client):
     reply = client.rest("flickr.fakeMethod")
-    assert reply.text == fixture_text("error.112.method-not-found.xml")
+    assert reply.text == fixture_text("xml/error.112.method-not-found.xml")
     j = client.rest("flickr.fakeMethod", format="json", nojsoncallback=1)
-    assert json.loads(j.body) == json.loads(fixture_text("error.112.method-not-found.json"))
+    assert json.loads(j.body) == json.loads(fixture_text("json/error.112.method-not-found.json"))
 
 
 @pytest.mark.parametrize("key,msg", [
@@ -54,10 +54,10 @@ def test_invalid_api_key(client, key, msg):
     reply = client._send("GET", "/services/rest/", params, {})
     assert reply.err() == (100, msg)
     if key is None:
-        assert reply.text == fixture_text("error.100.invalid-api-key.xml")
+        assert reply.text == fixture_text("xml/error.100.invalid-api-key.xml")
         params.update(format="json", nojsoncallback="1")
         as_json = client._send("GET", "/services/rest/", params, {})
-        assert json.loads(as_json.body) == json.loads(fixture_text("error.100.invalid-api-key.json"))
+        assert json.loads(as_json.body) == json.loads(fixture_text("json/error.100.invalid-api-key.json"))
 
 
 def test_json_format(client):
@@ -85,7 +85,7 @@ def test_login_required(client):
 def test_oauth_without_token_where_needed_is_400(client):
     reply = client.oauth_request("GET", "/services/rest/", {"method": "flickr.test.login"}, None)
     assert reply.status == 400
-    assert reply.text == fixture_text("rest.400.parameter_absent.txt")
+    assert reply.text == fixture_text("oauth/rest.400.parameter_absent.txt")
     # Methods without login accept consumer-only (2-legged) OAuth.
     assert client.oauth_request("GET", "/services/rest/", {"method": "flickr.test.echo"}, None).ok() is not None
 
@@ -107,7 +107,7 @@ def test_keep_alive_reuses_connection(client):
 
 def test_test_login_shape(client):
     root = client.rest("flickr.test.login", auth="oauth").ok()
-    assert structure(root) == structure(fixture_xml("flickr.test.login.xml"))
+    assert structure(root) == structure(fixture_xml("xml/flickr.test.login.xml"))
     assert root.find("user").attrib == {"id": C.USER_NSID, "path_alias": "sandbox"}
     assert root.find("user/username").text == "sandbox"
 
@@ -118,7 +118,7 @@ def test_echo_under_oauth_like_fixture(client):
     root = reply.ok()
     tags = [e.tag for e in root]
     assert tags[-3:] == ["api_auth_is_oauth", "api_sig", "auth_token"]
-    assert set(tags) == {e.tag for e in fixture_xml("flickr.test.echo.xml")}
+    assert set(tags) == {e.tag for e in fixture_xml("xml/flickr.test.echo.xml")}
     values = {e.tag: e.text for e in root}
     assert values["api_sig"] == values["oauth_signature"]
     assert values["auth_token"] == values["oauth_token"] == C.OAUTH_TOKEN
@@ -137,7 +137,7 @@ def _a_photo(client, geotagged=True, owner=None):
 def test_get_info_shape(client):
     photo_id = _a_photo(client, geotagged=True)
     root = client.rest("flickr.photos.getInfo", photo_id=photo_id).ok()
-    assert structure(root) == structure(fixture_xml("flickr.photos.getInfo.xml"))
+    assert structure(root) == structure(fixture_xml("xml/flickr.photos.getInfo.xml"))
     page = root.find("photo/urls/url").text
     assert page.startswith(client.url + "/photos/otheruser/") and page.endswith(f"/{photo_id}/")
 
@@ -154,7 +154,7 @@ def test_get_info_errors_and_privacy(client, sandbox):
 
 def test_people_get_info_shape(client):
     root = client.rest("flickr.people.getInfo", user_id=C.USER_NSID).ok()
-    assert structure(root) == structure(fixture_xml("flickr.people.getInfo.xml"))
+    assert structure(root) == structure(fixture_xml("xml/flickr.people.getInfo.xml"))
     assert root.find("person/realname").text == "Sandbox User"
     assert client.rest("flickr.people.getInfo", user_id="otheruser").ok().find("person").get("nsid") == \
         C.OTHER_NSID
@@ -164,7 +164,7 @@ def test_people_get_info_shape(client):
 def test_get_sizes_shape_and_limits(client, sandbox):
     photo_id = _a_photo(client)
     root = client.rest("flickr.photos.getSizes", photo_id=photo_id).ok()
-    fixture = fixture_xml("flickr.photos.getSizes.xml")
+    fixture = fixture_xml("xml/flickr.photos.getSizes.xml")
     assert structure(root) == structure(fixture)
     labels = [s.get("label") for s in root.iter("size")]
     # Seeded originals are 4000x3000 (or 3000x4000): up to X-Large 3K, plus Original.
@@ -195,7 +195,7 @@ def test_photo_files_served(client):
 
 
 def test_search_extras_match_interestingness_fixture(client):
-    fixture = fixture_xml("flickr.interestingness.getList.xml")
+    fixture = fixture_xml("xml/flickr.interestingness.getList.xml")
     extras = ("description,license,date_upload,date_taken,owner_name,icon_server,original_format,"
               "last_update,geo,tags,machine_tags,o_dims,views,media,path_alias,url_sq,url_t,url_s,"
               "url_q,url_m,url_n,url_z,url_c,url_l,url_o")
@@ -213,12 +213,12 @@ def test_search_extras_match_interestingness_fixture(client):
             assert [a for a in mine.attrib if a in theirs.attrib] == common
     assert all(p.find("description") is not None for p in ours)
     plain = client.rest("flickr.photos.search", user_id=C.OTHER_NSID).ok()
-    assert structure(plain) == structure(fixture_xml("flickr.photos.search.xml"))
+    assert structure(plain) == structure(fixture_xml("xml/flickr.photos.search.xml"))
 
 
 def test_get_recent_shape_and_paging(client, sandbox):
     root = client.rest("flickr.photos.getRecent").ok()
-    assert structure(root) == structure(fixture_xml("flickr.photos.getRecent.xml"))
+    assert structure(root) == structure(fixture_xml("xml/flickr.photos.getRecent.xml"))
     public = sandbox.store.one("SELECT COUNT(*) AS n FROM photos WHERE ispublic=1")["n"]
     photos = root.find("photos")
     assert photos.attrib == {"page": "1", "pages": str(math.ceil(public / 100)), "perpage": "100",
@@ -293,7 +293,7 @@ def test_search_filters(client, sandbox):
 
 def test_places_top_list_shape(client):
     root = client.rest("flickr.places.getTopPlacesList", place_type_id=12).ok()
-    assert structure(root) == structure(fixture_xml("flickr.places.getTopPlacesList.xml"))
+    assert structure(root) == structure(fixture_xml("xml/flickr.places.getTopPlacesList.xml"))
     counts = [int(p.get("photo_count")) for p in root.iter("place")]
     assert counts == sorted(counts, reverse=True) and root.find("places").get("total") == str(len(counts))
     assert client.rest("flickr.places.getTopPlacesList", place_type="locality", date="2024-04-01").ok()
@@ -303,7 +303,7 @@ def test_places_top_list_shape(client):
 
 def test_check_token_shape(client):
     root = client.rest("flickr.auth.oauth.checkToken", auth="oauth", oauth_token=C.OAUTH_TOKEN).ok()
-    doc = ET.fromstring(fixture_text("doc.flickr.auth.oauth.checkToken.xml"))
+    doc = ET.fromstring(fixture_text("xml/doc-examples/flickr.auth.oauth.checkToken.xml"))
     assert structure(root.find("oauth")) == structure(doc)
     assert root.find("oauth/perms").text == "delete"
     assert root.find("oauth/user").attrib == {"nsid": C.USER_NSID, "username": "sandbox",
@@ -364,7 +364,7 @@ def test_delete(fresh_sandbox):
 def test_photosets(client, tokens):
     w = tokens["write"]
     root = client.rest("flickr.photosets.getList", user_id=C.USER_NSID).ok()
-    assert structure(root) == structure(fixture_xml("flickr.photosets.getList.xml"))
+    assert structure(root) == structure(fixture_xml("xml/flickr.photosets.getList.xml"))
     before = int(root.find("photosets").get("total"))
     mine = [p.get("id") for p in client.rest("flickr.photos.search", user_id=C.USER_NSID, per_page=3).ok()
             .iter("photo")]
@@ -381,7 +381,7 @@ def test_photosets(client, tokens):
     listing = client.rest("flickr.photosets.getList", auth="oauth", token=w).ok().find("photosets")
     assert int(listing.get("total")) == before + 1 and listing.get("cancreate") == "1"
     photos = client.rest("flickr.photosets.getPhotos", photoset_id=set_id, extras="url_sq").ok()
-    doc = ET.fromstring(fixture_text("doc.flickr.photosets.getPhotos.xml"))
+    doc = ET.fromstring(fixture_text("xml/doc-examples/flickr.photosets.getPhotos.xml"))
     node = photos.find("photoset")
     assert set(doc.attrib) <= set(node.attrib)
     assert [p.get("id") for p in node] == mine[:2]

@@ -33,7 +33,7 @@ def test_sync_upload_shape_metadata_and_file(up):
                       is_public=0, safety_level=2, filename="café.png")
     root = reply.ok()
     assert reply.headers["Content-Type"] == "text/xml; charset=utf-8"
-    assert structure(root) == structure(ET.fromstring(fixture_text("upload.xml")))
+    assert structure(root) == structure(ET.fromstring(fixture_text("xml/upload.xml")))
     node = root.find("photoid")
     photo_id = node.text
     info = up.rest("flickr.photos.getInfo", auth="oauth", photo_id=photo_id).ok().find("photo")
@@ -76,7 +76,7 @@ def test_upload_errors(up, data, code, msg):
     reply = up.upload(data, title="x")
     assert reply.status == 200 and reply.err() == (code, msg)
     if code == 2:
-        assert reply.text == fixture_text("upload.error.2.no-photo.xml")
+        assert reply.text == fixture_text("xml/upload.error.2.no-photo.xml")
 
 
 @pytest.mark.parametrize("magic,fmt", [(b"GIF89a\x01\x00\x01\x00", "gif"), (b"II*\x00\x08\x00", "tiff"),
@@ -128,14 +128,14 @@ def test_chunked_upload(up):
 def test_async_upload_and_check_tickets(up):
     reply = up.upload(placeholder_jpeg(16, 16), title="async", **{"async": 1})
     root = reply.ok()
-    assert structure(root) == structure(ET.fromstring(fixture_text("upload.async.xml")))
+    assert structure(root) == structure(ET.fromstring(fixture_text("xml/upload.async.xml")))
     ticket = root.find("ticketid").text
     assert "-" in ticket
     first = up.rest("flickr.photos.upload.checkTickets", tickets=f"{ticket},999-1").ok()
     tickets = first.findall("uploader/ticket")
     assert tickets[0].attrib == {"id": ticket, "complete": "0"}
     assert tickets[1].attrib == {"id": "999-1", "invalid": "1"}
-    doc = ET.fromstring(fixture_text("doc.flickr.photos.upload.checkTickets.xml"))
+    doc = ET.fromstring(fixture_text("xml/doc-examples/flickr.photos.upload.checkTickets.xml"))
     assert structure(first.find("uploader"))[0:2] == structure(doc)[0:2]
     deadline = time.time() + 3
     while time.time() < deadline:
@@ -165,7 +165,7 @@ def test_replace(up):
     second = placeholder_jpeg(300, 200)
     reply = up.upload(second, path="/services/replace/", photo_id=photo_id)
     root = reply.ok()
-    assert structure(root) == structure(ET.fromstring(fixture_text("replace.xml")))
+    assert structure(root) == structure(ET.fromstring(fixture_text("xml/replace.xml")))
     assert root.find("photoid").text == photo_id
     # lastupdate moves on, even within the upload's second (clients key their caches on it).
     replaced = up.rest("flickr.photos.getInfo", photo_id=photo_id).ok().find("photo/dates").get("lastupdate")

@@ -66,8 +66,8 @@ def choose_flickr(args: argparse.Namespace, stack: ExitStack) -> tuple[str, str,
     else:
         # The sandbox keeps its state beside the viewer's, so that recents and vacations stay valid.
         (data_dir / "sandbox").mkdir(parents=True, exist_ok=True)
-        base = stack.enter_context(sandbox.Sandbox(data_dir=str(data_dir / "sandbox"))).url
-        key, secret = sandbox.API_KEY, sandbox.API_SECRET
+        settings = stack.enter_context(sandbox.Sandbox(data_dir=str(data_dir / "sandbox"))).settings
+        base, key, secret = settings.url, settings.api_key, settings.api_secret
     endpoints = {"base_url": base}  # every endpoint, photo files included
     return key, secret, endpoints, data_dir, f"the sandbox at {base}"
 

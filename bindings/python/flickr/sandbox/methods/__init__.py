@@ -1,74 +1,16 @@
 # SPDX-License-Identifier: MIT
-"""REST method registry.
+"""REST methods: a registry (``registry.py``) and the modules that fill it.
 
-Each module registers its methods with :func:`method`; a method receives a
+Each module registers its methods with :func:`~.registry.method`; a method receives a
 :class:`Call` and returns the payload (a list of envelope Nodes) or raises
-:class:`~flickr.sandbox.errors.ApiError`.
+:class:`~flickr.sandbox.errors.ApiError`.  Importing this package imports every module, so
+``METHODS`` is complete.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable
+# Imported for their registrations.
+from . import auth, people, photos, photosets, places, reflection, sandbox, test, upload  # noqa: F401
+from .registry import METHODS, Call, Method, MethodFunc, method, photo_not_found
 
-from ..auth import Caller
-from ..envelope import Node
-from ..errors import ApiError
-from ..params import INT64_MAX, parse_int
-from ..store import Store
-
-
-@dataclass
-class Call:
-    """One REST call after authentication."""
-
-    store: Store
-    pairs: list[tuple[str, str]]  # every parameter in request order (echo needs them)
-    args: dict[str, str]  # the same, last value wins
-    caller: Caller
-    base_url: str  # the sandbox's own URL, for photo and page links
-
-    def arg(self, name: str, default: str = "") -> str:
-        return self.args.get(name, default).strip() if name in self.args else default
-
-    def page_args(self, default_per_page: int = 100, max_per_page: int = 500) -> tuple[int, int]:
-        """Flickr's paging rules: bad or missing values fall back, per_page is capped.
-
-        ``page`` saturates where the offset ``(page - 1) * per_page`` would leave SQLite's
-        64-bit range: any such page is past the last one anyway.
-        """
-        per_page = parse_int(self.arg("per_page"), saturate=True)
-        if per_page is None or per_page <= 0:
-            per_page = default_per_page
-        per_page = min(per_page, max_per_page)
-        page = parse_int(self.arg("page"), 1, INT64_MAX // per_page, saturate=True)
-        return page or 1, per_page
-
-
-MethodFunc = Callable[[Call], list[Node]]
-
-
-@dataclass
-class Method:
-    func: MethodFunc
-    perms: int  # 0 none, 1 read, 2 write, 3 delete
-    signed: bool  # needs a signature even without login (legacy auth methods)
-
-
-METHODS: dict[str, Method] = {}
-
-
-def method(name: str, perms: int = 0, signed: bool = False) -> Callable[[MethodFunc], MethodFunc]:
-    """Register a REST method under its Flickr name."""
-    def register(func: MethodFunc) -> MethodFunc:
-        METHODS[name] = Method(func, perms, signed)
-        return func
-    return register
-
-
-def photo_not_found() -> ApiError:
-    return ApiError(1, "Photo not found")
-
-
-# Import the modules for their registrations.
-from . import auth, people, photos, photosets, places, reflection, sandbox, test, upload  # noqa: E402,F401
+__all__ = ["METHODS", "Call", "Method", "MethodFunc", "method", "photo_not_found"]

@@ -12,7 +12,7 @@ from ..auth import new_token
 from ..envelope import Node
 from ..errors import ApiError
 from ..store import Store
-from . import Call, method
+from .registry import Call, method
 
 
 def _auth_user_node(store: Store, nsid: str) -> Node:

@@ -13,8 +13,8 @@ import time
 from ..envelope import Node
 from ..errors import ApiError
 from ..params import parse_int
-from . import Call
 from .photolist import paginate, parse_extras, photo_element
+from .registry import Call
 
 # A photostream's order (and search's default): newest upload first, ties by id.
 NEWEST_FIRST = "p.dateupload DESC, p.id DESC"

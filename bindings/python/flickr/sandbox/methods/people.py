@@ -7,8 +7,8 @@ import hashlib
 
 from ..envelope import Node
 from ..errors import ApiError
-from . import Call, method
 from .criteria import NEWEST_FIRST, date_criteria, photo_list, resolve_user
+from .registry import Call, method
 
 # privacy_filter: which of the caller's own photos each value keeps.
 _PRIVACY = {

@@ -12,9 +12,9 @@ from ..envelope import Node
 from ..errors import ApiError
 from ..seed import is_machine_tag, normalize_tag
 from ..store import Store
-from . import Call, method, photo_not_found
 from .criteria import NEWEST_FIRST, date_criteria, photo_list, resolve_user
 from .photolist import SIZES, can_see, fmt_coord, size_dims, size_url
+from .registry import Call, method, photo_not_found
 
 _SORTS = {
     "date-posted-desc": NEWEST_FIRST,

@@ -10,8 +10,8 @@ import time
 from ..envelope import Node
 from ..errors import ApiError
 from ..params import parse_unsigned
-from . import Call, method
 from .photolist import parse_extras, photo_element
+from .registry import Call, method
 
 
 def _set_or_fail(call: Call) -> sqlite3.Row:

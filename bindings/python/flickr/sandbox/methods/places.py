@@ -9,7 +9,7 @@ import time
 from ..envelope import Node
 from ..errors import ApiError
 from ..params import parse_unsigned
-from . import Call, method
+from .registry import Call, method
 
 _TYPES = {"neighbourhood": 22, "locality": 7, "region": 8, "country": 12, "continent": 29}
 

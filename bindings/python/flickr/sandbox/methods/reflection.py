@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..catalogue import METHODS as CATALOGUE
 from ..envelope import Node
 from ..errors import ApiError
-from . import Call, method
+from .registry import Call, method
 
 _PERMISSIONS = ("none", "read", "write", "delete")
 

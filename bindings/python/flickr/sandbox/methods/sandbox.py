@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..envelope import Node
 from ..errors import ApiError
-from . import Call, method, photo_not_found
+from .registry import Call, method, photo_not_found
 
 
 @method("flickr.sandbox.getFileInfo")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ..envelope import Node
-from . import Call, method
+from .registry import Call, method
 
 # Parameter names that cannot be XML element names are not echoed.
 _XML_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")

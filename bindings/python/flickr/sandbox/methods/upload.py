@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from ..envelope import Node
-from . import Call, method
+from .registry import Call, method
 
 
 @method("flickr.photos.upload.checkTickets")

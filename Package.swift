@@ -1,6 +1,19 @@
 // swift-tools-version: 6.1
 // SPDX-License-Identifier: MIT
+import Foundation
 import PackageDescription
+
+/// The flags of cmake/<name>: one per line, "#" comments; shared with CMake and scripts/fuzz.sh.
+func sharedFlags(_ name: String) -> [String] {
+    let path = Context.packageDirectory + "/cmake/" + name
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        fatalError("cannot read \(path)")
+    }
+    return text.split(separator: "\n").flatMap { line -> [String] in
+        let flags = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return flags.split(separator: " ").map(String.init)
+    }
+}
 
 // The exported symbols are exactly the flickr_* functions of include/flickr.h:
 // the version script hides the Swift runtime and every internal symbol.
@@ -11,19 +24,11 @@ let exportFlags: [String] = [
     "-Xlinker", "-soname=libflickr.so.0",
 ]
 
-let swiftSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("InternalImportsByDefault"),
-]
-
-// The library's own modules import neither the regex engine (_StringProcessing, _RegexParser) nor
-// _Concurrency, so that -static-stdlib does not link them: about 1.4 MB of the stripped .so
-// (bench/NOTES.md, "Change 3"). Support/TextSearch.swift stands in for String-in-String search.
-let librarySettings: [SwiftSetting] = swiftSettings + [
-    .unsafeFlags([
-        "-Xfrontend", "-disable-implicit-string-processing-module-import",
-        "-Xfrontend", "-disable-implicit-concurrency-module-import",
-    ])
+// cmake/swift-flags.txt: the language of every module; swift-library-flags.txt: the library's
+// own modules only (no regex engine, no concurrency runtime: the file says why).
+let swiftSettings: [SwiftSetting] = [.unsafeFlags(sharedFlags("swift-flags.txt"))]
+let librarySettings: [SwiftSetting] = [
+    .unsafeFlags(sharedFlags("swift-flags.txt") + sharedFlags("swift-library-flags.txt"))
 ]
 
 let package = Package(

@@ -26,16 +26,25 @@ pkg_check_modules(FLICKR_DEPS REQUIRED libcurl expat libcrypto)
 set(FLICKR_SWIFT_OUT ${CMAKE_BINARY_DIR}/embedded)
 file(MAKE_DIRECTORY ${FLICKR_SWIFT_OUT})
 
+# The flags every build shares (Package.swift and scripts/fuzz.sh read the same files).
+set(FLICKR_SHARED_SWIFT_FLAGS)
+foreach(flag_file swift-flags.txt swift-library-flags.txt)
+    file(STRINGS ${CMAKE_SOURCE_DIR}/cmake/${flag_file} flag_lines)
+    foreach(line ${flag_lines})
+        string(REGEX REPLACE "#.*" "" line "${line}")
+        separate_arguments(line_flags UNIX_COMMAND "${line}")
+        list(APPEND FLICKR_SHARED_SWIFT_FLAGS ${line_flags})
+    endforeach()
+endforeach()
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+             ${CMAKE_SOURCE_DIR}/cmake/swift-flags.txt ${CMAKE_SOURCE_DIR}/cmake/swift-library-flags.txt)
+
 set(FLICKR_SWIFT_FLAGS
     -target ${FLICKR_EMBEDDED_TRIPLE}
     -enable-experimental-feature Embedded
     -wmo -parse-as-library -O -g
     -package-name libflickr
-    -enable-upcoming-feature ExistentialAny
-    -enable-upcoming-feature InternalImportsByDefault
-    # Neither module imports the regex engine or the concurrency runtime (Package.swift says why).
-    -Xfrontend -disable-implicit-string-processing-module-import
-    -Xfrontend -disable-implicit-concurrency-module-import
+    ${FLICKR_SHARED_SWIFT_FLAGS}
     -I ${CMAKE_SOURCE_DIR}/Sources/EmbeddedGlibc
     -I ${CMAKE_SOURCE_DIR}/Sources/CCurl
     -I ${CMAKE_SOURCE_DIR}/Sources/CExpat
@@ -46,6 +55,9 @@ set(FLICKR_SWIFT_FLAGS
 foreach(dir ${FLICKR_DEPS_INCLUDE_DIRS})
     list(APPEND FLICKR_SWIFT_FLAGS -Xcc -I${dir})
 endforeach()
+if(FLICKR_WARNINGS_AS_ERRORS)
+    list(APPEND FLICKR_SWIFT_FLAGS -warnings-as-errors)
+endif()
 set(FLICKR_LINK_EXTRA "")
 if(FLICKR_SANITIZER)
     # The runtime comes with the sanitized executable that loads the library.

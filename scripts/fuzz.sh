@@ -36,16 +36,18 @@ mkdir -p "$out"
 
 # --- build (only when a source changed) ---
 mapfile -t sources < <(find Sources/FlickrCore -name "*.swift" | sort; ls Tests/fuzz/*.swift)
-newest=$(ls -t "${sources[@]}" Sources/CFlickrShims/shims.c scripts/fuzz.sh | head -1)
+newest=$(ls -t "${sources[@]}" Sources/CFlickrShims/shims.c scripts/fuzz.sh cmake/swift-flags.txt \
+    cmake/swift-library-flags.txt | head -1)
 if [ ! -x "$bin" ] || [ "$newest" -nt "$bin" ]; then
     echo "== building $bin"
     swiftc_dir=$(dirname "$(readlink -f "$(command -v swiftc)")")
     clang=${CLANG:-$swiftc_dir/clang}
     "$clang" -c -O1 -g -fsanitize=address,fuzzer-no-link -I Sources/CFlickrShims/include \
         Sources/CFlickrShims/shims.c -o "$out/shims.o" || exit 1
+    # The flags every build shares (cmake/swift-flags.txt, swift-library-flags.txt).
+    read -ra shared_flags < <(cat cmake/swift-flags.txt cmake/swift-library-flags.txt | sed 's/#.*//' | tr '\n' ' ')
     swiftc -O -g -sanitize=fuzzer,address -use-ld=lld -parse-as-library -module-name FlickrCore -package-name libflickr \
-        -D FLICKR_FUZZING \
-        -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
+        -D FLICKR_FUZZING "${shared_flags[@]}" \
         -I Sources/CCurl -I Sources/CExpat -I Sources/COpenSSL -I Sources/CFlickrShims/include \
         "${sources[@]}" "$out/shims.o" -lcurl -lexpat -lcrypto -o "$bin" > "$out/build.log" 2>&1 \
         || { tail -40 "$out/build.log" >&2; exit 1; }

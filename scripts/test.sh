@@ -15,7 +15,8 @@ scripts/build.sh || exit 1
 failed=()
 
 echo "== Swift unit tests (swift test)"
-swift test || failed+=("swift test")
+# In CI ($CI set) a Swift warning is an error, here as in the CMake build (scripts/build.sh).
+swift test ${CI:+-Xswiftc -warnings-as-errors} || failed+=("swift test")
 
 echo "== C tests (ctest)"
 ctest --test-dir build --output-on-failure || failed+=("ctest")

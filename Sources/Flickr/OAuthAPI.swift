@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-public import CFlickr
+internal import CFlickr  // only for @c @implementation: no C type in these signatures
 internal import FlickrCore
 #if canImport(Glibc)
 import Glibc

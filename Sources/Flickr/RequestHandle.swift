@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-public import CFlickr
+internal import CFlickr
 internal import FlickrCore
 #if canImport(Glibc)
 import Glibc

@@ -2,9 +2,7 @@
 
 internal import CFlickr  // only for @c @implementation: no C type in these signatures
 internal import FlickrCore
-#if canImport(Glibc)
 import Glibc
-#endif
 
 @c @implementation
 public func flickr_oauth_signature(

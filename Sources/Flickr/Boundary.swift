@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 internal import FlickrCore
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Helpers every C entry point uses, so that no caller input can trap:
 /// a trap here would kill the caller's process.

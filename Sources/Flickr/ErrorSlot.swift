@@ -2,9 +2,7 @@
 
 internal import CFlickr
 internal import FlickrCore
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The per-thread record behind `flickr_error_last`.
 ///

@@ -2,9 +2,7 @@
 
 public import CFlickr
 internal import FlickrCore
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The C view of MethodCatalogue (flickr/methods.h): built once, on first use, in three blocks
 /// (the records, the NULL-terminated name lists, the text) that live as long as the process, as

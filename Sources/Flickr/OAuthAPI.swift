@@ -2,9 +2,7 @@
 
 internal import CFlickr  // only for @c @implementation: no C type in these signatures
 internal import FlickrCore
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Performs an operation on a live context and hands the response out through `out`.
 private func perform(

@@ -2,9 +2,7 @@
 
 internal import CFlickr
 internal import FlickrCore
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Every live flickr_request.
 let requests = HandleRegistry<RequestHandle>(kind: "request")

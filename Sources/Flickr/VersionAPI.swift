@@ -2,9 +2,7 @@
 
 public import CFlickr
 internal import FlickrCore
-#if canImport(Glibc)
 import Glibc
-#endif
 
 @c @implementation
 public func flickr_version() -> UnsafePointer<CChar>? {

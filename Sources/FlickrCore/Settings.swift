@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Everything a context is configured with. A value type, so that a request
 /// can take a consistent snapshot while other threads keep changing the context.

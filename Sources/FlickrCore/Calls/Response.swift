@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A successful answer: the mapped tree plus the raw body. Immutable, so it
 /// can be read from any thread; the pointers it hands out live as long as it.

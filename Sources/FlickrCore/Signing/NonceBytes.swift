@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 import CFlickrShims
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Random bytes for nonces and hash salts, drawn from the system CSPRNG (getrandom) a block at a time.
 ///

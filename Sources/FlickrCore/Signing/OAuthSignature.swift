@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// OAuth 1.0a HMAC-SHA1 signatures (RFC 5849 §3.4; docs/protocol.md §5).
 package enum OAuthSignature {

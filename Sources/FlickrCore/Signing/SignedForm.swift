@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The OAuth-signed query string or form body of a REST call: exactly `OAuthRequestSigner.sign(...)
 /// .formEncoded`, built the short way because every call of the library comes through here

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Every call into the caller's code — log lines, interrupt checks, upload progress and read
 /// callbacks, done callbacks — passes through here, so that flickr_shutdown_callbacks() can stop

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A value behind a pthread mutex.
 ///

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 import CCurl
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Maps libcurl's result codes onto the library's status codes.
 enum CurlErrorMapping {

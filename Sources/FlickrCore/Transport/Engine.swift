@@ -2,9 +2,7 @@
 
 import CCurl
 import CFlickrShims
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A context's HTTP engine. Asynchronous transfers run on one worker thread that drives
 /// one curl multi handle: other threads only hand them over (under a lock) and wake it, so

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A one-shot gate: `wait()` blocks until `open()` has been called once.
 /// Built on pthread primitives because the standard library has no condition variable.

@@ -2,9 +2,7 @@
 
 import CCurl
 import CFlickrShims
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// One HTTP exchange in flight: a curl easy handle, the body as it arrives,
 /// and where it goes. Created on the caller's thread, then touched only by the

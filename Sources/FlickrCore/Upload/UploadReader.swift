@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The photo bytes of one transfer attempt: an open file read with pread, a
 /// borrowed buffer, or the caller's stream. Closed when the transfer ends.

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A caller's read callback: fills up to `capacity` bytes, returns how many
 /// (0 at the end), or a negative number to fail. Same type as flickr_read_fn.

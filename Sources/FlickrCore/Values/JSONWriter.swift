@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Renders a value tree as compact JSON: objects with their keys in document
 /// order, arrays, strings. Strings are escaped per RFC 8259 (`"`, `\`, and

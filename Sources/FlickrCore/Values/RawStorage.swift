@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A growable array of plain values in malloc'd memory: no copy-on-write or
 /// reference counting in the mapper's hot path, and the buffer can be handed

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The three kinds of value a Flickr response maps to. Raw values are the C
 /// values (`FLICKR_VALUE_OBJECT` = 1, `FLICKR_VALUE_ARRAY` = 2,

@@ -2,9 +2,7 @@
 
 import CExpat
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Maps a Flickr XML response into a `ValueTree` while it streams in (see
 /// docs/architecture.md, "Response mapping (contract)"): expat is fed chunk by chunk and the tree is

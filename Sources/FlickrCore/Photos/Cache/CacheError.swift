@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Errors of the photo cache's file operations, worded from errno.
 enum CacheError {

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Locks over one cache directory, shared by threads and processes: open file
 /// description (OFD) byte-range locks on the directory's `.flickr-cache.lock`

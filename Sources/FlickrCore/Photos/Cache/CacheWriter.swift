@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// One download's body on its way into the cache: a hidden temporary file in
 /// the cache directory itself, so that the final rename is atomic and readers

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A directory of downloaded photos, one file per image and size, bounded in
 /// bytes with least-recently-used eviction. All its state is on disk: the

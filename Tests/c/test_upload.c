@@ -381,6 +381,22 @@ static void test_async_cancel(flickr_context *ctx) {
     flickr_request_free(req);
     CHECK_EQ_INT(open_fds(), fds_before);
 
+    /* Cancelled after its whole body went out (the server waits 2 s before answering): still
+     * EABORTED, but the message says Flickr may have the photo, since nothing can take it back. */
+    {
+        const char *slow[] = {"sandbox_fault", "latency=2000", NULL};
+        struct timespec pause = {0, 500 * 1000000L};
+        CHECK_EQ_INT(flickr_upload_source_new_buffer(&src, "\xFF\xD8\xFF\xE0 tiny", 9, "late.jpg"), FLICKR_OK);
+        CHECK_EQ_INT(flickr_upload_async(&req, ctx, src, slow, NULL, on_upload_done, NULL), FLICKR_OK);
+        nanosleep(&pause, NULL);
+        flickr_request_cancel(req);
+        CHECK_EQ_INT(flickr_request_wait(req), FLICKR_EABORTED);
+        CHECK(strstr(flickr_request_error(req)->message, "after its whole body was sent") != NULL);
+        CHECK(strstr(flickr_request_error(req)->message, "may have stored the photo") != NULL);
+        flickr_request_free(req);
+        flickr_upload_source_free(src);
+    }
+
     /* An async upload that completes. */
     CHECK_EQ_INT(flickr_upload_source_new_buffer(&src, "\xFF\xD8\xFF\xE0 tiny", 9, "tiny.jpg"), FLICKR_OK);
     CHECK_EQ_INT(flickr_upload_async(&req, ctx, src, NULL, NULL, on_upload_done, NULL), FLICKR_OK);

@@ -70,12 +70,15 @@ def test_photo_details_and_large_image_through_the_cache(viewer, sandbox):
 
 
 def test_bad_requests_answer_json_errors(viewer):
-    assert get_json(viewer, "/api/photos/12x")[0] == 404
-    assert get_json(viewer, "/api/photos/1")[1]["error"].startswith("Flickr refused the request: Photo not found")
+    assert get_json(viewer, "/api/photos/12x") == (404, {"error": "No such photo.", "transient": False})
+    status, body = get_json(viewer, "/api/photos/1")
+    assert status == 404 and body["heading"] == "Photo not found" and body["transient"] is False
+    assert body["error"].startswith("Flickr refused the request: Photo not found")
     assert get_json(viewer, "/api/images/o/65535/1_abc.jpg")[0] == 404  # not a size the viewer serves
     status, body = get_json(viewer, "/api/images/b/65535/1_abc.jpg")
-    assert status == 502 and "404" in body["error"]
-    assert get_json(viewer, "/api/vacations/Nowhere")[0] == 404
+    assert status == 502 and "404" in body["error"] and body["transient"] is False
+    status, body = get_json(viewer, "/api/vacations/Nowhere")
+    assert (status, body["heading"], body["transient"]) == (404, "No such vacation", False)
 
 
 def test_leaflet_is_served_by_the_app(viewer):

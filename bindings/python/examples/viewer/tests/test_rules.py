@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
+import flickr
 import pytest
+from viewer import failures
 from viewer.photos import Photo, display_tags, photo_heading, tag_index
 from viewer.places import Place, place_name_from_location, sort_places, split_place_name
 from viewer.recents import Recents, add_recent
@@ -148,3 +150,40 @@ def test_unknown_vacation(tmp_path):
         Vacations(tmp_path).get("Nowhere")
     with pytest.raises(NoSuchVacation):
         Vacations(tmp_path).choose("Nowhere")
+
+
+def flickr_error(kind: type, api_code: int = 0, http_status: int = 0) -> flickr.FlickrError:
+    return kind(-1, "message", api_code, http_status)
+
+
+@pytest.mark.parametrize("error, transient", [
+    (flickr_error(flickr.NetworkError), True),
+    (flickr_error(flickr.Timeout), True),
+    (flickr_error(flickr.TLSError), True),
+    (flickr_error(flickr.ParseError), True),  # a cut or mangled answer
+    (flickr_error(flickr.APIError, api_code=105), True),  # Service currently unavailable
+    (flickr_error(flickr.APIError, api_code=106), True),  # Write operation failed (temporary)
+    (flickr_error(flickr.HTTPError, http_status=502), True),
+    (flickr_error(flickr.HTTPError, http_status=503), True),
+    (flickr_error(flickr.HTTPError, http_status=429), True),
+    (flickr_error(flickr.APIError, api_code=1), False),  # not found
+    (flickr_error(flickr.APIError, api_code=2), False),
+    (flickr_error(flickr.APIError, api_code=100), False),  # invalid API key
+    (flickr_error(flickr.HTTPError, http_status=404), False),
+    (flickr_error(flickr.HTTPError, http_status=403), False),
+    (flickr_error(flickr.InvalidArgument), False),
+    (flickr_error(flickr.TooBig), False),
+])
+def test_failures_are_transient_or_permanent(error, transient):
+    failure = failures.of_flickr(error)
+    assert failures.is_transient(error) is transient and failure.transient is transient
+    assert failure.json() == {"error": failures.describe(error), "transient": transient}
+    assert failure.status == (504 if isinstance(error, flickr.Timeout) else 503 if transient else 502)
+
+
+def test_the_viewers_own_failures_and_missing_things():
+    assert failures.of_status("No such photo.", 404).json() == {"error": "No such photo.", "transient": False}
+    assert failures.of_status("Evicted; try again.", 503).transient
+    missing = failures.Missing("Unknown place", "Flickr knows no place “x”.").failure
+    assert (missing.status, missing.json()) == (
+        404, {"error": "Flickr knows no place “x”.", "transient": False, "heading": "Unknown place"})

@@ -9,7 +9,7 @@ import flickr
 from flask import Blueprint, abort, jsonify, request, send_file, url_for
 from werkzeug.exceptions import HTTPException
 
-from .flickr_service import describe
+from . import failures
 from .photos import Photo, display_tags, tag_index
 from .places import Place, split_place_name
 from .state import viewer
@@ -23,20 +23,30 @@ _PHOTO_ID = re.compile(r"\d{1,20}")
 _TOKEN = re.compile(r"[0-9A-Za-z]{1,40}")
 
 
+def answer(failure: failures.Failure):
+    return jsonify(failure.json()), failure.status
+
+
 @blueprint.errorhandler(flickr.FlickrError)
 def flickr_failed(error: flickr.FlickrError):
-    status = 504 if isinstance(error, flickr.Timeout) else 502
-    return jsonify(error=describe(error)), status
+    return answer(failures.of_flickr(error))
+
+
+@blueprint.errorhandler(failures.Missing)
+def missing(error: failures.Missing):
+    return answer(error.failure)
 
 
 @blueprint.errorhandler(VacationError)
 def vacation_refused(error: VacationError):
-    return jsonify(error=str(error)), 404 if isinstance(error, NoSuchVacation) else 400
+    if isinstance(error, NoSuchVacation):
+        return answer(failures.Missing("No such vacation", str(error)).failure)
+    return answer(failures.of_status(str(error), 400))
 
 
 @blueprint.errorhandler(HTTPException)
 def http_error(error: HTTPException):
-    return jsonify(error=error.description), error.code
+    return answer(failures.of_status(error.description or error.name, error.code or 500))
 
 
 # -- JSON of the lists ---------------------------------------------------------------------------

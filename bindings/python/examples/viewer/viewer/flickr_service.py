@@ -11,6 +11,7 @@ from typing import Any
 
 import flickr
 
+from .failures import Missing, describe
 from .photos import Photo
 from .places import Place, sort_places
 from .values import as_list
@@ -19,6 +20,9 @@ PLACE_PHOTOS = 50
 # Extras of photo lists: the description (subtitle), geo (maps), tags and the path alias (page URL).
 PHOTO_EXTRAS = "description,geo,tags,path_alias"
 LOCALITY = 7  # Flickr's place type id of cities and towns
+# flickr.photos.getInfo's answers that mean the photo is not there for us: 1 Photo not found,
+# 2 Permission denied (private, or deleted since it was listed).
+_NO_PHOTO = {1: "Photo not found", 2: "Photo not available"}
 
 
 def connect(api_key: str, api_secret: str, *, cache_dir: Path, cache_max_bytes: int,
@@ -28,19 +32,6 @@ def connect(api_key: str, api_secret: str, *, cache_dir: Path, cache_max_bytes: 
     options.setdefault("timeout_ms", 20_000)
     return flickr.Flickr(api_key, api_secret, photo_cache_dir=str(cache_dir),
                          photo_cache_max_bytes=cache_max_bytes, **options)
-
-
-def describe(error: flickr.FlickrError) -> str:
-    """A message for people, from a library error."""
-    if isinstance(error, flickr.APIError):
-        return f"Flickr refused the request: {error.message} (error {error.api_code})."
-    if isinstance(error, (flickr.NetworkError, flickr.Timeout, flickr.TLSError)):
-        return f"Flickr could not be reached: {error.message}"
-    if isinstance(error, flickr.HTTPError):
-        return f"The request to Flickr failed: {error.message}"
-    if isinstance(error, flickr.ParseError):
-        return f"Flickr's answer could not be read: {error.message}"
-    return error.message or type(error).__name__
 
 
 class FlickrService:
@@ -84,7 +75,13 @@ class FlickrService:
             if photo_id in self._photos:
                 self._photos.move_to_end(photo_id)
                 return self._photos[photo_id]
-        photo = Photo.from_info(self._call("flickr.photos.getInfo", photo_id=photo_id)["photo"])
+        try:
+            answer = self._call("flickr.photos.getInfo", photo_id=photo_id)
+        except flickr.APIError as error:
+            if error.api_code in _NO_PHOTO:
+                raise Missing(_NO_PHOTO[error.api_code], describe(error)) from error
+            raise
+        photo = Photo.from_info(answer["photo"])
         with self._lock:
             self._photos[photo_id] = photo
             while len(self._photos) > self._photo_memo:

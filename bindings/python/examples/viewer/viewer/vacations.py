@@ -118,7 +118,7 @@ class Vacations:
     def get(self, name: str) -> Vacation:
         vacation = self.find(name)
         if vacation is None:
-            raise NoSuchVacation(f"There is no vacation named {name!r}.")
+            raise NoSuchVacation(f"There is no vacation named “{name}”: it may have been deleted.")
         return vacation
 
     def current_name(self) -> str:

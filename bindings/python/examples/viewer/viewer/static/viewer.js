@@ -25,24 +25,51 @@ function progress(label) {
             el("span", {class: "spinner"}), el("span", {}, label));
 }
 
+// A failure's message, then Retry when trying again may help (error.transient, decided by the
+// server: failures.py), else a way back: a thing that is not there does not come by retrying.
 function failure(error, retry) {
+  if (error.heading) showHeading(error.heading);
   return el("div", {class: "error", role: "alert"},
             el("p", {}, error.message),
-            el("button", {type: "button", class: "retry", onclick: retry}, "Retry"));
+            error.transient === false ? wayBack()
+                                      : el("button", {type: "button", class: "retry", onclick: retry}, "Retry"));
+}
+
+// Back to the previous page when it was one of the viewer's, and the page's parent (pages.py).
+function wayBack() {
+  const cameFromViewer = history.length > 1 && document.referrer.startsWith(location.origin + "/");
+  return el("p", {class: "way-back"},
+            cameFromViewer ? el("button", {type: "button", onclick: () => history.back()}, "Go back") : null,
+            page.backUrl ? el("a", {href: page.backUrl}, `Back to ${page.backLabel}`) : null);
+}
+
+function showHeading(text) {
+  $("main h1").textContent = text;
+  document.title = `${text} · Flickr Viewer`;
 }
 
 // -- Requests ------------------------------------------------------------------------------
+
+// A failed request: the viewer's message, whether it is worth another try, and maybe a heading.
+class Failure extends Error {
+  constructor(message, {transient = true, heading = ""} = {}) {
+    super(message);
+    Object.assign(this, {transient, heading});
+  }
+}
 
 async function request(url, options = {}) {
   let response;
   try {
     response = await fetch(url, options);
   } catch {
-    throw new Error("The viewer could not be reached: is it still running?");
+    throw new Failure("The viewer could not be reached: is it still running?");
   }
   if (!response.ok) {
     const body = await response.json().catch(() => null);
-    throw new Error(body?.error || `The viewer answered HTTP ${response.status}.`);
+    // Every answer of the viewer's says whether to retry; anything else (a proxy's page) may pass.
+    throw new Failure(body?.error || `The viewer answered HTTP ${response.status}.`,
+                      {transient: body?.transient ?? true, heading: body?.heading});
   }
   return response;
 }
@@ -57,8 +84,8 @@ async function requestJSON(url, method = "GET", body = undefined) {
 }
 
 // Shows progress in `region` until the data is there, then render(data); on failure the
-// message and a Retry button that starts over.
-async function load(region, url, render, label = "Loading…") {
+// message and a Retry button that starts over (or a way back), and failed(error).
+async function load(region, url, render, label = "Loading…", failed = () => {}) {
   region.replaceChildren(progress(label));
   region.setAttribute("aria-busy", "true");
   try {
@@ -66,7 +93,8 @@ async function load(region, url, render, label = "Loading…") {
     region.replaceChildren();
     render(data);
   } catch (error) {
-    region.replaceChildren(failure(error, () => load(region, url, render, label)));
+    region.replaceChildren(failure(error, () => load(region, url, render, label, failed)));
+    failed(error);
   } finally {
     region.removeAttribute("aria-busy");
   }
@@ -96,6 +124,7 @@ function listOrMap(region, items, kind, emptyText) {
   const box = el("div", {class: "map", hidden: true});
   region.append(list, box);
   const buttons = [...document.querySelectorAll(".views button")];
+  for (const views of document.querySelectorAll(".views")) views.hidden = false;  // hidden while nothing is shown
   let map = null;
   const show = (view) => {
     for (const button of buttons) button.setAttribute("aria-pressed", String(button.dataset.view === view));
@@ -257,7 +286,10 @@ function photoPage() {
     // Recents are a convenience: a failure to record one must not disturb the photo.
     requestJSON(page.recents, "POST", {photo_id: photo.id}).catch(() => {});
     loadImage(photo.image);
-  }, "Loading the photo's details…");
+  }, "Loading the photo's details…", (error) => {
+    // No photo to come: no empty dark stage under the message.
+    $("#stage").classList.toggle("failed", error.transient === false);
+  });
 }
 
 function vacationsPage() {
@@ -319,6 +351,7 @@ function vacationPage() {
         $("#vacation-status").textContent = error.message;
       }
     };
+    $("#vacation-body").hidden = false;  // hidden until there is a vacation to browse
     $("#content").replaceChildren();
     listOrMap($("#content"), data.itinerary, "place", "No photo visited yet.");
     $("#tag-content").replaceChildren(itemList(data.tags, "No tags yet."));

@@ -55,6 +55,15 @@ def test_place_photos_newest_fifty_with_titles_rules(viewer, sandbox):
     assert any(p["title"] == "Unknown" for p in body["photos"])
 
 
+def test_a_place_not_among_the_top_places_is_named_by_flickr_and_an_unknown_one_is_missing(viewer, sandbox):
+    region = "KDzSRQpQUL9rRBm8"  # Île-de-France: a region, never in the list of localities
+    status, body = get_json(viewer, f"/api/places/{region}/photos")
+    assert (status, body["heading"], body["subheading"]) == (200, "Île-de-France", "France")
+    assert body["photos"]  # Paris's photos are in Île-de-France
+    status, body = get_json(viewer, "/api/places/Nope/photos")
+    assert (status, body["heading"], body["transient"]) == (404, "Unknown place", False)
+
+
 def test_photo_details_and_large_image_through_the_cache(viewer, sandbox):
     row = sandbox.store.one("SELECT p.id, u.path_alias, p.owner FROM photos p JOIN users u ON u.nsid = p.owner "
                             "WHERE p.place_id IS NOT NULL AND p.ispublic = 1 AND p.title != '' LIMIT 1")

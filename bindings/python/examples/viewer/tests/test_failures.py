@@ -46,6 +46,19 @@ def test_an_unknown_photo_reached_from_the_viewer_offers_go_back(page, viewer):
     expect(page).to_have_url(viewer.url + "/recents")
 
 
+def test_an_unknown_place_says_so_with_a_way_back(page, viewer, shot):
+    page.goto(viewer.url + "/places/Nope")
+    alert = page.get_by_role("alert")
+    expect(alert).to_contain_text("Flickr knows no place with the id “Nope”")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Unknown place")
+    expect(page.get_by_text("No photos.")).to_have_count(0)  # not an empty place
+    expect(alert.get_by_role("button", name="Retry")).to_have_count(0)
+    expect(page.get_by_role("button", name="Map")).to_be_hidden()
+    shot(page, "unknown-place")
+    alert.get_by_role("link", name="Back to Top Places").click()
+    expect(page.locator("#content .list > li")).to_have_count(4)
+
+
 def test_an_unknown_vacation_offers_a_way_back_and_no_tabs(page, viewer, shot):
     page.goto(viewer.url + "/vacations/Nope")
     alert = page.get_by_role("alert")

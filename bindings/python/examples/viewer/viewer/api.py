@@ -90,8 +90,7 @@ def places():
 def place_photos(place_id: str):
     service = viewer().service
     place = service.place(place_id)
-    photos = service.photos_in_place(place_id)
-    return photo_list(place.title if place else "Photos", place.subtitle if place else "", photos)
+    return photo_list(place.title, place.subtitle, service.photos_in_place(place_id))
 
 
 @blueprint.get("/photos/<photo_id>")

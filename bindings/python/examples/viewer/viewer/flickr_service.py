@@ -23,6 +23,8 @@ LOCALITY = 7  # Flickr's place type id of cities and towns
 # flickr.photos.getInfo's answers that mean the photo is not there for us: 1 Photo not found,
 # 2 Permission denied (private, or deleted since it was listed).
 _NO_PHOTO = {1: "Photo not found", 2: "Photo not available"}
+# flickr.places.getInfo's: 2 Not a valid Places ID, 3 Place not found.
+_NO_PLACE = {2, 3}
 
 
 def connect(api_key: str, api_secret: str, *, cache_dir: Path, cache_max_bytes: int,
@@ -60,8 +62,21 @@ class FlickrService:
             self._places = (time.monotonic(), places)
         return places
 
-    def place(self, place_id: str) -> Place | None:
-        return next((p for p in self.top_places() if p.id == place_id), None)
+    def place(self, place_id: str) -> Place:
+        """One of today's top places when they are at hand, else Flickr's flickr.places.getInfo:
+        a place bookmarked yesterday may have left the list; Missing when Flickr knows no such place."""
+        with self._lock:
+            known = self._places[1] if self._places else []
+        found = next((p for p in known if p.id == place_id), None)
+        if found:
+            return found
+        try:
+            return Place.from_flickr(self._call("flickr.places.getInfo", place_id=place_id)["place"])
+        except flickr.APIError as error:
+            if error.api_code in _NO_PLACE:
+                raise Missing("Unknown place", f"Flickr knows no place with the id “{place_id}”: "
+                                               f"{error.message} (error {error.api_code}).") from error
+            raise
 
     def photos_in_place(self, place_id: str, count: int = PLACE_PHOTOS) -> list[Photo]:
         """The place's most recently posted photos."""

@@ -25,8 +25,9 @@ class Place:
 
     @classmethod
     def from_flickr(cls, place: dict) -> Place:
-        """A `<place>` of flickr.places.getTopPlacesList."""
-        return cls(id=place["place_id"], name=text_of(place).strip(),
+        """A `<place>` of flickr.places.getTopPlacesList (its name is its text) or of
+        flickr.places.getInfo (its name is an attribute)."""
+        return cls(id=place["place_id"], name=(text_of(place) or text_of(place.get("name"))).strip(),
                    latitude=number_or_none(place.get("latitude")),
                    longitude=number_or_none(place.get("longitude")))
 

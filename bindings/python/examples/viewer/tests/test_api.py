@@ -86,6 +86,8 @@ def test_bad_requests_answer_json_errors(viewer):
     assert get_json(viewer, "/api/images/o/65535/1_abc.jpg")[0] == 404  # not a size the viewer serves
     status, body = get_json(viewer, "/api/images/b/65535/1_abc.jpg")
     assert status == 502 and "404" in body["error"] and body["transient"] is False
+    status, body = get_json(viewer, "/api/no/such/endpoint")
+    assert status == 404 and body["transient"] is False  # JSON, for the pages' scripts
     status, body = get_json(viewer, "/api/vacations/Nowhere")
     assert (status, body["heading"], body["transient"]) == (404, "No such vacation", False)
 

@@ -103,7 +103,8 @@ def test_pages_render_at_once_without_calling_flickr(viewer, monkeypatch):
         raise AssertionError("a page called Flickr")
 
     monkeypatch.setattr(viewer.service, "_call", refuse)
-    for path in ("/places", f"/places/{PARIS}", "/photos/1", "/recents", "/vacations", "/vacations/Anything"):
+    for path in ("/places", f"/places/{PARIS}", "/photos/1", "/recents", "/vacations", "/vacations/Anything",
+                 "/vacations/Anything/tags"):
         status, kind, body = get(viewer, path)
         assert (status, kind) == (200, "text/html"), path
         assert b'src="/static/viewer.js"' in body

@@ -64,10 +64,27 @@ def test_visits_make_an_itinerary_and_tags(page, start_viewer, sandbox, tmp_path
     tags = page.locator("#tag-content .list > li > a .title")
     expect(tags).to_have_text(expected_tags(sandbox, [tokyo_1["id"], paris["id"], tokyo_2["id"]]))
     shot(page, "tags")
+    expect(page).to_have_url(re.compile(r"/vacations/My%20Vacation/tags$"))  # the tab has its address
     first_tag = tags.first.inner_text()
     tags.first.click()
     expect(page.locator("#heading")).to_have_text(first_tag)
     expect(page.locator("#content .list > li")).not_to_have_count(0)
+    page.go_back()  # back to the tags, not to the itinerary
+    expect(page.get_by_role("tab", name="Tags")).to_have_attribute("aria-selected", "true")
+    expect(tags.first).to_have_text(first_tag)
+    page.reload()
+    expect(page.get_by_role("tab", name="Tags")).to_have_attribute("aria-selected", "true")
+    expect(page.locator("#itinerary")).to_be_hidden()
+    expect(tags.first).to_have_text(first_tag)
+    shot(page, "tags-after-back-and-reload")
+    page.get_by_role("tab", name="Itinerary").click()
+    expect(page).to_have_url(re.compile(r"/vacations/My%20Vacation$"))
+    page.get_by_role("button", name="Map").click()
+    page.get_by_role("tab", name="Tags").click()
+    page.get_by_role("tab", name="Itinerary").click()
+    expect(page).to_have_url(re.compile(r"/vacations/My%20Vacation#map$"))  # the itinerary's map stays chosen
+    page.reload()
+    expect(page.locator("img.leaflet-marker-icon")).to_have_count(2)
 
     places_page = f"{viewer.url}/vacations/My%20Vacation/places/" + "Paris, Île-de-France, France"
     page.goto(places_page)

@@ -53,7 +53,21 @@ def vacations():
 
 @blueprint.get("/vacations/<name>")
 def vacation(name: str):
-    return render_template("vacation.html", tab="vacations", name=name, back=("Vacations", url_for(".vacations")),
+    return _vacation(name, "itinerary")
+
+
+@blueprint.get("/vacations/<name>/tags")
+def vacation_tags(name: str):
+    return _vacation(name, "tags")
+
+
+def _vacation(name: str, view: str) -> str:
+    """A vacation with its itinerary or its tags: each view its own address, so that Back from a
+    tag's photos, a reload or a bookmark returns to the view that was on screen."""
+    return render_template("vacation.html", tab="vacations", name=name, view=view,
+                           views={"itinerary": url_for(".vacation", name=name),
+                                  "tags": url_for(".vacation_tags", name=name)},
+                           back=("Vacations", url_for(".vacations")),
                            urls={"source": url_for("api.vacation", name=name),
                                  "choose": url_for("api.choose_vacation")})
 
@@ -67,7 +81,7 @@ def vacation_place(name: str, place: str):
 @blueprint.get("/vacations/<name>/tags/<tag>")
 def vacation_tag(name: str, tag: str):
     return _photo_list("vacations", tag, url_for("api.vacation_tag", name=name, tag=tag),
-                       (name, url_for(".vacation", name=name)))
+                       (f"{name}'s tags", url_for(".vacation_tags", name=name)))
 
 
 def _photo_list(tab: str, heading: str, source: str, back: tuple[str, str]) -> str:

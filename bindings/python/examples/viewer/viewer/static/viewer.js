@@ -331,6 +331,8 @@ function vacationsPage() {
 }
 
 function vacationPage() {
+  // Each tab has its address (pages.py renders the one asked for): switching replaces the URL, as
+  // List/Map does, so that Back from a tag's photos and a reload come back to the same tab.
   const tabs = [...document.querySelectorAll("[role=tab]")];
   for (const tab of tabs) {
     tab.onclick = () => {
@@ -338,6 +340,8 @@ function vacationPage() {
         other.setAttribute("aria-selected", String(other === tab));
         document.getElementById(other.getAttribute("aria-controls")).hidden = other !== tab;
       }
+      const onMap = tab.id === "tab-itinerary" && $(".views [data-view=map]").getAttribute("aria-pressed") === "true";
+      history.replaceState(null, "", tab.dataset.url + (onMap ? "#map" : ""));
     };
   }
   const refresh = () => load($("#status"), page.source, (data) => {

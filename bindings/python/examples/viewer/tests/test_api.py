@@ -17,6 +17,16 @@ def get(viewer, path: str):
         return error.code, error.headers.get_content_type(), error.read()
 
 
+def send_json(viewer, method: str, path: str, body: dict | None = None):
+    request = urllib.request.Request(viewer.url + path, method=method, data=json.dumps(body).encode()
+                                     if body is not None else None, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=20) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
 def get_json(viewer, path: str):
     status, kind, body = get(viewer, path)
     assert kind == "application/json", body
@@ -90,6 +100,20 @@ def test_bad_requests_answer_json_errors(viewer):
     assert status == 404 and body["transient"] is False  # JSON, for the pages' scripts
     status, body = get_json(viewer, "/api/vacations/Nowhere")
     assert (status, body["heading"], body["transient"]) == (404, "No such vacation", False)
+
+
+def test_vacations_are_listed_with_their_counts_and_deleted(start_viewer, tmp_path):
+    viewer = start_viewer(tmp_path)
+    assert send_json(viewer, "POST", "/api/vacations", {"name": "Rome"}) == (201, {"name": "Rome"})
+    assert send_json(viewer, "POST", "/api/vacations", {"name": "Oslo"})[0] == 201
+    status, body = get_json(viewer, "/api/vacations")
+    assert [(v["name"], v["current"], v["photos"], v["delete"]) for v in body["vacations"]] == [
+        ("Oslo", True, 0, "/api/vacations/Oslo"), ("Rome", False, 0, "/api/vacations/Rome")]
+    assert send_json(viewer, "DELETE", "/api/vacations/Oslo") == (200, {"deleted": "Oslo", "current": "My Vacation"})
+    assert [v["name"] for v in get_json(viewer, "/api/vacations")[1]["vacations"]] == ["Rome"]
+    status, body = send_json(viewer, "DELETE", "/api/vacations/Oslo")
+    assert (status, body["transient"]) == (404, False)
+    assert send_json(viewer, "DELETE", "/api/vacations/.hidden")[0] == 400
 
 
 def test_leaflet_is_served_by_the_app(viewer):

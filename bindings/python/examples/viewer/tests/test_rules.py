@@ -145,6 +145,23 @@ def test_vacation_names_that_cannot_be_files_are_refused(tmp_path, name):
         Vacations(tmp_path).create(name)
 
 
+def test_deleting_a_vacation_and_the_current_one(tmp_path):
+    vacations = Vacations(tmp_path / "vacations")
+    vacations.create("Japan 2024").visit(photo("1"))
+    vacations.create("Rome")
+    vacations.choose("Japan 2024")
+    assert vacations.get("Japan 2024").count() == 1 and vacations.get("Rome").count() == 0
+    vacations.delete("Rome")  # not the current one: the current one stays
+    assert vacations.names() == ["Japan 2024"] and vacations.current_name() == "Japan 2024"
+    vacations.delete("Japan 2024")  # the current one: "My Vacation" again, created on first use
+    assert vacations.names() == [] and vacations.current_name() == DEFAULT_NAME
+    assert not (tmp_path / "vacations" / ".current").exists()
+    with pytest.raises(NoSuchVacation):
+        vacations.delete("Japan 2024")
+    with pytest.raises(VacationError):
+        vacations.delete("../up")
+
+
 def test_unknown_vacation(tmp_path):
     with pytest.raises(NoSuchVacation):
         Vacations(tmp_path).get("Nowhere")

@@ -139,10 +139,13 @@ def add_recent():
 
 @blueprint.get("/vacations")
 def vacations():
-    current = viewer().vacations.current_name()
+    vacations = viewer().vacations
+    current = vacations.current_name()
+    found = (vacations.find(name) for name in vacations.names())  # None when deleted meanwhile
     return jsonify(current=current, vacations=[
-        {"name": name, "current": name == current, "url": url_for("pages.vacation", name=name)}
-        for name in viewer().vacations.names()])
+        {"name": v.name, "current": v.name == current, "photos": v.count(),
+         "url": url_for("pages.vacation", name=v.name), "delete": url_for("api.delete_vacation", name=v.name)}
+        for v in found if v])
 
 
 @blueprint.post("/vacations")
@@ -188,6 +191,13 @@ def vacation(name: str):
             for tag, members in tag_index(photos)]
     return jsonify(name=vacation.name, current=vacation.name == viewer().vacations.current_name(),
                    itinerary=places, tags=tags)
+
+
+@blueprint.delete("/vacations/<name>")
+def delete_vacation(name: str):
+    vacations = viewer().vacations
+    vacations.delete(name)
+    return jsonify(deleted=name, current=vacations.current_name())
 
 
 @blueprint.get("/vacations/<name>/places/<path:place>")

@@ -69,7 +69,9 @@ def _vacation(name: str, view: str) -> str:
                                   "tags": url_for(".vacation_tags", name=name)},
                            back=("Vacations", url_for(".vacations")),
                            urls={"source": url_for("api.vacation", name=name),
-                                 "choose": url_for("api.choose_vacation")})
+                                 "choose": url_for("api.choose_vacation"),
+                                 "delete": url_for("api.delete_vacation", name=name),
+                                 "vacations": url_for(".vacations")})
 
 
 @blueprint.get("/vacations/<name>/places/<path:place>")

@@ -292,8 +292,39 @@ function photoPage() {
   });
 }
 
+// -- Vacations ------------------------------------------------------------------------------
+
+const photoCount = (n) => n === 1 ? "1 photo" : `${n} photos`;
+
+// Asks before a vacation goes (the page's <dialog>, _delete_dialog.html): true for Delete;
+// Cancel, Escape or a click outside keep it.
+function confirmDelete(name, photos) {
+  const dialog = $("#confirm-delete");
+  $("#confirm-delete-title").textContent = `Delete “${name}”?`;
+  $("#confirm-delete-text").textContent = photos
+    ? `Its list of ${photoCount(photos).replace("photo", "visited photo")} goes too; the photos stay on Flickr. `
+      + "This cannot be undone."
+    : "It has no photo yet. This cannot be undone.";
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "delete"), {once: true});
+  });
+}
+
+// Deletes after asking; the answer ({deleted, current}), or null when kept.
+async function deleteVacation(name, photos, url) {
+  return await confirmDelete(name, photos) ? requestJSON(url, "DELETE") : null;
+}
+
 function vacationsPage() {
-  const content = $("#content");
+  const content = $("#content"), note = $("#vacations-note");
+  // Deleted from its own page, which then came here: say so once (a reload does not repeat it).
+  const deleted = new URLSearchParams(location.search).get("deleted");
+  if (deleted) {
+    note.textContent = `“${deleted}” was deleted.`;
+    history.replaceState(null, "", location.pathname);
+  }
   const refresh = () => load(content, page.source, (data) => {
     if (!data.vacations.length) {
       content.append(el("p", {class: "empty"},
@@ -301,10 +332,24 @@ function vacationsPage() {
       return;
     }
     content.append(el("ul", {class: "list"}, ...data.vacations.map((vacation) => el("li", {},
-      itemLink({url: vacation.url, title: vacation.name, subtitle: vacation.current ? "Current vacation" : ""}),
+      itemLink({url: vacation.url, title: vacation.name,
+                subtitle: [photoCount(vacation.photos), vacation.current ? "Current vacation" : ""]
+                  .filter(Boolean).join(" · ")}),
       vacation.current ? null : el("button", {type: "button", class: "choose", onclick: () => choose(vacation.name)},
-                                   `Make “${vacation.name}” current`)))));
+                                   `Make “${vacation.name}” current`),
+      el("button", {type: "button", class: "danger", "aria-label": `Delete “${vacation.name}”…`,
+                    onclick: () => remove(vacation)}, "Delete…")))));
   }, "Loading vacations…");
+  const remove = async (vacation) => {
+    try {
+      const answer = await deleteVacation(vacation.name, vacation.photos, vacation.delete);
+      if (!answer) return;
+      note.textContent = `“${answer.deleted}” was deleted.`;
+      refresh();
+    } catch (error) {
+      content.prepend(el("p", {class: "error", role: "alert"}, error.message));
+    }
+  };
   const choose = async (name) => {
     try {
       await requestJSON(page.choose, "PUT", {name});
@@ -346,7 +391,19 @@ function vacationPage() {
   }
   const refresh = () => load($("#status"), page.source, (data) => {
     $("#vacation-status").textContent = data.current ? "The current vacation: Visit adds photos here." : "";
+    $("#vacation-actions").hidden = false;
     $("#make-current").hidden = data.current;
+    $("#delete-vacation").onclick = async () => {
+      try {
+        const photos = data.itinerary.reduce((sum, place) => sum + place.photos.length, 0);
+        // Replaced, not pushed: Back must not return to a vacation that is gone.
+        if (await deleteVacation(data.name, photos, page.delete)) {
+          location.replace(`${page.vacations}?deleted=${encodeURIComponent(data.name)}`);
+        }
+      } catch (error) {
+        $("#vacation-status").textContent = error.message;
+      }
+    };
     $("#make-current").onclick = async () => {
       try {
         await requestJSON(page.choose, "PUT", {name: data.name});

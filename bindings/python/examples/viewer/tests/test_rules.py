@@ -8,7 +8,7 @@ import flickr
 import pytest
 from viewer import failures
 from viewer.photos import Photo, display_tags, photo_heading, tag_index
-from viewer.places import Place, place_name_from_location, sort_places, split_place_name
+from viewer.places import Place, place_label, place_name_from_location, sort_places
 from viewer.recents import Recents, add_recent
 from viewer.vacations import DEFAULT_NAME, UNKNOWN_PLACE, NoSuchVacation, VacationError, Vacations, itinerary
 from viewer.values import plain_text
@@ -21,13 +21,27 @@ def photo(photo_id: str, title: str = "", description: str = "", tags: str = "",
 
 @pytest.mark.parametrize("name, expected", [
     ("Paris, Île-de-France, France", ("Paris", "Île-de-France, France")),
-    ("San Francisco, California, US, United States", ("San Francisco", "California, US, United States")),
+    ("San Francisco, California, US, United States", ("San Francisco", "California, United States")),
+    ("California, US, United States", ("California", "United States")),
+    ("London, England, UK, United Kingdom", ("London", "England, United Kingdom")),
+    ("Brooklyn, NY, United States", ("Brooklyn", "NY, United States")),  # a region's abbreviation stays
+    ("Zürich, Zürich, Switzerland", ("Zürich", "Zürich, Switzerland")),
     ("France", ("France", "")),
     ("  Tokyo ,Japan ", ("Tokyo", "Japan")),
+    ("Tokyo,, Japan", ("Tokyo", "Japan")),
     ("", ("", "")),
 ])
 def test_place_title_is_the_most_detailed_part(name, expected):
-    assert split_place_name(name) == expected
+    assert place_label(name) == expected
+    assert str(place_label(name)) == ", ".join(part for part in expected if part)
+
+
+def test_a_place_reads_the_same_from_its_full_name_and_from_a_photos_location():
+    location = {"locality": {"_text": "San Francisco"}, "region": {"_text": "California"},
+                "country": {"_text": "United States"}}
+    top_place = Place(id="7.MJR8tTVrIO1EgB", name="San Francisco, California, US, United States")
+    assert place_label(place_name_from_location(location)) == (top_place.title, top_place.subtitle) == \
+        ("San Francisco", "California, United States")
 
 
 def test_places_sort_alphabetically_ignoring_case():

@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 
 PARIS = "EsIQUYZXU79_kEA"
 TOKYO = "_N2KS.9QUL9SUePA"
+SAN_FRANCISCO = "7.MJR8tTVrIO1EgB"
 
 
 def tagged_photos(sandbox, place_id: str, count: int) -> list:
@@ -161,3 +162,27 @@ def test_deleting_a_vacation_asks_first_then_it_is_gone(page, start_viewer, sand
     expect(page.locator("#vacations-note")).to_have_text("“My Vacation” was deleted.")
     expect(page.locator("#content")).to_contain_text("No vacation yet")
     assert list((tmp_path / "vacations").glob("*.sqlite3")) == []
+
+
+def test_a_place_reads_the_same_everywhere(page, start_viewer, sandbox, tmp_path, shot):
+    """Top places (Flickr's "San Francisco, California, US, United States"), the photo page and the
+    itinerary (the photo's location: locality, region, country) name it by one rule."""
+    viewer = start_viewer(tmp_path)
+    page.goto(viewer.url + "/places")
+    san_francisco = page.locator("#content .list > li").filter(has_text="San Francisco")
+    expect(san_francisco.locator(".subtitle")).to_have_text("California, United States")
+    shot(page, "top-places")
+    san_francisco.locator("a").click()
+    expect(page.locator("#subheading")).to_have_text("California, United States")
+
+    [photo] = tagged_photos(sandbox, SAN_FRANCISCO, 1)
+    toggle_visit(page, viewer, photo, "Unvisit", "in My Vacation")
+    expect(page.locator("#photo-place")).to_contain_text("San Francisco, California, United States — ")
+    shot(page, "photo")
+    page.goto(viewer.url + "/vacations/My%20Vacation")
+    expect(page.locator("#content .list > li > a .title")).to_have_text(["San Francisco"])
+    expect(page.locator("#content .list > li > a .subtitle")).to_have_text(["California, United States"])
+    shot(page, "itinerary")
+    page.locator("#content .list > li > a").click()
+    expect(page.locator("#heading")).to_have_text("San Francisco")
+    expect(page.locator("#subheading")).to_have_text("California, United States")

@@ -11,7 +11,7 @@ from werkzeug.exceptions import HTTPException
 
 from . import failures
 from .photos import Photo, display_tags, tag_index
-from .places import Place, split_place_name
+from .places import Place, place_label
 from .state import viewer
 from .vacations import NoSuchVacation, VacationError, itinerary
 
@@ -99,7 +99,8 @@ def photo(photo_id: str):
     name = viewer().vacations.current_name()
     vacation = viewer().vacations.find(name)
     return jsonify(photo_json(found) | {
-        "place_name": found.place_name, "tags": display_tags(found.tags), "flickr_url": found.page_url,
+        "place_name": str(place_label(found.place_name)), "tags": display_tags(found.tags),
+        "flickr_url": found.page_url,
         "image": image_url(found, "b"), "vacation": name,
         "visited": vacation is not None and vacation.contains(found.id)})
 
@@ -181,7 +182,7 @@ def vacation(name: str):
     photos = vacation.photos()
     places = []
     for place_name, members in itinerary(photos):
-        title, subtitle = split_place_name(place_name)
+        title, subtitle = place_label(place_name)
         latitude, longitude = middle(members)
         places.append({"title": title, "subtitle": subtitle, "photos": [photo_json(p) for p in members],
                        "url": url_for("pages.vacation_place", name=vacation.name, place=place_name),
@@ -203,7 +204,7 @@ def delete_vacation(name: str):
 @blueprint.get("/vacations/<name>/places/<path:place>")
 def vacation_place(name: str, place: str):
     photos = dict(itinerary(viewer().vacations.get(name).photos())).get(place, [])
-    title, subtitle = split_place_name(place)
+    title, subtitle = place_label(place)
     return photo_list(title, subtitle, photos)
 
 

@@ -71,6 +71,9 @@ case $step in
         echo "== libflickr: $step" >&2
         scripts/install-deps.sh --system >&2
         scripts/build.sh >&2
+        # Up to date now, even where cmake found nothing to redo (a file touched, a branch checked
+        # out and back): without this, every later start would run the build again.
+        touch "$library"
         ;;
     missing*)
         echo "error: libflickr: $step" >&2

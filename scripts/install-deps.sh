@@ -3,13 +3,18 @@
 # Installs what building and testing libflickr needs on Debian/Ubuntu:
 # system packages through apt (only when missing) and Python packages through pip.
 # The Swift toolchain (6.3 or later) must already be on PATH.
+# --system: the system packages and the toolchain check only, not the Python test packages (what
+# scripts/viewer.sh needs before a build: the viewer has a venv of its own).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+system_only=false
+[ "${1:-}" = "--system" ] && system_only=true
 
 packages=(build-essential cmake pkg-config libcurl4-openssl-dev libssl-dev libexpat1-dev openssl
           zlib1g-dev  # test_hostile_server gzips its 32 MB comment
           binutils file valgrind
-          chromium libjs-leaflet)  # the example viewer: its browser tests, its maps (served offline)
+          chromium libjs-leaflet  # the example viewer: its browser tests, its maps (served offline)
+          python3-venv)  # scripts/viewer.sh's own environment (Debian's python3 has no venv without it)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -27,4 +32,4 @@ if ! command -v swift >/dev/null; then
     exit 1
 fi
 
-python3 -m pip install --quiet --disable-pip-version-check -r bindings/python/requirements-test.txt
+$system_only || python3 -m pip install --quiet --disable-pip-version-check -r bindings/python/requirements-test.txt

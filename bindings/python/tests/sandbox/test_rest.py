@@ -301,6 +301,23 @@ def test_places_top_list_shape(client):
     assert client.rest("flickr.places.getTopPlacesList", place_type_id=99).err()[0] == 2
 
 
+def test_places_get_info(client):
+    root = client.rest("flickr.places.getInfo", place_id="7.MJR8tTVrIO1EgB").ok()
+    place = root.find("place")
+    assert (place.get("name"), place.get("woe_name"), place.get("place_type"), place.get("woeid")) == (
+        "San Francisco, California, US, United States", "San Francisco", "locality", "2487956")
+    assert [(e.tag, e.text, e.get("place_url")) for e in place] == [
+        ("locality", "San Francisco", "/United+States/California/San+Francisco"),
+        ("region", "California", "/United+States/California"), ("country", "United States", "/United+States")]
+    by_woeid = client.rest("flickr.places.getInfo", woe_id="7153319").ok().find("place")
+    assert by_woeid.get("place_id") == "KDzSRQpQUL9rRBm8" and [e.tag for e in by_woeid] == ["region", "country"]
+    assert client.rest("flickr.places.getInfo").err()[0] == 1
+    assert client.rest("flickr.places.getInfo", place_id="no/such place").err()[0] == 2
+    assert client.rest("flickr.places.getInfo", woe_id="12ab").err()[0] == 2
+    assert client.rest("flickr.places.getInfo", place_id="Nope").err() == (3, "Place not found")
+    assert client.rest("flickr.places.getInfo", woe_id="1").err()[0] == 3
+
+
 def test_check_token_shape(client):
     root = client.rest("flickr.auth.oauth.checkToken", auth="oauth", oauth_token=C.OAUTH_TOKEN).ok()
     doc = ET.fromstring(fixture_text("xml/doc-examples/flickr.auth.oauth.checkToken.xml"))

@@ -17,6 +17,16 @@ def get(viewer, path: str):
         return error.code, error.headers.get_content_type(), error.read()
 
 
+def send_json(viewer, method: str, path: str, body: dict | None = None):
+    request = urllib.request.Request(viewer.url + path, method=method, data=json.dumps(body).encode()
+                                     if body is not None else None, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=20) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
 def get_json(viewer, path: str):
     status, kind, body = get(viewer, path)
     assert kind == "application/json", body
@@ -29,7 +39,8 @@ def test_top_places_are_localities_alphabetical(viewer, sandbox):
         "SELECT name FROM places WHERE place_type_id = 7 AND place_id IN "
         "(SELECT place_id FROM photos WHERE ispublic = 1)"))
     assert status == 200
-    assert [f"{p['title']}, {p['subtitle']}" for p in body["places"]] == expected
+    # Flickr's "San Francisco, California, US, United States" reads without the "US" (places.place_label).
+    assert [f"{p['title']}, {p['subtitle']}" for p in body["places"]] == [n.replace(", US,", ",") for n in expected]
     paris = body["places"][0]
     assert (paris["id"], paris["title"], paris["subtitle"], paris["url"]) == \
         (PARIS, "Paris", "Île-de-France, France", f"/places/{PARIS}")
@@ -55,6 +66,15 @@ def test_place_photos_newest_fifty_with_titles_rules(viewer, sandbox):
     assert any(p["title"] == "Unknown" for p in body["photos"])
 
 
+def test_a_place_not_among_the_top_places_is_named_by_flickr_and_an_unknown_one_is_missing(viewer, sandbox):
+    region = "KDzSRQpQUL9rRBm8"  # Île-de-France: a region, never in the list of localities
+    status, body = get_json(viewer, f"/api/places/{region}/photos")
+    assert (status, body["heading"], body["subheading"]) == (200, "Île-de-France", "France")
+    assert body["photos"]  # Paris's photos are in Île-de-France
+    status, body = get_json(viewer, "/api/places/Nope/photos")
+    assert (status, body["heading"], body["transient"]) == (404, "Unknown place", False)
+
+
 def test_photo_details_and_large_image_through_the_cache(viewer, sandbox):
     row = sandbox.store.one("SELECT p.id, u.path_alias, p.owner FROM photos p JOIN users u ON u.nsid = p.owner "
                             "WHERE p.place_id IS NOT NULL AND p.ispublic = 1 AND p.title != '' LIMIT 1")
@@ -70,12 +90,31 @@ def test_photo_details_and_large_image_through_the_cache(viewer, sandbox):
 
 
 def test_bad_requests_answer_json_errors(viewer):
-    assert get_json(viewer, "/api/photos/12x")[0] == 404
-    assert get_json(viewer, "/api/photos/1")[1]["error"].startswith("Flickr refused the request: Photo not found")
+    assert get_json(viewer, "/api/photos/12x") == (404, {"error": "No such photo.", "transient": False})
+    status, body = get_json(viewer, "/api/photos/1")
+    assert status == 404 and body["heading"] == "Photo not found" and body["transient"] is False
+    assert body["error"].startswith("Flickr refused the request: Photo not found")
     assert get_json(viewer, "/api/images/o/65535/1_abc.jpg")[0] == 404  # not a size the viewer serves
     status, body = get_json(viewer, "/api/images/b/65535/1_abc.jpg")
-    assert status == 502 and "404" in body["error"]
-    assert get_json(viewer, "/api/vacations/Nowhere")[0] == 404
+    assert status == 502 and "404" in body["error"] and body["transient"] is False
+    status, body = get_json(viewer, "/api/no/such/endpoint")
+    assert status == 404 and body["transient"] is False  # JSON, for the pages' scripts
+    status, body = get_json(viewer, "/api/vacations/Nowhere")
+    assert (status, body["heading"], body["transient"]) == (404, "No such vacation", False)
+
+
+def test_vacations_are_listed_with_their_counts_and_deleted(start_viewer, tmp_path):
+    viewer = start_viewer(tmp_path)
+    assert send_json(viewer, "POST", "/api/vacations", {"name": "Rome"}) == (201, {"name": "Rome"})
+    assert send_json(viewer, "POST", "/api/vacations", {"name": "Oslo"})[0] == 201
+    status, body = get_json(viewer, "/api/vacations")
+    assert [(v["name"], v["current"], v["photos"], v["delete"]) for v in body["vacations"]] == [
+        ("Oslo", True, 0, "/api/vacations/Oslo"), ("Rome", False, 0, "/api/vacations/Rome")]
+    assert send_json(viewer, "DELETE", "/api/vacations/Oslo") == (200, {"deleted": "Oslo", "current": "My Vacation"})
+    assert [v["name"] for v in get_json(viewer, "/api/vacations")[1]["vacations"]] == ["Rome"]
+    status, body = send_json(viewer, "DELETE", "/api/vacations/Oslo")
+    assert (status, body["transient"]) == (404, False)
+    assert send_json(viewer, "DELETE", "/api/vacations/.hidden")[0] == 400
 
 
 def test_leaflet_is_served_by_the_app(viewer):
@@ -89,7 +128,8 @@ def test_pages_render_at_once_without_calling_flickr(viewer, monkeypatch):
         raise AssertionError("a page called Flickr")
 
     monkeypatch.setattr(viewer.service, "_call", refuse)
-    for path in ("/places", f"/places/{PARIS}", "/photos/1", "/recents", "/vacations", "/vacations/Anything"):
+    for path in ("/places", f"/places/{PARIS}", "/photos/1", "/recents", "/vacations", "/vacations/Anything",
+                 "/vacations/Anything/tags"):
         status, kind, body = get(viewer, path)
         assert (status, kind) == (200, "text/html"), path
         assert b'src="/static/viewer.js"' in body

@@ -110,3 +110,14 @@ def test_photo_page_shows_progress_then_the_large_image_with_pan_and_zoom(page, 
     fit = min(box["width"] / 1024, box["height"] / 768)
     expect(stage).to_have_attribute("data-scale", f"{fit:.3f}")
     shot(page, "zoomed-out")
+
+
+def test_an_unknown_address_shows_a_page_with_the_ways_on(page, viewer, shot):
+    response = page.goto(viewer.url + "/no/such/page")
+    assert response.status == 404
+    expect(page.get_by_role("heading", level=1)).to_have_text("Page not found")
+    expect(page.locator("main")).to_contain_text("/no/such/page")
+    expect(page.locator(".bar")).to_be_visible()  # the app's own bar, not Flask's bare page
+    shot(page, "not-found")
+    page.get_by_role("list", name="Where to go").get_by_role("link", name=re.compile("^Top Places")).click()
+    expect(page.locator("#content .list > li .title")).to_have_text(["Paris", "San Francisco", "Tokyo", "Zürich"])

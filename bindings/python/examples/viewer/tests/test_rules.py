@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 
+import flickr
 import pytest
+from viewer import failures
 from viewer.photos import Photo, display_tags, photo_heading, tag_index
-from viewer.places import Place, place_name_from_location, sort_places, split_place_name
+from viewer.places import Place, place_label, place_name_from_location, sort_places
 from viewer.recents import Recents, add_recent
 from viewer.vacations import DEFAULT_NAME, UNKNOWN_PLACE, NoSuchVacation, VacationError, Vacations, itinerary
 from viewer.values import plain_text
@@ -19,13 +21,27 @@ def photo(photo_id: str, title: str = "", description: str = "", tags: str = "",
 
 @pytest.mark.parametrize("name, expected", [
     ("Paris, Île-de-France, France", ("Paris", "Île-de-France, France")),
-    ("San Francisco, California, US, United States", ("San Francisco", "California, US, United States")),
+    ("San Francisco, California, US, United States", ("San Francisco", "California, United States")),
+    ("California, US, United States", ("California", "United States")),
+    ("London, England, UK, United Kingdom", ("London", "England, United Kingdom")),
+    ("Brooklyn, NY, United States", ("Brooklyn", "NY, United States")),  # a region's abbreviation stays
+    ("Zürich, Zürich, Switzerland", ("Zürich", "Zürich, Switzerland")),
     ("France", ("France", "")),
     ("  Tokyo ,Japan ", ("Tokyo", "Japan")),
+    ("Tokyo,, Japan", ("Tokyo", "Japan")),
     ("", ("", "")),
 ])
 def test_place_title_is_the_most_detailed_part(name, expected):
-    assert split_place_name(name) == expected
+    assert place_label(name) == expected
+    assert str(place_label(name)) == ", ".join(part for part in expected if part)
+
+
+def test_a_place_reads_the_same_from_its_full_name_and_from_a_photos_location():
+    location = {"locality": {"_text": "San Francisco"}, "region": {"_text": "California"},
+                "country": {"_text": "United States"}}
+    top_place = Place(id="7.MJR8tTVrIO1EgB", name="San Francisco, California, US, United States")
+    assert place_label(place_name_from_location(location)) == (top_place.title, top_place.subtitle) == \
+        ("San Francisco", "California, United States")
 
 
 def test_places_sort_alphabetically_ignoring_case():
@@ -143,8 +159,62 @@ def test_vacation_names_that_cannot_be_files_are_refused(tmp_path, name):
         Vacations(tmp_path).create(name)
 
 
+def test_deleting_a_vacation_and_the_current_one(tmp_path):
+    vacations = Vacations(tmp_path / "vacations")
+    vacations.create("Japan 2024").visit(photo("1"))
+    vacations.create("Rome")
+    vacations.choose("Japan 2024")
+    assert vacations.get("Japan 2024").count() == 1 and vacations.get("Rome").count() == 0
+    vacations.delete("Rome")  # not the current one: the current one stays
+    assert vacations.names() == ["Japan 2024"] and vacations.current_name() == "Japan 2024"
+    vacations.delete("Japan 2024")  # the current one: "My Vacation" again, created on first use
+    assert vacations.names() == [] and vacations.current_name() == DEFAULT_NAME
+    assert not (tmp_path / "vacations" / ".current").exists()
+    with pytest.raises(NoSuchVacation):
+        vacations.delete("Japan 2024")
+    with pytest.raises(VacationError):
+        vacations.delete("../up")
+
+
 def test_unknown_vacation(tmp_path):
     with pytest.raises(NoSuchVacation):
         Vacations(tmp_path).get("Nowhere")
     with pytest.raises(NoSuchVacation):
         Vacations(tmp_path).choose("Nowhere")
+
+
+def flickr_error(kind: type, api_code: int = 0, http_status: int = 0) -> flickr.FlickrError:
+    return kind(-1, "message", api_code, http_status)
+
+
+@pytest.mark.parametrize("error, transient", [
+    (flickr_error(flickr.NetworkError), True),
+    (flickr_error(flickr.Timeout), True),
+    (flickr_error(flickr.TLSError), True),
+    (flickr_error(flickr.ParseError), True),  # a cut or mangled answer
+    (flickr_error(flickr.APIError, api_code=105), True),  # Service currently unavailable
+    (flickr_error(flickr.APIError, api_code=106), True),  # Write operation failed (temporary)
+    (flickr_error(flickr.HTTPError, http_status=502), True),
+    (flickr_error(flickr.HTTPError, http_status=503), True),
+    (flickr_error(flickr.HTTPError, http_status=429), True),
+    (flickr_error(flickr.APIError, api_code=1), False),  # not found
+    (flickr_error(flickr.APIError, api_code=2), False),
+    (flickr_error(flickr.APIError, api_code=100), False),  # invalid API key
+    (flickr_error(flickr.HTTPError, http_status=404), False),
+    (flickr_error(flickr.HTTPError, http_status=403), False),
+    (flickr_error(flickr.InvalidArgument), False),
+    (flickr_error(flickr.TooBig), False),
+])
+def test_failures_are_transient_or_permanent(error, transient):
+    failure = failures.of_flickr(error)
+    assert failures.is_transient(error) is transient and failure.transient is transient
+    assert failure.json() == {"error": failures.describe(error), "transient": transient}
+    assert failure.status == (504 if isinstance(error, flickr.Timeout) else 503 if transient else 502)
+
+
+def test_the_viewers_own_failures_and_missing_things():
+    assert failures.of_status("No such photo.", 404).json() == {"error": "No such photo.", "transient": False}
+    assert failures.of_status("Evicted; try again.", 503).transient
+    missing = failures.Missing("Unknown place", "Flickr knows no place “x”.").failure
+    assert (missing.status, missing.json()) == (
+        404, {"error": "Flickr knows no place “x”.", "transient": False, "heading": "Unknown place"})

@@ -9,9 +9,9 @@ import flickr
 from flask import Blueprint, abort, jsonify, request, send_file, url_for
 from werkzeug.exceptions import HTTPException
 
-from .flickr_service import describe
+from . import failures
 from .photos import Photo, display_tags, tag_index
-from .places import Place, split_place_name
+from .places import Place, place_label
 from .state import viewer
 from .vacations import NoSuchVacation, VacationError, itinerary
 
@@ -23,20 +23,30 @@ _PHOTO_ID = re.compile(r"\d{1,20}")
 _TOKEN = re.compile(r"[0-9A-Za-z]{1,40}")
 
 
+def answer(failure: failures.Failure):
+    return jsonify(failure.json()), failure.status
+
+
 @blueprint.errorhandler(flickr.FlickrError)
 def flickr_failed(error: flickr.FlickrError):
-    status = 504 if isinstance(error, flickr.Timeout) else 502
-    return jsonify(error=describe(error)), status
+    return answer(failures.of_flickr(error))
+
+
+@blueprint.errorhandler(failures.Missing)
+def missing(error: failures.Missing):
+    return answer(error.failure)
 
 
 @blueprint.errorhandler(VacationError)
 def vacation_refused(error: VacationError):
-    return jsonify(error=str(error)), 404 if isinstance(error, NoSuchVacation) else 400
+    if isinstance(error, NoSuchVacation):
+        return answer(failures.Missing("No such vacation", str(error)).failure)
+    return answer(failures.of_status(str(error), 400))
 
 
 @blueprint.errorhandler(HTTPException)
 def http_error(error: HTTPException):
-    return jsonify(error=error.description), error.code
+    return answer(failures.of_status(error.description or error.name, error.code or 500))
 
 
 # -- JSON of the lists ---------------------------------------------------------------------------
@@ -80,8 +90,7 @@ def places():
 def place_photos(place_id: str):
     service = viewer().service
     place = service.place(place_id)
-    photos = service.photos_in_place(place_id)
-    return photo_list(place.title if place else "Photos", place.subtitle if place else "", photos)
+    return photo_list(place.title, place.subtitle, service.photos_in_place(place_id))
 
 
 @blueprint.get("/photos/<photo_id>")
@@ -90,7 +99,8 @@ def photo(photo_id: str):
     name = viewer().vacations.current_name()
     vacation = viewer().vacations.find(name)
     return jsonify(photo_json(found) | {
-        "place_name": found.place_name, "tags": display_tags(found.tags), "flickr_url": found.page_url,
+        "place_name": str(place_label(found.place_name)), "tags": display_tags(found.tags),
+        "flickr_url": found.page_url,
         "image": image_url(found, "b"), "vacation": name,
         "visited": vacation is not None and vacation.contains(found.id)})
 
@@ -130,10 +140,13 @@ def add_recent():
 
 @blueprint.get("/vacations")
 def vacations():
-    current = viewer().vacations.current_name()
+    vacations = viewer().vacations
+    current = vacations.current_name()
+    found = (vacations.find(name) for name in vacations.names())  # None when deleted meanwhile
     return jsonify(current=current, vacations=[
-        {"name": name, "current": name == current, "url": url_for("pages.vacation", name=name)}
-        for name in viewer().vacations.names()])
+        {"name": v.name, "current": v.name == current, "photos": v.count(),
+         "url": url_for("pages.vacation", name=v.name), "delete": url_for("api.delete_vacation", name=v.name)}
+        for v in found if v])
 
 
 @blueprint.post("/vacations")
@@ -169,7 +182,7 @@ def vacation(name: str):
     photos = vacation.photos()
     places = []
     for place_name, members in itinerary(photos):
-        title, subtitle = split_place_name(place_name)
+        title, subtitle = place_label(place_name)
         latitude, longitude = middle(members)
         places.append({"title": title, "subtitle": subtitle, "photos": [photo_json(p) for p in members],
                        "url": url_for("pages.vacation_place", name=vacation.name, place=place_name),
@@ -181,10 +194,17 @@ def vacation(name: str):
                    itinerary=places, tags=tags)
 
 
+@blueprint.delete("/vacations/<name>")
+def delete_vacation(name: str):
+    vacations = viewer().vacations
+    vacations.delete(name)
+    return jsonify(deleted=name, current=vacations.current_name())
+
+
 @blueprint.get("/vacations/<name>/places/<path:place>")
 def vacation_place(name: str, place: str):
     photos = dict(itinerary(viewer().vacations.get(name).photos())).get(place, [])
-    title, subtitle = split_place_name(place)
+    title, subtitle = place_label(place)
     return photo_list(title, subtitle, photos)
 
 

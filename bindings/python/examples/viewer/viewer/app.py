@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, abort, send_from_directory
+from flask import Flask, abort, render_template, request, send_from_directory
+from werkzeug.exceptions import NotFound
 
-from . import api, pages
+from . import api, failures, pages
 from .flickr_service import FlickrService
 from .recents import Recents
 from .state import Viewer, viewer
@@ -30,6 +31,14 @@ def create_app(service: FlickrService, data_dir: Path, *, tile_url: str = "", ti
     @app.context_processor
     def map_settings() -> dict:
         return {"tile_url": viewer().tile_url, "tile_attribution": viewer().tile_attribution}
+
+    @app.errorhandler(NotFound)
+    def not_found(error: NotFound):
+        """An address the viewer does not serve: JSON under /api/, else a page in the app's look
+        with the ways on, rather than Flask's bare 404."""
+        if request.path.startswith("/api/"):
+            return api.answer(failures.of_status(error.description or "No such address.", 404))
+        return render_template("not_found.html", tab="", path=request.path), 404
 
     @app.get("/leaflet/<path:filename>")
     def leaflet(filename: str):

@@ -11,6 +11,7 @@ from typing import Any
 
 import flickr
 
+from .failures import Missing, describe
 from .photos import Photo
 from .places import Place, sort_places
 from .values import as_list
@@ -19,6 +20,11 @@ PLACE_PHOTOS = 50
 # Extras of photo lists: the description (subtitle), geo (maps), tags and the path alias (page URL).
 PHOTO_EXTRAS = "description,geo,tags,path_alias"
 LOCALITY = 7  # Flickr's place type id of cities and towns
+# flickr.photos.getInfo's answers that mean the photo is not there for us: 1 Photo not found,
+# 2 Permission denied (private, or deleted since it was listed).
+_NO_PHOTO = {1: "Photo not found", 2: "Photo not available"}
+# flickr.places.getInfo's: 2 Not a valid Places ID, 3 Place not found.
+_NO_PLACE = {2, 3}
 
 
 def connect(api_key: str, api_secret: str, *, cache_dir: Path, cache_max_bytes: int,
@@ -28,19 +34,6 @@ def connect(api_key: str, api_secret: str, *, cache_dir: Path, cache_max_bytes: 
     options.setdefault("timeout_ms", 20_000)
     return flickr.Flickr(api_key, api_secret, photo_cache_dir=str(cache_dir),
                          photo_cache_max_bytes=cache_max_bytes, **options)
-
-
-def describe(error: flickr.FlickrError) -> str:
-    """A message for people, from a library error."""
-    if isinstance(error, flickr.APIError):
-        return f"Flickr refused the request: {error.message} (error {error.api_code})."
-    if isinstance(error, (flickr.NetworkError, flickr.Timeout, flickr.TLSError)):
-        return f"Flickr could not be reached: {error.message}"
-    if isinstance(error, flickr.HTTPError):
-        return f"The request to Flickr failed: {error.message}"
-    if isinstance(error, flickr.ParseError):
-        return f"Flickr's answer could not be read: {error.message}"
-    return error.message or type(error).__name__
 
 
 class FlickrService:
@@ -69,8 +62,21 @@ class FlickrService:
             self._places = (time.monotonic(), places)
         return places
 
-    def place(self, place_id: str) -> Place | None:
-        return next((p for p in self.top_places() if p.id == place_id), None)
+    def place(self, place_id: str) -> Place:
+        """One of today's top places when they are at hand, else Flickr's flickr.places.getInfo:
+        a place bookmarked yesterday may have left the list; Missing when Flickr knows no such place."""
+        with self._lock:
+            known = self._places[1] if self._places else []
+        found = next((p for p in known if p.id == place_id), None)
+        if found:
+            return found
+        try:
+            return Place.from_flickr(self._call("flickr.places.getInfo", place_id=place_id)["place"])
+        except flickr.APIError as error:
+            if error.api_code in _NO_PLACE:
+                raise Missing("Unknown place", f"Flickr knows no place with the id “{place_id}”: "
+                                               f"{error.message} (error {error.api_code}).") from error
+            raise
 
     def photos_in_place(self, place_id: str, count: int = PLACE_PHOTOS) -> list[Photo]:
         """The place's most recently posted photos."""
@@ -84,7 +90,13 @@ class FlickrService:
             if photo_id in self._photos:
                 self._photos.move_to_end(photo_id)
                 return self._photos[photo_id]
-        photo = Photo.from_info(self._call("flickr.photos.getInfo", photo_id=photo_id)["photo"])
+        try:
+            answer = self._call("flickr.photos.getInfo", photo_id=photo_id)
+        except flickr.APIError as error:
+            if error.api_code in _NO_PHOTO:
+                raise Missing(_NO_PHOTO[error.api_code], describe(error)) from error
+            raise
+        photo = Photo.from_info(answer["photo"])
         with self._lock:
             self._photos[photo_id] = photo
             while len(self._photos) > self._photo_memo:

@@ -76,6 +76,10 @@ class Vacation:
             rows = db.execute(f"SELECT {', '.join(_PHOTO_COLUMNS)} FROM visits ORDER BY visit").fetchall()
         return [Photo(**dict(row)) for row in rows]
 
+    def count(self) -> int:
+        with self._db() as db:
+            return db.execute("SELECT COUNT(*) FROM visits").fetchone()[0]
+
     def contains(self, photo_id: str) -> bool:
         with self._db() as db:
             return db.execute("SELECT 1 FROM visits WHERE id = ?", (photo_id,)).fetchone() is not None
@@ -118,8 +122,16 @@ class Vacations:
     def get(self, name: str) -> Vacation:
         vacation = self.find(name)
         if vacation is None:
-            raise NoSuchVacation(f"There is no vacation named {name!r}.")
+            raise NoSuchVacation(f"There is no vacation named “{name}”: it may have been deleted.")
         return vacation
+
+    def delete(self, name: str) -> None:
+        """Removes the vacation's file. When it was the current one, "My Vacation" is current again
+        (created on the next Visit), as on first use."""
+        vacation = self.get(name)
+        if self.current_name() == vacation.name:
+            (self.directory / ".current").unlink(missing_ok=True)
+        vacation.path.unlink()
 
     def current_name(self) -> str:
         """The chosen vacation, else "My Vacation" (which may not exist yet)."""

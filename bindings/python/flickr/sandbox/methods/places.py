@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: MIT
-"""flickr.places.getTopPlacesList."""
+"""flickr.places.getTopPlacesList and flickr.places.getInfo."""
 
 from __future__ import annotations
 
 import calendar
+import re
+import sqlite3
 import time
 
 from ..envelope import Node
@@ -12,6 +14,10 @@ from ..params import parse_unsigned
 from .registry import Call, method
 
 _TYPES = {"neighbourhood": 22, "locality": 7, "region": 8, "country": 12, "continent": 29}
+# What a Flickr Places id and a WOE id look like: anything else is "Not a valid Places ID" (2),
+# a well-formed id that names nothing is "Place not found" (3).
+_PLACE_ID = re.compile(r"[\w.-]{1,64}", re.ASCII)
+_WOE_ID = re.compile(r"\d{1,20}")
 
 
 @method("flickr.places.getTopPlacesList")
@@ -39,9 +45,36 @@ def get_top_places_list(call: Call) -> list[Node]:
     places.sort(key=lambda p: (-counts[p["place_id"]], p["place_id"]))
     node = Node("places", {"total": len(places), "date_start": start, "date_stop": start + 86399})
     for p in places:
-        node.add("place", {"place_id": p["place_id"], "woeid": p["woeid"],
-                           "latitude": f"{p['latitude']:.3f}", "longitude": f"{p['longitude']:.3f}",
-                           "place_url": p["place_url"], "place_type": p["place_type"],
-                           "place_type_id": p["place_type_id"], "woe_name": p["woe_name"],
-                           "photo_count": counts[p["place_id"]]}, text=p["name"])
+        node.add("place", _place_attrs(p) | {"place_type": p["place_type"], "place_type_id": p["place_type_id"],
+                                             "woe_name": p["woe_name"], "photo_count": counts[p["place_id"]]},
+                 text=p["name"])
     return [node]
+
+
+@method("flickr.places.getInfo")
+def get_info(call: Call) -> list[Node]:
+    """A place by place_id or woe_id: its own attributes, then its locality, region and country
+    (those it has) with theirs, as Flickr answers (no shape data)."""
+    place_id, woe_id = call.arg("place_id"), call.arg("woe_id")
+    if not place_id and not woe_id:
+        raise ApiError(1, "Required parameter missing")
+    if not (_PLACE_ID.fullmatch(place_id) if place_id else _WOE_ID.fullmatch(woe_id)):
+        raise ApiError(2, "Not a valid Places ID")
+    place = call.store.place(place_id) if place_id else call.store.one("SELECT * FROM places WHERE woeid=?",
+                                                                        (woe_id,))
+    if place is None:
+        raise ApiError(3, "Place not found")
+    node = Node("place", _place_attrs(place) | {
+        "place_type": place["place_type"], "place_type_id": place["place_type_id"],
+        "name": place["name"], "woe_name": place["woe_name"], "has_shapedata": 0})
+    by_type = {p["place_type"]: p for p in call.store.place_chain(place["place_id"])}
+    for kind in ("locality", "region", "country"):
+        if kind in by_type:
+            node.add(kind, _place_attrs(by_type[kind]), text=by_type[kind]["woe_name"])
+    return [node]
+
+
+def _place_attrs(place: sqlite3.Row) -> dict[str, object]:
+    """The attributes Flickr gives a place wherever it names one."""
+    return {"place_id": place["place_id"], "woeid": place["woeid"], "latitude": f"{place['latitude']:.3f}",
+            "longitude": f"{place['longitude']:.3f}", "place_url": place["place_url"]}

@@ -25,24 +25,51 @@ function progress(label) {
             el("span", {class: "spinner"}), el("span", {}, label));
 }
 
+// A failure's message, then Retry when trying again may help (error.transient, decided by the
+// server: failures.py), else a way back: a thing that is not there does not come by retrying.
 function failure(error, retry) {
+  if (error.heading) showHeading(error.heading);
   return el("div", {class: "error", role: "alert"},
             el("p", {}, error.message),
-            el("button", {type: "button", class: "retry", onclick: retry}, "Retry"));
+            error.transient === false ? wayBack()
+                                      : el("button", {type: "button", class: "retry", onclick: retry}, "Retry"));
+}
+
+// Back to the previous page when it was one of the viewer's, and the page's parent (pages.py).
+function wayBack() {
+  const cameFromViewer = history.length > 1 && document.referrer.startsWith(location.origin + "/");
+  return el("p", {class: "way-back"},
+            cameFromViewer ? el("button", {type: "button", onclick: () => history.back()}, "Go back") : null,
+            page.backUrl ? el("a", {href: page.backUrl}, `Back to ${page.backLabel}`) : null);
+}
+
+function showHeading(text) {
+  $("main h1").textContent = text;
+  document.title = `${text} · Flickr Viewer`;
 }
 
 // -- Requests ------------------------------------------------------------------------------
+
+// A failed request: the viewer's message, whether it is worth another try, and maybe a heading.
+class Failure extends Error {
+  constructor(message, {transient = true, heading = ""} = {}) {
+    super(message);
+    Object.assign(this, {transient, heading});
+  }
+}
 
 async function request(url, options = {}) {
   let response;
   try {
     response = await fetch(url, options);
   } catch {
-    throw new Error("The viewer could not be reached: is it still running?");
+    throw new Failure("The viewer could not be reached: is it still running?");
   }
   if (!response.ok) {
     const body = await response.json().catch(() => null);
-    throw new Error(body?.error || `The viewer answered HTTP ${response.status}.`);
+    // Every answer of the viewer's says whether to retry; anything else (a proxy's page) may pass.
+    throw new Failure(body?.error || `The viewer answered HTTP ${response.status}.`,
+                      {transient: body?.transient ?? true, heading: body?.heading});
   }
   return response;
 }
@@ -57,8 +84,8 @@ async function requestJSON(url, method = "GET", body = undefined) {
 }
 
 // Shows progress in `region` until the data is there, then render(data); on failure the
-// message and a Retry button that starts over.
-async function load(region, url, render, label = "Loading…") {
+// message and a Retry button that starts over (or a way back), and failed(error).
+async function load(region, url, render, label = "Loading…", failed = () => {}) {
   region.replaceChildren(progress(label));
   region.setAttribute("aria-busy", "true");
   try {
@@ -66,7 +93,8 @@ async function load(region, url, render, label = "Loading…") {
     region.replaceChildren();
     render(data);
   } catch (error) {
-    region.replaceChildren(failure(error, () => load(region, url, render, label)));
+    region.replaceChildren(failure(error, () => load(region, url, render, label, failed)));
+    failed(error);
   } finally {
     region.removeAttribute("aria-busy");
   }
@@ -96,6 +124,7 @@ function listOrMap(region, items, kind, emptyText) {
   const box = el("div", {class: "map", hidden: true});
   region.append(list, box);
   const buttons = [...document.querySelectorAll(".views button")];
+  for (const views of document.querySelectorAll(".views")) views.hidden = false;  // hidden while nothing is shown
   let map = null;
   const show = (view) => {
     for (const button of buttons) button.setAttribute("aria-pressed", String(button.dataset.view === view));
@@ -257,11 +286,45 @@ function photoPage() {
     // Recents are a convenience: a failure to record one must not disturb the photo.
     requestJSON(page.recents, "POST", {photo_id: photo.id}).catch(() => {});
     loadImage(photo.image);
-  }, "Loading the photo's details…");
+  }, "Loading the photo's details…", (error) => {
+    // No photo to come: no empty dark stage under the message.
+    $("#stage").classList.toggle("failed", error.transient === false);
+  });
+}
+
+// -- Vacations ------------------------------------------------------------------------------
+
+const photoCount = (n) => n === 1 ? "1 photo" : `${n} photos`;
+
+// Asks before a vacation goes (the page's <dialog>, _delete_dialog.html): true for Delete;
+// Cancel, Escape or a click outside keep it.
+function confirmDelete(name, photos) {
+  const dialog = $("#confirm-delete");
+  $("#confirm-delete-title").textContent = `Delete “${name}”?`;
+  $("#confirm-delete-text").textContent = photos
+    ? `Its list of ${photoCount(photos).replace("photo", "visited photo")} goes too; the photos stay on Flickr. `
+      + "This cannot be undone."
+    : "It has no photo yet. This cannot be undone.";
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "delete"), {once: true});
+  });
+}
+
+// Deletes after asking; the answer ({deleted, current}), or null when kept.
+async function deleteVacation(name, photos, url) {
+  return await confirmDelete(name, photos) ? requestJSON(url, "DELETE") : null;
 }
 
 function vacationsPage() {
-  const content = $("#content");
+  const content = $("#content"), note = $("#vacations-note");
+  // Deleted from its own page, which then came here: say so once (a reload does not repeat it).
+  const deleted = new URLSearchParams(location.search).get("deleted");
+  if (deleted) {
+    note.textContent = `“${deleted}” was deleted.`;
+    history.replaceState(null, "", location.pathname);
+  }
   const refresh = () => load(content, page.source, (data) => {
     if (!data.vacations.length) {
       content.append(el("p", {class: "empty"},
@@ -269,10 +332,24 @@ function vacationsPage() {
       return;
     }
     content.append(el("ul", {class: "list"}, ...data.vacations.map((vacation) => el("li", {},
-      itemLink({url: vacation.url, title: vacation.name, subtitle: vacation.current ? "Current vacation" : ""}),
+      itemLink({url: vacation.url, title: vacation.name,
+                subtitle: [photoCount(vacation.photos), vacation.current ? "Current vacation" : ""]
+                  .filter(Boolean).join(" · ")}),
       vacation.current ? null : el("button", {type: "button", class: "choose", onclick: () => choose(vacation.name)},
-                                   `Make “${vacation.name}” current`)))));
+                                   `Make “${vacation.name}” current`),
+      el("button", {type: "button", class: "danger", "aria-label": `Delete “${vacation.name}”…`,
+                    onclick: () => remove(vacation)}, "Delete…")))));
   }, "Loading vacations…");
+  const remove = async (vacation) => {
+    try {
+      const answer = await deleteVacation(vacation.name, vacation.photos, vacation.delete);
+      if (!answer) return;
+      note.textContent = `“${answer.deleted}” was deleted.`;
+      refresh();
+    } catch (error) {
+      content.prepend(el("p", {class: "error", role: "alert"}, error.message));
+    }
+  };
   const choose = async (name) => {
     try {
       await requestJSON(page.choose, "PUT", {name});
@@ -299,6 +376,8 @@ function vacationsPage() {
 }
 
 function vacationPage() {
+  // Each tab has its address (pages.py renders the one asked for): switching replaces the URL, as
+  // List/Map does, so that Back from a tag's photos and a reload come back to the same tab.
   const tabs = [...document.querySelectorAll("[role=tab]")];
   for (const tab of tabs) {
     tab.onclick = () => {
@@ -306,11 +385,25 @@ function vacationPage() {
         other.setAttribute("aria-selected", String(other === tab));
         document.getElementById(other.getAttribute("aria-controls")).hidden = other !== tab;
       }
+      const onMap = tab.id === "tab-itinerary" && $(".views [data-view=map]").getAttribute("aria-pressed") === "true";
+      history.replaceState(null, "", tab.dataset.url + (onMap ? "#map" : ""));
     };
   }
   const refresh = () => load($("#status"), page.source, (data) => {
     $("#vacation-status").textContent = data.current ? "The current vacation: Visit adds photos here." : "";
+    $("#vacation-actions").hidden = false;
     $("#make-current").hidden = data.current;
+    $("#delete-vacation").onclick = async () => {
+      try {
+        const photos = data.itinerary.reduce((sum, place) => sum + place.photos.length, 0);
+        // Replaced, not pushed: Back must not return to a vacation that is gone.
+        if (await deleteVacation(data.name, photos, page.delete)) {
+          location.replace(`${page.vacations}?deleted=${encodeURIComponent(data.name)}`);
+        }
+      } catch (error) {
+        $("#vacation-status").textContent = error.message;
+      }
+    };
     $("#make-current").onclick = async () => {
       try {
         await requestJSON(page.choose, "PUT", {name: data.name});
@@ -319,6 +412,7 @@ function vacationPage() {
         $("#vacation-status").textContent = error.message;
       }
     };
+    $("#vacation-body").hidden = false;  // hidden until there is a vacation to browse
     $("#content").replaceChildren();
     listOrMap($("#content"), data.itinerary, "place", "No photo visited yet.");
     $("#tag-content").replaceChildren(itemList(data.tags, "No tags yet."));

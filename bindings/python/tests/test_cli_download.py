@@ -10,7 +10,7 @@ import zlib
 
 import pytest
 
-from flickr.sandbox.images import placeholder_jpeg
+from flickr.sandbox.jpeg import placeholder_jpeg
 from libtest import run_cli
 
 WIDE = placeholder_jpeg(2100, 900, (200, 30, 30))  # has every size up to k (2048)

@@ -15,7 +15,8 @@ import re
 from typing import Iterator
 
 from . import response as R
-from .images import CONTENT_TYPES, placeholder_jpeg
+from .images import CONTENT_TYPES
+from .jpeg import placeholder_jpeg
 from .methods.photolist import SIZES, size_dims, size_secret
 from .request import Prepared, Request
 from .seed import photo_colour

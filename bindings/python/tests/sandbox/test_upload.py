@@ -14,7 +14,7 @@ from sbclient import Client, fixture_text, multipart, oauth_flow, png_bytes, str
 
 from flickr.sandbox import Sandbox
 from flickr.sandbox import constants as C
-from flickr.sandbox.images import placeholder_jpeg
+from flickr.sandbox.jpeg import placeholder_jpeg
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import heapq
 import itertools
-import math
 import operator
 import struct
 from collections import Counter
@@ -118,8 +117,9 @@ _CHROMINANCE = (17, 18, 24, 47, 99, 99, 99, 99, 18, 21, 26, 66, 99, 99, 99, 99,
                 24, 26, 56, 99, 99, 99, 99, 99, 47, 66, 99, 99, 99, 99, 99, 99) + (99,) * 32
 # Position k of the zig-zag sequence is natural index ZIGZAG[k] (row * 8 + column).
 ZIGZAG = sorted(range(64), key=lambda i: (i // 8 + i % 8, i // 8 if (i // 8 + i % 8) % 2 else -(i // 8)))
-# The AAN transform below leaves coefficient (u, v) multiplied by 8 * _AAN[u] * _AAN[v].
-_AAN = [1.0] + [math.cos(k * math.pi / 16) * math.sqrt(2) for k in range(1, 8)]
+# The AAN transform below leaves coefficient (u, v) multiplied by 8 * _AAN[u] * _AAN[v] (libjpeg's
+# aanscalefactor, written out: no libm result in the bytes).
+_AAN = (1.0, 1.387039845, 1.306562965, 1.175875602, 1.0, 0.785694958, 0.541196100, 0.275899379)  # cos(k pi/16) sqrt(2), k > 0
 # RGB -> level-shifted YCbCr (JFIF), one table per product: three look-ups and two additions a sample.
 _TO_Y = tuple(tuple(f * v for v in range(256)) for f in (0.299, 0.587, 0.114))
 _TO_CB = tuple(tuple(f * v for v in range(256)) for f in (-0.168736, -0.331264, 0.5))

@@ -359,14 +359,14 @@ def mountains(c: Canvas, rng: random.Random, snow: bool = False) -> None:
         c.glow(rng.uniform(0.1, 0.9), rng.uniform(0.1, 0.2), 0.05, (255, 250, 225), (150, 190, 228), reach=3.0)
     for _ in range(rng.randrange(2, 4)):
         _cloud(c, rng, rng.random(), rng.uniform(0.06, 0.25), rng.uniform(0.05, 0.08), (252, 252, 255), (214, 224, 238))
-    far = _jagged_range(rng, lake - 0.08, 0.42, rng.randrange(3, 5))
-    near = _jagged_range(rng, lake, 0.25, rng.randrange(4, 7))
+    # Both ranges stand on the lake's far shore, and stand upside down in it.
+    far = [(x, min(y, lake)) for x, y in _jagged_range(rng, lake - 0.08, 0.42, rng.randrange(3, 5))]
+    near = [(x, min(y, lake)) for x, y in _jagged_range(rng, lake, 0.25, rng.randrange(4, 7))]
     far_colour, near_colour = (118, 138, 176), (70, 92, 104)
     water = [(lake, (120, 160, 196)), (1.0, (34, 70, 110))]
     c.fill(lake, 1, water)
     c.poly(_mirror(far, lake), mix(far_colour, (120, 160, 196), 0.5))
     c.poly(_mirror(near, lake), mix(near_colour, (60, 100, 140), 0.5))
-    c.rect(0, lake + 0.45, 1, 1, (34, 70, 110))  # below the reflection
     c.poly(far, far_colour)
     _snow_caps(c, rng, far, lake - 0.28, (246, 248, 252))
     c.poly(near, near_colour)

@@ -270,15 +270,15 @@ def harbour(c: Canvas, rng: random.Random, lighthouse: bool = False) -> None:
         rock = mix(shore, (60, 50, 40), 0.3)
         c.poly([(x - 0.2, 1.0), (x - 0.12, 0.78), (x - 0.02, 0.74), (x + 0.1, 0.76), (x + 0.22, 1.0)], rock)
         base_y, top_y, half = 0.76, 0.3, 0.035
-        c.poly([(x - 0.6 * half, top_y), (x - half * 1.4, base_y), (x - half * 1.4, base_y), (x - half * 0.6, top_y)],
-               (240, 240, 235))
-        c.poly([(x - half * 0.8, top_y), (x + half * 0.8, top_y), (x + half * 1.3, base_y), (x - half * 1.3, base_y)],
-               (240, 240, 235))
+
+        def tower(y0: float, y1: float, colour: Colour) -> None:  # the tapering tower between two heights
+            w0, w1 = (half * (0.8 + 0.5 * (y - top_y) / (base_y - top_y)) for y in (y0, y1))
+            c.poly([(x - w0, y0), (x + w0, y0), (x + w1, y1), (x - w1, y1)], colour)
+
+        tower(top_y, base_y, (240, 240, 235))
         for band in range(3):
             y0 = top_y + (base_y - top_y) * (0.15 + band * 0.3)
-            y1 = y0 + (base_y - top_y) * 0.15
-            w0, w1 = half * (0.8 + 0.5 * (y0 - top_y) / (base_y - top_y)), half * (0.8 + 0.5 * (y1 - top_y) / (base_y - top_y))
-            c.poly([(x - w0, y0), (x + w0, y0), (x + w1, y1), (x - w1, y1)], (200, 40, 40))
+            tower(y0, y0 + (base_y - top_y) * 0.15, (200, 40, 40))
         c.rect(x - half * 0.7, top_y - 0.05, x + half * 0.7, top_y, (255, 236, 150))
         c.poly([(x - half, top_y - 0.05), (x, top_y - 0.09), (x + half, top_y - 0.05)], (40, 40, 50))
         beam = mix((255, 244, 190), gradient(sky)(top_y), 0.3)

@@ -11,6 +11,7 @@ import time
 import pytest
 
 import flickr
+from flickr.sandbox.images import header_dimensions
 from libtest import PACKAGE_DIR, endpoints, running_sandbox
 
 
@@ -109,6 +110,14 @@ def test_async_hit_and_miss(sandbox, photos, downloads, tmp_path):
             api.fetch_photo_async(bad, "z").result(timeout=30)
         assert caught.value.http_status == 404
     assert len(images(tmp_path)) == 4
+
+
+def test_a_fetched_square_is_a_picture(sandbox, photos, tmp_path):
+    # The sandbox draws each seeded photo: a JPEG of the size's own dimensions, one photo's unlike another's.
+    with make_api(sandbox, tmp_path) as api:
+        first, second = api.fetch_photo(photos[0], "q"), api.fetch_photo(photos[1], "q")
+    assert is_whole_jpeg(first) and header_dimensions(first.read_bytes()) == (150, 150)
+    assert is_whole_jpeg(second) and first.read_bytes() != second.read_bytes()
 
 
 def test_lru_eviction_order_and_byte_bound(sandbox, photos, downloads, tmp_path):
@@ -259,18 +268,20 @@ def user_api(sandbox, cache_dir):
 
 def test_replace_then_fetch_gives_the_new_image(sandbox, photos, tmp_path):
     # The cache key (id, secret, size) survives a replace: the library must not serve the old image.
+    # The original's URL serves the uploaded bytes themselves (the sandbox draws the smaller sizes).
     with make_api(sandbox, tmp_path / "bytes") as api:
         old, new = api.fetch_photo(photos[0], "n").read_bytes(), api.fetch_photo(photos[1], "q").read_bytes()
     assert old != new
     with user_api(sandbox, tmp_path / "a") as a, make_api(sandbox, tmp_path / "b") as b:
         photo_id = a.upload(old, filename="old.jpg")["photoid"]["_text"]
         info = a.call("flickr.photos.getInfo", photo_id=photo_id)["photo"]
-        bare = {"id": photo_id, "secret": info["secret"], "server": info["server"]}  # no lastupdate to go by
-        assert a.fetch_photo(bare, "s").read_bytes() == old
-        assert b.fetch_photo(bare, "s").read_bytes() == old  # cached in a second directory too
+        bare = {key: info[key] for key in ("id", "secret", "server", "originalsecret", "originalformat")}
+        assert "lastupdate" not in bare  # nothing to go by
+        assert a.fetch_photo(bare, "o").read_bytes() == old
+        assert b.fetch_photo(bare, "o").read_bytes() == old  # cached in a second directory too
         a.replace(new, photo_id, filename="new.jpg")
-        assert a.fetch_photo(bare, "s").read_bytes() == new  # the replacing object
-        assert b.fetch_photo(bare, "s").read_bytes() == new  # another object, another directory
+        assert a.fetch_photo(bare, "o").read_bytes() == new  # the replacing object
+        assert b.fetch_photo(bare, "o").read_bytes() == new  # another object, another directory
 
 
 def test_replace_elsewhere_is_seen_through_lastupdate(sandbox, photos, tmp_path):
@@ -281,15 +292,18 @@ def test_replace_elsewhere_is_seen_through_lastupdate(sandbox, photos, tmp_path)
     (tmp_path / "new.jpg").write_bytes(new)
     with user_api(sandbox, tmp_path / "cache") as api:
         photo_id = api.upload(old, filename="old.jpg")["photoid"]["_text"]
+        info = api.call("flickr.photos.getInfo", photo_id=photo_id)["photo"]
 
         def listed():
             recent = api.call("flickr.photos.getRecent", per_page=50, extras="last_update")["photos"]["photo"]
             return next(photo for photo in recent if photo["id"] == photo_id)
 
+        def original(photo):  # the uploaded bytes themselves (the sandbox draws the smaller sizes)
+            return api.fetch_photo(photo, "o").read_bytes()
+
         before = listed()
-        assert api.fetch_photo(before, "s").read_bytes() == old
-        info = api.call("flickr.photos.getInfo", photo_id=photo_id)["photo"]
-        assert api.fetch_photo(info, "s").read_bytes() == old  # dates.lastupdate
+        assert original(dict(before, originalsecret=info["originalsecret"], originalformat="jpg")) == old
+        assert original(info) == old  # dates.lastupdate
         script = textwrap.dedent(f"""
             import flickr
             api = flickr.Flickr({sandbox.api_key!r}, {sandbox.api_secret!r}, oauth_token={sandbox.oauth_token!r},
@@ -302,6 +316,6 @@ def test_replace_elsewhere_is_seen_through_lastupdate(sandbox, photos, tmp_path)
         assert result.returncode == 0, result.stderr
         after = listed()
         assert after["lastupdate"] != before["lastupdate"]  # bumped, even within the upload's second
-        assert api.fetch_photo(after, "s").read_bytes() == new
+        assert original(dict(after, originalsecret=info["originalsecret"], originalformat="jpg")) == new
         info = api.call("flickr.photos.getInfo", photo_id=photo_id)["photo"]
-        assert api.fetch_photo(info, "s").read_bytes() == new
+        assert original(info) == new

@@ -1,32 +1,27 @@
 # SPDX-License-Identifier: MIT
 """Photo file serving: ``/photos/{server}/{id}_{secret}[_{suffix}].{ext}``.
 
-Every size of an uploaded photo answers with the original bytes (the sandbox
-does not resize); seeded photos, which have no uploaded file, get a
-placeholder JPEG of the size's own dimensions in a colour of their own.  URLs must carry the right secret for the size,
-as on Flickr's static hosts; anything else is 404.
+The original of an uploaded photo answers with the uploaded bytes; every other
+image is a JPEG of the size's own dimensions from ``pictures.py`` (the upload
+scaled, or a drawn scene), made on first request and then kept on disk.  Sizes
+larger than the original do not exist, as on Flickr.  URLs must carry the right
+secret for the size, as on Flickr's static hosts; anything else is 404.
 """
 
 from __future__ import annotations
 
-import functools
 import os
 import re
-from typing import Iterator
+from typing import BinaryIO, Iterator
 
 from . import response as R
-from .images import CONTENT_TYPES, placeholder_jpeg
+from .images import CONTENT_TYPES
 from .methods.photolist import SIZES, size_dims, size_secret
+from .pictures import picture_path
 from .request import Prepared, Request
-from .seed import photo_colour
 
 PHOTO_PATH = re.compile(r"^/photos/(\w+)/(\d+)_([0-9a-f]+)(?:_(\w+))?\.(\w+)$")
 _BY_SUFFIX = {s[1]: s for s in SIZES}
-
-
-@functools.lru_cache(maxsize=64)
-def _placeholder(photo_id: int, width: int, height: int) -> bytes:
-    return placeholder_jpeg(width, height, photo_colour(photo_id))
 
 
 def prepare(req: Request, match: re.Match) -> Prepared:
@@ -48,16 +43,18 @@ def serve(req: Request, match: re.Match) -> R.Response:
     dims = size_dims(photo, _BY_SUFFIX[suffix])
     if ext != expected_ext or secret != size_secret(photo, suffix) or dims is None:
         return _not_found()
-    path = photo["file_path"]
-    if path is None:
-        return R.Response(200, _placeholder(photo["id"], *dims), "image/jpeg")
-    if not os.path.exists(path):
+    if suffix == "o" and photo["file_path"] is not None:
+        path, kind = photo["file_path"], CONTENT_TYPES[photo["originalformat"]]
+    else:
+        path, kind = picture_path(req.site.store.data_dir, photo, suffix, dims), "image/jpeg"
+    try:
+        f = open(path, "rb")  # now: a replace may remove the file before the body is sent
+    except FileNotFoundError:
         return _not_found()
-    size = os.path.getsize(path)
-    return R.Response(200, _file_chunks(path), CONTENT_TYPES[photo["originalformat"]], length=size)
+    return R.Response(200, _file_chunks(f), kind, length=os.fstat(f.fileno()).st_size)
 
 
-def _file_chunks(path: str) -> Iterator[bytes]:
-    with open(path, "rb") as f:
+def _file_chunks(f: BinaryIO) -> Iterator[bytes]:
+    with f:
         while chunk := f.read(64 * 1024):
             yield chunk

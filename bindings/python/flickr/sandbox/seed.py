@@ -10,7 +10,6 @@ neither), as on Flickr.
 
 from __future__ import annotations
 
-import colorsys
 import hashlib
 import random
 import time
@@ -173,9 +172,3 @@ def normalize_tag(raw: str) -> str:
         return raw.lower()
     return "".join(ch for ch in raw.lower() if ch.isalnum())
 
-
-def photo_colour(photo_id: int) -> tuple[int, int, int]:
-    """The uniform RGB colour of a seeded photo's images, derived from its id."""
-    hue = int(_hex(f"colour-{photo_id}", 4), 16) / 0x10000
-    red, green, blue = (round(255 * c) for c in colorsys.hsv_to_rgb(hue, 0.55, 0.85))
-    return red, green, blue

@@ -10,7 +10,7 @@ import pytest
 from flickr.sandbox import Sandbox
 from flickr.sandbox import constants as C
 from flickr.sandbox.faults import FaultSyntaxError, parse
-from flickr.sandbox.images import placeholder_jpeg
+from flickr.sandbox.jpeg import placeholder_jpeg
 
 ECHO = f"/services/rest/?method=flickr.test.echo&api_key={C.API_KEY}"
 

@@ -20,6 +20,7 @@ PACKAGE = pathlib.Path(__file__).resolve().parents[2] / "flickr" / "sandbox"
 LAYERS: list[tuple[str, set[str]]] = [
     ("base", {"constants", "errors", "params", "catalogue", "settings"}),
     ("state", {"store", "seed"}),
+    ("pictures", {"raster", "scenes", "jpeg", "png", "pictures"}),
     ("protocol", {"oauth", "auth", "multipart", "envelope", "images", "tls", "request", "response"}),
     ("methods and faults", {"methods", "faults"}),
     ("endpoints", {"rest", "uploads", "oauth_endpoints", "files"}),

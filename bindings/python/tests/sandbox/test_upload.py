@@ -14,7 +14,8 @@ from sbclient import Client, fixture_text, multipart, oauth_flow, png_bytes, str
 
 from flickr.sandbox import Sandbox
 from flickr.sandbox import constants as C
-from flickr.sandbox.images import placeholder_jpeg
+from flickr.sandbox.images import header_dimensions
+from flickr.sandbox.jpeg import placeholder_jpeg
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +44,8 @@ def test_sync_upload_shape_metadata_and_file(up):
     assert [t.text for t in info.iter("tag")] == ["one", "twowords"]
     file_info = up.rest("flickr.sandbox.getFileInfo", photo_id=photo_id).ok().find("file")
     assert file_info.get("size") == str(len(photo)) and file_info.get("sha256") == _sha(photo)
-    # Sizes follow the real dimensions; every URL serves the original bytes.
+    # Sizes follow the real dimensions; the original URL serves the uploaded bytes, the others
+    # JPEGs of the size's dimensions (the PNG scaled: tests/sandbox/test_pictures.py).
     sizes = up.rest("flickr.photos.getSizes", auth="oauth", photo_id=photo_id).ok()
     labels = [s.get("label") for s in sizes.iter("size")]
     assert labels == ["Square", "Large Square", "Thumbnail", "Small", "Small 320", "Small 400", "Medium",
@@ -53,7 +55,11 @@ def test_sync_upload_shape_metadata_and_file(up):
     assert original.get("source").endswith(f"_{node.get('originalsecret')}_o.png")
     for s in sizes.iter("size"):
         got = up.raw("GET", s.get("source")[len(up.url):])
-        assert got.status == 200 and got.body == photo and got.headers["Content-Type"] == "image/png"
+        if s is original:
+            assert got.status == 200 and got.body == photo and got.headers["Content-Type"] == "image/png"
+        else:
+            assert got.status == 200 and got.headers["Content-Type"] == "image/jpeg"
+            assert header_dimensions(got.body) == (int(s.get("width")), int(s.get("height")))
     # Private: other users do not see it.
     assert up.rest("flickr.photos.getInfo", photo_id=photo_id).err()[0] == 1
 

@@ -10,6 +10,7 @@ import time
 
 from ..envelope import Node
 from ..errors import ApiError
+from ..pictures import forget
 from ..seed import is_machine_tag, normalize_tag
 from ..store import Store
 from .criteria import NEWEST_FIRST, date_criteria, photo_list, resolve_user
@@ -213,5 +214,6 @@ def delete(call: Call) -> list[Node]:
     call.store.run("DELETE FROM photos WHERE id=?", (photo["id"],))
     if photo["file_path"] and os.path.exists(photo["file_path"]):
         os.remove(photo["file_path"])
+    forget(call.store.data_dir, photo["id"])
     return []
 

@@ -14,7 +14,8 @@ packages=(build-essential cmake pkg-config libcurl4-openssl-dev libssl-dev libex
           zlib1g-dev  # test_hostile_server gzips its 32 MB comment
           binutils file valgrind
           chromium libjs-leaflet  # the example viewer: its browser tests, its maps (served offline)
-          python3-venv)  # scripts/viewer.sh's own environment (Debian's python3 has no venv without it)
+          python3-venv  # scripts/viewer.sh's own environment (Debian's python3 has no venv without it)
+          libjpeg-turbo-progs)  # djpeg: tests decode the sandbox's JPEG pictures with it
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -226,8 +226,9 @@ def _filtered(kind: int, row: bytes, previous: bytes, bpp: int) -> bytes:
     return bytes(out)
 
 
-@pytest.mark.skipif(shutil.which("djpeg") is None, reason="djpeg (libjpeg-turbo-progs) decodes the JPEGs")
 def test_an_independent_decoder_reads_the_jpegs_back(tmp_path):
+    if shutil.which("djpeg") is None:  # scripts/install-deps.sh installs it
+        pytest.fail("djpeg is missing: apt install libjpeg-turbo-progs (scripts/install-deps.sh)")
     for title, (width, height) in (("Sunset over the bay", (203, 117)), ("東京の夜", (640, 480))):
         drawn = scenes.render(52600000000, title, width, height)
         path = tmp_path / "picture.jpg"

@@ -2,6 +2,7 @@
 """Recents and the photo cache's bound, each across an app restart, in Chromium."""
 from __future__ import annotations
 
+import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import expect
@@ -41,11 +42,21 @@ def cache_files(directory: Path) -> dict[str, int]:
     return {p.name: p.stat().st_size for p in directory.iterdir() if p.is_file() and not p.name.startswith(".")}
 
 
+def large_image_bytes(sandbox, photo_id) -> int:
+    """The size of a photo's 1024 px image as the sandbox serves it (its pictures vary in size)."""
+    row = sandbox.store.one("SELECT secret, server FROM photos WHERE id = ?", (photo_id,))
+    with urllib.request.urlopen(f"{sandbox.url}/photos/{row['server']}/{photo_id}_{row['secret']}_b.jpg",
+                                timeout=30) as answer:
+        return len(answer.read())
+
+
 def test_the_photo_cache_stays_within_its_bound(page, start_viewer, sandbox, tmp_path):
-    bound = 40_000  # two large (1024 px) placeholder images of about 14 kB fit, not three
+    photos = public_photos(sandbox, 5)
+    # The newest and the oldest image fit together, all five do not: viewing the five evicts the
+    # oldest, and after a restart the oldest comes back without pushing out the newest.
+    bound = large_image_bytes(sandbox, photos[-1]["id"]) + large_image_bytes(sandbox, photos[0]["id"]) + 1000
     viewer = start_viewer(tmp_path, cache_max_bytes=bound)
     cache = tmp_path / "photo-cache"
-    photos = public_photos(sandbox, 5)
     for photo in photos:
         view(page, viewer, photo["id"])
         assert sum(cache_files(cache).values()) <= bound

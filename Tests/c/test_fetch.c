@@ -727,8 +727,7 @@ static const flickr_value *info_photo(const flickr_response *info) {
     return flickr_value_get(flickr_response_root(info), "photo");
 }
 
-/* Whether fetching the photo through `ctx` gives exactly these bytes (the sandbox serves an upload's own
- * bytes at every size it is large enough for; "s" always). */
+/* Whether fetching the photo's "s" image through `ctx` gives exactly these bytes. */
 static int fetches(flickr_context *ctx, const flickr_value *photo, const unsigned char *data, size_t len) {
     char *path = NULL;
     int same;
@@ -741,6 +740,24 @@ static int fetches(flickr_context *ctx, const flickr_value *photo, const unsigne
     return same;
 }
 
+/* The photo's "s" image as the sandbox serves it now: fetched through a new context into a new
+ * directory, where nothing is cached. (The sandbox draws an upload's small sizes from its id and
+ * content, so a replace changes them.) */
+static unsigned char *served_now(const flickr_value *photo, size_t *len) {
+    flickr_context *ctx = fetch_context(new_dir());
+    char *path = NULL;
+    unsigned char *data = NULL;
+    *len = 0;
+    if (flickr_photo_fetch(&path, ctx, photo, "s") == FLICKR_OK) data = read_file(path, len);
+    flickr_free(path);
+    flickr_context_free(ctx);
+    return data;
+}
+
+static int same_bytes(const unsigned char *a, size_t a_len, const unsigned char *b, size_t b_len) {
+    return a != NULL && b != NULL && a_len == b_len && memcmp(a, b, a_len) == 0;
+}
+
 /* Fault 4a: replace() then fetch returned the old image: the cache key (id, secret, size) does not change. */
 static void test_replace_then_fetch(void) {
     const char *dir_a = new_dir(), *dir_b = new_dir();
@@ -748,22 +765,27 @@ static void test_replace_then_fetch(void) {
     unsigned char *old_image = image_bytes(0, "n", &old_len), *new_image = image_bytes(1, "q", &new_len);
     flickr_context *a = user_context(dir_a), *b = fetch_context(dir_b), *c;
     flickr_response *info = upload_photo(a, old_image, old_len), *replaced = NULL, *bare;
+    unsigned char *served_old = NULL, *served_new = NULL;
+    size_t served_old_len = 0, served_new_len = 0;
     const flickr_value *p = info_photo(info);
     int before;
 
     CHECK(old_len != new_len);
     /* Only id, secret and server, as a caller holding nothing else has: no lastupdate to go by. */
     bare = photo_from(attr(p, "id"), attr(p, "secret"), attr(p, "server"), NULL);
-    CHECK(fetches(a, flickr_response_root(bare), old_image, old_len));
-    CHECK(fetches(b, flickr_response_root(bare), old_image, old_len)); /* cached in a second directory too */
+    served_old = served_now(flickr_response_root(bare), &served_old_len);
+    CHECK(fetches(a, flickr_response_root(bare), served_old, served_old_len));
+    CHECK(fetches(b, flickr_response_root(bare), served_old, served_old_len)); /* cached in a second directory too */
     CHECK_EQ_INT(flickr_replace_buffer(&replaced, a, new_image, new_len, "second.jpg", attr(p, "id"), NULL, NULL,
                                        NULL), FLICKR_OK);
     flickr_response_free(replaced);
-    CHECK(fetches(a, flickr_response_root(bare), new_image, new_len)); /* the replacing context */
-    CHECK(fetches(b, flickr_response_root(bare), new_image, new_len)); /* another context, another directory */
+    served_new = served_now(flickr_response_root(bare), &served_new_len);
+    CHECK(served_new != NULL && !same_bytes(served_old, served_old_len, served_new, served_new_len));
+    CHECK(fetches(a, flickr_response_root(bare), served_new, served_new_len)); /* the replacing context */
+    CHECK(fetches(b, flickr_response_root(bare), served_new, served_new_len)); /* another context, directory */
     c = fetch_context(dir_a);                                          /* a new context on the first directory */
     before = download_count();
-    CHECK(fetches(c, flickr_response_root(bare), new_image, new_len));
+    CHECK(fetches(c, flickr_response_root(bare), served_new, served_new_len));
     CHECK_EQ_INT(download_count(), before); /* the new image, cached by `a`, is a hit again */
     flickr_context_free(c);
     flickr_response_free(bare);
@@ -772,6 +794,8 @@ static void test_replace_then_fetch(void) {
     flickr_context_free(b);
     free(old_image);
     free(new_image);
+    free(served_old);
+    free(served_new);
 }
 
 /* --replace ID FILE: replaces the photo from another process (whose replace this one cannot know of). */
@@ -805,11 +829,13 @@ static void test_replace_elsewhere_seen_by_lastupdate(void) {
                     *list_after = NULL, *spelled = NULL;
     const char *info_params[] = {"photo_id", attr(info_photo(info), "id"), NULL};
     char file[600], xml[512];
+    size_t served_old_len = 0, served_new_len = 0;
+    unsigned char *served_old = served_now(info_photo(info), &served_old_len), *served_new = NULL;
 
     CHECK_EQ_INT(flickr_call(&list_before, ctx, "flickr.photos.getRecent", recent, FLICKR_GET), FLICKR_OK);
     CHECK(listed(list_before, info_params[1]) != NULL && attr(listed(list_before, info_params[1]), "lastupdate"));
-    CHECK(fetches(ctx, info_photo(info), old_image, old_len)); /* getInfo's dates.lastupdate */
-    CHECK(fetches(ctx, listed(list_before, info_params[1]), old_image, old_len)); /* a list's lastupdate */
+    CHECK(fetches(ctx, info_photo(info), served_old, served_old_len)); /* getInfo's dates.lastupdate */
+    CHECK(fetches(ctx, listed(list_before, info_params[1]), served_old, served_old_len)); /* a list's */
 
     snprintf(file, sizeof file, "%s/new.jpg", files);
     write_file(file, new_image, new_len);
@@ -822,14 +848,16 @@ static void test_replace_elsewhere_seen_by_lastupdate(void) {
     if (after == NULL || list_after == NULL || listed(list_after, info_params[1]) == NULL) return;
     /* The sandbox bumps lastupdate on replace, even within the upload's second. */
     CHECK(strcmp(attr(info_photo(after), "dates.lastupdate"), attr(info_photo(info), "dates.lastupdate")) != 0);
-    CHECK(fetches(ctx, info_photo(after), new_image, new_len));
-    CHECK(fetches(ctx, listed(list_after, info_params[1]), new_image, new_len));
+    served_new = served_now(info_photo(after), &served_new_len);
+    CHECK(served_new != NULL && !same_bytes(served_old, served_old_len, served_new, served_new_len));
+    CHECK(fetches(ctx, info_photo(after), served_new, served_new_len));
+    CHECK(fetches(ctx, listed(list_after, info_params[1]), served_new, served_new_len));
     /* The "last_update" spelling counts too. */
     snprintf(xml, sizeof xml, "<photo id=\"%s\" secret=\"%s\" server=\"%s\" last_update=\"%s\"/>",
              info_params[1], attr(info_photo(info), "secret"), attr(info_photo(info), "server"),
              attr(info_photo(after), "dates.lastupdate"));
     CHECK_EQ_INT(flickr_response_parse(&spelled, xml, strlen(xml)), FLICKR_OK);
-    CHECK(spelled != NULL && fetches(ctx, flickr_response_root(spelled), new_image, new_len));
+    CHECK(spelled != NULL && fetches(ctx, flickr_response_root(spelled), served_new, served_new_len));
     flickr_response_free(spelled);
     flickr_response_free(list_before);
     flickr_response_free(list_after);
@@ -838,6 +866,8 @@ static void test_replace_elsewhere_seen_by_lastupdate(void) {
     flickr_context_free(ctx);
     free(old_image);
     free(new_image);
+    free(served_old);
+    free(served_new);
 }
 
 int main(int argc, char **argv) {

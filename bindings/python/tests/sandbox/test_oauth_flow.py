@@ -5,7 +5,6 @@ import re
 import time
 import urllib.parse
 
-import pytest
 from sbclient import Client, api_sig, fixture_text, oauth_flow
 
 from flickr.sandbox import constants as C

@@ -20,35 +20,44 @@ package struct EndpointURL: Equatable, Sendable {
         if text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {
             throw refuse("spaces and control characters are not allowed")
         }
+        // Parsed scalar by scalar, never by Character: a "/" followed by a combining mark is one
+        // Character, which would hide the end of the host (and String subscripts round a byte
+        // index down to a Character boundary).
+        let scalars = text.unicodeScalars
         guard let schemeEnd = text.firstRange(ofText: "://") else { throw refuse("no scheme") }
-        let scheme = text[..<schemeEnd.lowerBound].lowercased()
+        let scheme = String(Substring(scalars[..<schemeEnd.lowerBound])).lowercased()
         guard scheme == "http" || scheme == "https" else { throw refuse("scheme \"\(scheme)\"") }
-        var rest = text[schemeEnd.upperBound...]
+        var rest = scalars[schemeEnd.upperBound...]
         if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
         let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
         let authority = rest[..<authorityEnd]
         if authority.contains("@") { throw refuse("credentials in the URL are not allowed") }
-        var host = Substring(authority)
+        var host = authority
         var port: Int?
-        if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") {
+        if let colon = authority.lastIndex(of: ":"), authority.last != "]" {
             let digits = authority[authority.index(after: colon)...]
-            guard !digits.isEmpty, digits.count <= 5, let number = Int(digits), (1...65535).contains(number) else {
+            guard !digits.isEmpty, digits.count <= 5, digits.allSatisfy({ $0 >= "0" && $0 <= "9" }),
+                let number = Int(String(Substring(digits))), (1...65535).contains(number)
+            else {
                 throw refuse("bad port")
             }
             port = number
             host = authority[..<colon]
         }
         guard !host.isEmpty else { throw refuse("no host") }
+        guard host.allSatisfy({ $0.isASCII }) else {
+            throw refuse("the host is not ASCII: write an international name in its xn-- form")
+        }
         var pathAndQuery = rest[authorityEnd...]
         var query: String?
         if let mark = pathAndQuery.firstIndex(of: "?") {
-            query = String(pathAndQuery[pathAndQuery.index(after: mark)...])
+            query = String(Substring(pathAndQuery[pathAndQuery.index(after: mark)...]))
             pathAndQuery = pathAndQuery[..<mark]
         }
         self.scheme = scheme
-        self.host = host.lowercased()
+        self.host = String(Substring(host)).lowercased()
         self.port = port
-        self.path = pathAndQuery.isEmpty ? "/" : String(pathAndQuery)
+        self.path = pathAndQuery.isEmpty ? "/" : String(Substring(pathAndQuery))
         self.query = query
     }
 

@@ -31,4 +31,23 @@ import Testing
         #expect(try EndpointURL(parsing: "http://h/", what: "u").effectivePort == 80)
         #expect(try EndpointURL(parsing: "http://[::1]:81/", what: "u").host == "[::1]")
     }
+
+    /// Found by the photourl fuzz target: a "/" followed by a combining mark is one Character, so a
+    /// Character-level parser saw no end of host and took "/\u{617}" for the host.
+    @Test func splitsByScalarsNotCharacters() throws {
+        let url = try EndpointURL(parsing: "https://h.example/\u{301}x?q=\u{301}", what: "u")
+        #expect(url.host == "h.example")
+        #expect(url.path == "/\u{301}x")
+        #expect(url.query == "q=\u{301}")
+        for text in ["https://\u{617}#?sg", "https://\u{617}", "http://caf\u{E9}.example/", "https://h\u{301}:8080/"] {
+            #expect(throws: FlickrError.self, "\(text)") { try EndpointURL(parsing: text, what: "u") }
+        }
+    }
+
+    @Test func portIsDigitsOnly() throws {
+        for text in ["http://h:+80/", "http://h:-1/", "http://h:0/", "http://h:65536/", "http://h:/", "http://h:8O/"] {
+            #expect(throws: FlickrError.self, "\(text)") { try EndpointURL(parsing: text, what: "u") }
+        }
+        #expect(try EndpointURL(parsing: "http://h:00080/", what: "u").port == 80)
+    }
 }

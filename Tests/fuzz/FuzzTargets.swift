@@ -132,16 +132,18 @@ private func fuzzPhotoURL(_ bytes: UnsafeRawBufferPointer) {
     let field: (String) -> String? = { photo.lookup(path: $0)?.string }
     for suffix in [size, "", "s", "q", "t", "m", "n", "w", "z", "c", "b", "h", "k", "3k", "4k", "5k", "6k", "o"] {
         // Built URLs are https; a photo's own url_* extra may be http (a sandbox), in lower case.
-        if let url = try? PhotoURL.source(size: suffix, field: field), !url.hasPrefix("https://"),
-            !(url.hasPrefix("http://") && field("url_" + suffix) != nil)
+        // Prefixes compared byte for byte: hasPrefix compares Characters, and "https://" followed by
+        // a combining mark does not have the Character prefix "https://".
+        if let url = try? PhotoURL.source(size: suffix, field: field), !url.utf8.starts(with: "https://".utf8),
+            !(url.utf8.starts(with: "http://".utf8) && field("url_" + suffix) != nil)
         {
             fatalError("a source URL that is not https: \(url)")
         }
     }
-    if let url = try? PhotoURL.page(field: field), !url.hasPrefix("https://www.flickr.com/photos/") {
+    if let url = try? PhotoURL.page(field: field), !url.utf8.starts(with: "https://www.flickr.com/photos/".utf8) {
         fatalError("a page URL elsewhere: \(url)")
     }
-    if let url = try? PhotoURL.short(photoID: size), !url.hasPrefix("https://flic.kr/p/") {
+    if let url = try? PhotoURL.short(photoID: size), !url.utf8.starts(with: "https://flic.kr/p/".utf8) {
         fatalError("a short URL elsewhere: \(url)")
     }
 }

@@ -12,13 +12,14 @@ package enum FlickrLink {
 
     package static func parse(_ text: String) throws(FlickrError) -> [(String, String)] {
         guard text.utf8.count <= 8192 else { throw .invalid("the URL is longer than 8192 bytes") }
-        var rest = Substring(text)
-        while let first = rest.first, first == " " || first == "\t" || first == "\n" || first == "\r" {
-            rest = rest.dropFirst()
-        }
-        while let last = rest.last, last == " " || last == "\t" || last == "\n" || last == "\r" { rest = rest.dropLast() }
-        if let schemeEnd = rest.firstRange(ofText: "://") {
-            let scheme = rest[..<schemeEnd.lowerBound].lowercased()
+        // Split scalar by scalar, never by Character: "\r\n" is one Character (so a pasted line's
+        // end would not trim), and a "/" followed by a combining mark is one too.
+        var rest = Substring(text).unicodeScalars
+        let blank: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        while let first = rest.first, blank(first) { rest = rest.dropFirst() }
+        while let last = rest.last, blank(last) { rest = rest.dropLast() }
+        if let schemeEnd = Substring(rest).firstRange(ofText: "://") {
+            let scheme = Substring(rest[..<schemeEnd.lowerBound]).lowercased()
             guard scheme == "http" || scheme == "https" else {
                 throw .invalid("\"\(scheme)\" is not a web URL scheme: a Flickr URL starts with https://")
             }
@@ -27,22 +28,23 @@ package enum FlickrLink {
         // Query and fragment say nothing about ids.
         if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<cut] }
         let hostEnd = rest.firstIndex(of: "/") ?? rest.endIndex
-        var host = rest[..<hostEnd].lowercased()
-        if let at = host.lastIndex(of: "@") { host = String(host[host.index(after: at)...]) }  // user:pass@
-        if let colon = host.lastIndex(of: ":") { host = String(host[..<colon]) }  // :443
-        if host.hasSuffix(".") { host.removeLast() }
+        var host = rest[..<hostEnd]
+        if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }  // user:pass@
+        if let colon = host.lastIndex(of: ":") { host = host[..<colon] }  // :443
+        if host.last == "." { host = host.dropLast() }
+        let hostName = Substring(host).lowercased()
         var segments: [String] = []
         for piece in rest[hostEnd...].split(separator: "/") where !piece.isEmpty {
             guard segments.count < 16 else { break }
-            segments.append(try decode(piece))
+            segments.append(try decode(Substring(piece)))
         }
-        guard !host.isEmpty else { throw .invalid("\"\(text)\" has no host: a Flickr URL names flickr.com") }
-        if host == "flic.kr" || host == "www.flic.kr" { return try short(segments, text) }
-        if host.hasSuffix("staticflickr.com") || host.hasSuffix("static.flickr.com") {
-            return try image(host: host, segments, text)
+        guard !hostName.isEmpty else { throw .invalid("\"\(text)\" has no host: a Flickr URL names flickr.com") }
+        if hostName == "flic.kr" || hostName == "www.flic.kr" { return try short(segments, text) }
+        if ["staticflickr.com", "static.flickr.com"].contains(where: { hostName == $0 || hostName.hasSuffix("." + $0) }) {
+            return try image(host: hostName, segments, text)
         }
-        if pageHosts.contains(host) { return try page(segments, text) }
-        throw .invalid("\"\(host)\" is not a Flickr host (flickr.com, flic.kr, *.staticflickr.com)")
+        if pageHosts.contains(hostName) { return try page(segments, text) }
+        throw .invalid("\"\(hostName)\" is not a Flickr host (flickr.com, flic.kr, *.staticflickr.com)")
     }
 
     // MARK: The URL forms

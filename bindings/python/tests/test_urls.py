@@ -43,6 +43,9 @@ def test_build_then_parse_every_size(library_path):
     ("https://www.flickr.com/people/12037949754@N01/", {"kind": "user", "nsid": "12037949754@N01"}),
     ("https://farm3.staticflickr.com/2/1418878_1e92283336_m.jpg", {"kind": "image", "farm": "3", "size": "m"}),
     ("https://flic.kr/s/aHsjyTz6pR", {"kind": "album"}),
+    # A pasted line keeps its line end: "\r\n" is one Swift Character, so it once escaped the trim.
+    ("\r\nhttps://flic.kr/p/2oJ4UTv\r\n", {"kind": "photo", "photo_id": "52984597523"}),
+    ("https://www.flickr.com/photos/bees/2341623661/\r\n", {"kind": "photo", "photo_id": "2341623661"}),
 ])
 def test_parse_forms(library_path, url, expected):
     parsed = urls.parse(url)
@@ -51,7 +54,10 @@ def test_parse_forms(library_path, url, expected):
 
 
 @pytest.mark.parametrize("url", ["", "https://example.com/photos/a/1", "https://www.flickr.com/", "not a url at all",
-                                 "https://flic.kr/p/0OIl", "https://www.flickr.com/photos/a%zz/1", "x" * 10000])
+                                 "https://flic.kr/p/0OIl", "https://www.flickr.com/photos/a%zz/1", "x" * 10000,
+                                 "https://notstaticflickr.com/2/1418878_1e92283336_m.jpg",
+                                 # "/" then a combining mark is one Character: still the end of the host.
+                                 "https://www.flickr.com/\u0301/photos/bees/2341623661/"])
 def test_parse_refuses_other_text(library_path, url):
     with pytest.raises(flickr.InvalidArgument):
         urls.parse(url)

@@ -7,6 +7,7 @@
  *   calls_flickr async N INFLIGHT      N calls with flickr_call_async, INFLIGHT at a time, one context
  *   calls_flickr upload PATH 0|1       flickr_upload_file, progress callback off (0) or on (1)
  *   calls_flickr check                 one signed flickr.test.login (for the sandbox check)
+ *   calls_flickr body SHAPE MB N       N flickr_call of benchserver's MB MiB answer of SHAPE (workload 6)
  *
  * Environment: BENCH_URL (server base URL), BENCH_KEY, BENCH_SECRET, BENCH_TOKEN, BENCH_TOKEN_SECRET.
  * CPU is the whole process (every thread, the library's worker included), from
@@ -103,6 +104,22 @@ int main(int argc, char **argv) {
         double wall = now() - t0;
         printf("{\"calls\": %ld, \"wall_s\": %.6f, \"user_s\": %.6f, \"sys_s\": %.6f}\n", n, wall,
                tv(r1.ru_utime) - tv(r0.ru_utime), tv(r1.ru_stime) - tv(r0.ru_stime));
+    } else if (!strcmp(mode, "body") && argc == 5) {
+        /* The whole answer is mapped as it streams in; the CPU of the calls is what grows with it. */
+        long n = atol(argv[4]);
+        const char *const params[] = {"shape", argv[2], "mb", argv[3], NULL};
+        if (flickr_context_set_long(ctx, FLICKR_OPT_MAX_RESPONSE_BYTES, 128L << 20) != FLICKR_OK) die("max response");
+        double t0 = now();
+        getrusage(RUSAGE_SELF, &r0);
+        for (long i = 0; i < n; i++) {
+            flickr_response *resp = NULL;
+            if (flickr_call(&resp, ctx, "flickr.bench.body", params, FLICKR_GET) != FLICKR_OK) die("body");
+            flickr_response_free(resp);
+        }
+        getrusage(RUSAGE_SELF, &r1);
+        double wall = now() - t0;
+        printf("{\"calls\": %ld, \"wall_s\": %.6f, \"user_s\": %.6f, \"sys_s\": %.6f, \"maxrss_kb\": %ld}\n", n, wall,
+               tv(r1.ru_utime) - tv(r0.ru_utime), tv(r1.ru_stime) - tv(r0.ru_stime), r1.ru_maxrss);
     } else if (!strcmp(mode, "async") && argc == 4) {
         long n = atol(argv[2]), k = atol(argv[3]);
         sem_init(&slots, 0, (unsigned)k);

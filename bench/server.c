@@ -15,6 +15,10 @@
  * - /services/upload/, /services/replace/: the body is read and discarded at
  *   once (never stored), then <photoid secret=".." originalsecret="..">ID</photoid>.
  *   "Expect: 100-continue" is honoured.
+ * - /services/rest/ with method=flickr.bench.body&shape=S&mb=N (not a Flickr method): an answer
+ *   of N MiB (1-64) in one shape, for workload 6 (a body parsed as it streams in): "comment" (one
+ *   comment, the hardening issue's case), "text" (one element's text), "elements" (photo elements
+ *   with attributes, like a search page). No latency.
  * - /bench/stats: "connections=N requests=M\n" (TCP connections accepted, requests answered);
  *   /bench/reset zeroes both. These answer without latency.
  *
@@ -189,12 +193,72 @@ static void echo_body(buf *b, const char *form) {
     puts_(b, "</rsp>\n");
 }
 
+/* The value of `name` in a form (not decoded: the bench's values are plain), or NULL. */
+static const char *form_value(const char *form, const char *name, char *out, size_t cap) {
+    size_t n = strlen(name);
+    for (const char *p = form; p && *p;) {
+        if (!strncmp(p, name, n) && p[n] == '=') {
+            const char *v = p + n + 1;
+            size_t len = strcspn(v, "&");
+            if (len >= cap) len = cap - 1;
+            memcpy(out, v, len);
+            out[len] = 0;
+            return out;
+        }
+        p = strchr(p, '&');
+        if (p) p++;
+    }
+    return NULL;
+}
+
+/* workload 6's answers: about mb MiB in one shape; 0 if the shape is unknown. */
+static int big_body(buf *b, const char *shape, long mb) {
+    size_t target = (size_t)mb << 20;
+    puts_(b, "<?xml version=\"1.0\" encoding=\"utf-8\" ?>\n<rsp stat=\"ok\">\n");
+    if (!strcmp(shape, "comment") || !strcmp(shape, "text")) {
+        int comment = shape[0] == 'c';
+        puts_(b, comment ? "<!--" : "<text>");
+        static const char line[] = "the quick brown fox jumps over the lazy dog 0123456789\n";
+        while (b->len < target) put(b, line, sizeof line - 1);
+        puts_(b, comment ? "-->\n" : "</text>\n");
+    } else if (!strcmp(shape, "elements")) {
+        puts_(b, "<photos page=\"1\" pages=\"1\" perpage=\"500\" total=\"500\">\n");
+        char line[512];
+        for (long i = 0; b->len < target; i++) {
+            int n = snprintf(line, sizeof line,
+                             "<photo id=\"%ld\" owner=\"12037949754@N01\" secret=\"0a1b2c3d4e\" server=\"65535\" "
+                             "farm=\"66\" title=\"Photo number %ld\" ispublic=\"1\" isfriend=\"0\" isfamily=\"0\" "
+                             "dateupload=\"1700000000\" tags=\"bench sample streaming\" />\n", 52000000000L + i, i);
+            put(b, line, (size_t)n);
+        }
+        puts_(b, "</photos>\n");
+    } else {
+        return 0;
+    }
+    puts_(b, "</rsp>\n");
+    return 1;
+}
+
 static void respond(conn *c, const char *form) {
     buf body = {0}, head = {0};
     const char *type = "text/xml; charset=utf-8";
     int status = 200;
     switch (c->kind) {
-    case 0: echo_body(&body, form); break;
+    case 0: {
+        char method[64], shape[32], mb[16];
+        if (form_value(form, "method", method, sizeof method) && !strcmp(method, "flickr.bench.body")) {
+            long n = form_value(form, "mb", mb, sizeof mb) ? atol(mb) : 0;
+            if (n < 1 || n > 64 || !form_value(form, "shape", shape, sizeof shape) || !big_body(&body, shape, n)) {
+                free(body.p);
+                body = (buf){0};
+                puts_(&body, "<?xml version=\"1.0\" encoding=\"utf-8\" ?>\n<rsp stat=\"fail\">\n"
+                             "<err code=\"100\" msg=\"bad shape or mb\" />\n</rsp>\n");
+            }
+        } else {
+            echo_body(&body, form);
+        }
+        break;
+    }
     case 1:
         puts_(&body, "<?xml version=\"1.0\" encoding=\"utf-8\" ?>\n<rsp stat=\"ok\">\n"
                      "<photoid secret=\"a1b2c3d4e5\" originalsecret=\"f6a7b8c9d0\">52000000001</photoid>\n</rsp>\n");

@@ -13,9 +13,24 @@ package final class Response: @unchecked Sendable {
     package init(tree: ValueTree, body: [UInt8], httpStatus: Int) {
         self.tree = tree
         self.httpStatus = httpStatus
-        storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: body.count + 1)
-        _ = storage.initialize(from: body)
-        storage[body.count] = 0
+        storage = body.withUnsafeBytes { Response.copy($0) }
+    }
+
+    package init(tree: ValueTree, bodyBytes: UnsafeRawBufferPointer, httpStatus: Int) {
+        self.tree = tree
+        self.httpStatus = httpStatus
+        storage = Response.copy(bodyBytes)
+    }
+
+    /// The bytes and a NUL, copied with one memcpy (initialize(from:) went byte by byte: 1.6 M
+    /// instructions for a 600 KB answer, a tenth of its whole mapping).
+    private static func copy(_ bytes: UnsafeRawBufferPointer) -> UnsafeMutableBufferPointer<UInt8> {
+        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count + 1)
+        if let source = bytes.baseAddress, let target = storage.baseAddress, bytes.count > 0 {
+            memcpy(target, source, bytes.count)
+        }
+        storage[bytes.count] = 0
+        return storage
     }
 
     /// The answer of a call whose body nobody reads (flickr_call_discard): `<rsp stat="ok"/>` and no
@@ -44,6 +59,6 @@ package final class Response: @unchecked Sendable {
     /// Parses a buffer with the same mapping as network responses (flickr_response_parse).
     package static func parse(_ bytes: UnsafeRawBufferPointer) throws(FlickrError) -> Response {
         let tree = try XMLMapper.parse(bytes)
-        return Response(tree: tree, body: Array(bytes), httpStatus: 0)
+        return Response(tree: tree, bodyBytes: bytes, httpStatus: 0)
     }
 }

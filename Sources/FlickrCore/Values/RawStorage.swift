@@ -10,6 +10,13 @@ struct RawStack<Element: BitwiseCopyable> {
     private(set) var base: UnsafeMutablePointer<Element>?
     var count = 0
     private(set) var capacity = 0
+    /// The first allocation's size: a mapper's stacks start near a small answer's needs, so that
+    /// one allocation usually serves a whole call (each doubling from 16 is a realloc and a copy).
+    private let firstCapacity: Int
+
+    init(firstCapacity: Int = 16) {
+        self.firstCapacity = Swift.max(1, firstCapacity)
+    }
 
     /// Makes room for `extra` more elements.
     @inline(__always)
@@ -21,7 +28,7 @@ struct RawStack<Element: BitwiseCopyable> {
     private mutating func grow(_ extra: Int) -> Bool {
         let (needed, o1) = count.addingReportingOverflow(extra)
         guard !o1 else { return false }
-        var newCapacity = Swift.max(capacity, 16)
+        var newCapacity = Swift.max(capacity, firstCapacity)
         while newCapacity < needed {
             let (doubled, o2) = newCapacity.multipliedReportingOverflow(by: 2)
             guard !o2 else { return false }

@@ -37,6 +37,8 @@ package final class XMLMapper {
     /// Bytes expat was given to scan, rescans included: linear parsing keeps this under 3x the body.
     package private(set) var scannedBytes = 0
 
+    /// A first chunk up to this size is held for a one-call parse (curl hands over at most 16 KiB).
+    static let wholeBodyLimit = 16 * 1024
     /// Total input limit: node counts are 32-bit.
     static let maxInputBytes = Int(UInt32.max) - 1
 
@@ -71,7 +73,15 @@ package final class XMLMapper {
         guard bytes.count <= XMLMapper.maxInputBytes - bytesFed else {
             throw fail(FlickrError(.tooBig, "the XML response is too large to map"))
         }
+        let first = bytesFed == 0
         bytesFed += bytes.count
+        if first && bytes.count <= XMLMapper.wholeBodyLimit {
+            // Most answers arrive in one chunk: held until the next one or the end, so that expat
+            // can parse a whole body in one final call, about 10% cheaper than a streamed chunk
+            // plus the closing call (callgrind, a 530-byte answer: 53.0 k instructions vs 59.5 k).
+            held.append(contentsOf: bytes)
+            return
+        }
         if held.isEmpty && bytes.count >= unfinishedToken {
             try parse(UnsafeRawBufferPointer(start: start, count: bytes.count), parser)
             return
@@ -85,6 +95,30 @@ package final class XMLMapper {
         defer { held.removeAll(keepingCapacity: true) }
         // withUnsafeBytes rethrows untyped errors: carry the typed one out in a Result.
         try held.withUnsafeBytes { bytes in Result { () throws(FlickrError) in try parse(bytes, parser) } }.get()
+    }
+
+    /// The whole body, held since it came in one small chunk, parsed in one final call.
+    private func parseWhole(_ parser: XML_Parser) throws(FlickrError) {
+        defer { held.removeAll(keepingCapacity: true) }
+        try held.withUnsafeBytes { bytes in
+            Result { () throws(FlickrError) in try parseLast(bytes, parser) }
+        }.get()
+    }
+
+    /// Gives expat the rest of the document and ends it (isFinal on the last call).
+    private func parseLast(_ bytes: UnsafeRawBufferPointer, _ parser: XML_Parser) throws(FlickrError) {
+        var offset = 0
+        repeat {
+            let length = Swift.min(bytes.count - offset, 1 << 30)
+            let chunk = bytes.baseAddress.map { ($0 + offset).assumingMemoryBound(to: CChar.self) }
+            let last = offset + length == bytes.count
+            scannedBytes = scannedBytes.addingSaturated(unfinishedToken + length)
+            if XML_Parse(parser, chunk, Int32(length), last ? 1 : 0) != XML_STATUS_OK {
+                throw fail(parseError(parser))
+            }
+            offset += length
+            handedToExpat += length
+        } while offset < bytes.count
     }
 
     private func parse(_ bytes: UnsafeRawBufferPointer, _ parser: XML_Parser) throws(FlickrError) {
@@ -111,10 +145,15 @@ package final class XMLMapper {
         guard !finished else { throw FlickrError(.state, "the XML mapper has already finished") }
         guard let parser else { throw fail(FlickrError(.noMemory, "cannot create the XML parser")) }
         guard bytesFed > 0 else { throw fail(FlickrError(.parse, "empty response")) }
-        if !held.isEmpty { try parseHeld(parser) }
-        if XML_Parse(parser, nil, 0, 1) != XML_STATUS_OK {
-            throw fail(parseError(parser))
+        if held.isEmpty {
+            try parseLast(UnsafeRawBufferPointer(start: nil, count: 0), parser)
+        } else {
+            try parseWhole(parser)
         }
+        return try tree()
+    }
+
+    private func tree() throws(FlickrError) -> ValueTree {
         finished = true
         guard let tree = state.pointee.makeTree() else {
             throw fail(state.pointee.failure ?? FlickrError(.parse, "the response has no root element"))
@@ -122,11 +161,15 @@ package final class XMLMapper {
         return tree
     }
 
-    /// Maps a complete body.
+    /// Maps a complete body, in one final call to expat (nothing copied).
     package static func parse(_ bytes: UnsafeRawBufferPointer) throws(FlickrError) -> ValueTree {
         let mapper = XMLMapper()
-        try mapper.feed(bytes)
-        return try mapper.finish()
+        guard let parser = mapper.parser else { throw FlickrError(.noMemory, "cannot create the XML parser") }
+        guard bytes.count > 0 else { throw FlickrError(.parse, "empty response") }
+        guard bytes.count <= XMLMapper.maxInputBytes else { throw FlickrError(.tooBig, "the XML response is too large to map") }
+        mapper.bytesFed = bytes.count
+        try mapper.parseLast(bytes, parser)
+        return try mapper.tree()
     }
 
     private func fail(_ error: FlickrError) -> FlickrError {
@@ -211,13 +254,15 @@ struct TreeBuilder {
     var parser: XML_Parser?
     private(set) var failure: FlickrError?
     private let maxDepth: Int
-    private var arena = RawStack<UInt8>()
+    // First sizes from a typical answer (a flickr.test.echo, a photo's getInfo: 0.5-4 KB,
+    // 10-60 nodes); larger ones grow by doubling.
+    private var arena = RawStack<UInt8>(firstCapacity: 1024)
     private var names = NameTable()
-    private var nodes = RawStack<ValueNode>()
-    private var entries = RawStack<ValueNode>()
-    private var pool = RawStack<PoolItem>()
-    private var frames = RawStack<Frame>()
-    private var text = RawStack<UInt8>()
+    private var nodes = RawStack<ValueNode>(firstCapacity: 64)
+    private var entries = RawStack<ValueNode>(firstCapacity: 32)
+    private var pool = RawStack<PoolItem>(firstCapacity: 16)
+    private var frames = RawStack<Frame>(firstCapacity: 16)
+    private var text = RawStack<UInt8>(firstCapacity: 256)
     private var textKey: UInt = 0
     private var root: ValueNode?
     /// Key -> entry index for open elements with many entries (by depth), so
@@ -228,9 +273,10 @@ struct TreeBuilder {
 
     init(maxDepth: Int) {
         self.maxDepth = maxDepth
-        let interned = "_text".utf8CString.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: UInt8.self) { names.intern($0.baseAddress.unsafelyUnwrapped, arena: &arena) }
-        }
+        // A static string: utf8CString would allocate an array on every parse.
+        let key: StaticString = "_text"
+        let interned = names.intern(bytes: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount),
+                                    arena: &arena)
         if let interned { textKey = interned.offset } else { failure = FlickrError(.noMemory, "out of memory") }
     }
 

@@ -81,7 +81,8 @@ import Testing
 
     @Test func errorsAreSticky() throws {
         let mapper = XMLMapper()
-        let bad = Array("<a></b>".utf8)
+        // Longer than a first chunk the mapper holds for a one-call parse: parsed at once.
+        let bad = Array(("<a></b>" + String(repeating: " ", count: XMLMapper.wholeBodyLimit)).utf8)
         #expect(throws: FlickrError.self) {
             try ValuesTestSupport.feed(mapper, bad)
         }
@@ -90,6 +91,19 @@ import Testing
             try ValuesTestSupport.feed(mapper, good)
         }
         #expect(throws: FlickrError(.parse, "malformed XML at line 1, column 6: mismatched tag")) { try mapper.finish() }
+    }
+
+    /// A small first chunk waits for the next one or the end (one final call to expat is cheaper):
+    /// its error comes from whichever follows.
+    @Test func aSmallFirstChunkFailsAtTheEndOrTheNextChunk() throws {
+        let alone = XMLMapper()
+        try ValuesTestSupport.feed(alone, Array("<a></b>".utf8))
+        #expect(throws: FlickrError(.parse, "malformed XML at line 1, column 6: mismatched tag")) { try alone.finish() }
+        let followed = XMLMapper()
+        try ValuesTestSupport.feed(followed, Array("<a></b>".utf8))
+        #expect(throws: FlickrError(.parse, "malformed XML at line 1, column 6: mismatched tag")) {
+            try ValuesTestSupport.feed(followed, Array(String(repeating: " ", count: 20_000).utf8))
+        }
     }
 
     @Test func finishTwiceIsAStateError() throws {

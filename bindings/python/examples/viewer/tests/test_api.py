@@ -63,6 +63,7 @@ def test_place_photos_newest_fifty_with_titles_rules(viewer, sandbox):
         else:
             assert shown["title"] == "Unknown"
         assert shown["latitude"] is not None and shown["thumbnail"].startswith("/api/images/s/")
+        assert shown["thumbnail_2x"] == shown["thumbnail"].replace("/s/", "/q/")
     assert any(p["title"] == "Unknown" for p in body["photos"])
 
 
@@ -95,12 +96,34 @@ def test_bad_requests_answer_json_errors(viewer):
     assert status == 404 and body["heading"] == "Photo not found" and body["transient"] is False
     assert body["error"].startswith("Flickr refused the request: Photo not found")
     assert get_json(viewer, "/api/images/o/65535/1_abc.jpg")[0] == 404  # not a size the viewer serves
-    status, body = get_json(viewer, "/api/images/b/65535/1_abc.jpg")
-    assert status == 502 and "404" in body["error"] and body["transient"] is False
+    status, body = get_json(viewer, "/api/images/b/65535/1_abc.jpg")  # the image host has no such image
+    assert status == 404 and "404" in body["error"] and body["transient"] is False
     status, body = get_json(viewer, "/api/no/such/endpoint")
     assert status == 404 and body["transient"] is False  # JSON, for the pages' scripts
     status, body = get_json(viewer, "/api/vacations/Nowhere")
     assert (status, body["heading"], body["transient"]) == (404, "No such vacation", False)
+
+
+def test_thumbnails_are_cached_jpegs_and_bad_addresses_are_404(viewer, sandbox):
+    row = sandbox.store.one("SELECT id, secret, server FROM photos WHERE ispublic = 1 ORDER BY id DESC LIMIT 1")
+    good = f"/api/images/s/{row['server']}/{row['id']}_{row['secret']}.jpg"
+    with urllib.request.urlopen(viewer.url + good, timeout=20) as response:
+        assert (response.status, response.headers.get_content_type()) == (200, "image/jpeg")
+        assert response.headers["Cache-Control"] == "public, max-age=3600"
+        image = response.read()
+    [cached] = (viewer.data_dir / "photo-cache").glob(f"flickr-cache-{row['id']}_{row['secret']}_s.*")
+    assert image[:3] == b"\xff\xd8\xff" and cached.read_bytes() == image
+    for bad in (f"/api/images/x/{row['server']}/{row['id']}_{row['secret']}.jpg",  # not a size
+                f"/api/images/S/{row['server']}/{row['id']}_{row['secret']}.jpg",
+                f"/api/images/s/{row['server']}/{row['id']}x_{row['secret']}.jpg",  # not an id
+                f"/api/images/s/{row['server']}/{'9' * 21}_{row['secret']}.jpg",
+                f"/api/images/s/6%2E5/{row['id']}_{row['secret']}.jpg",  # not a server
+                f"/api/images/s/{row['server']}/{row['id']}_{row['secret']}%2F...jpg",  # not a secret
+                f"/api/images/s/{row['server']}/{row['id']}_{row['secret']}.png",
+                f"/api/images/s/{row['server']}/{row['id']}_0000000000.jpg",  # the image host has none
+                f"/api/images/s/{row['server']}/1_{row['secret']}.jpg"):
+        status, body = get_json(viewer, bad)
+        assert (status, body["transient"]) == (404, False), bad
 
 
 def test_vacations_are_listed_with_their_counts_and_deleted(start_viewer, tmp_path):
@@ -108,8 +131,8 @@ def test_vacations_are_listed_with_their_counts_and_deleted(start_viewer, tmp_pa
     assert send_json(viewer, "POST", "/api/vacations", {"name": "Rome"}) == (201, {"name": "Rome"})
     assert send_json(viewer, "POST", "/api/vacations", {"name": "Oslo"})[0] == 201
     status, body = get_json(viewer, "/api/vacations")
-    assert [(v["name"], v["current"], v["photos"], v["delete"]) for v in body["vacations"]] == [
-        ("Oslo", True, 0, "/api/vacations/Oslo"), ("Rome", False, 0, "/api/vacations/Rome")]
+    assert [(v["name"], v["current"], v["photos"], v["delete"], v["thumbnail"]) for v in body["vacations"]] == [
+        ("Oslo", True, 0, "/api/vacations/Oslo", None), ("Rome", False, 0, "/api/vacations/Rome", None)]
     assert send_json(viewer, "DELETE", "/api/vacations/Oslo") == (200, {"deleted": "Oslo", "current": "My Vacation"})
     assert [v["name"] for v in get_json(viewer, "/api/vacations")[1]["vacations"]] == ["Rome"]
     status, body = send_json(viewer, "DELETE", "/api/vacations/Oslo")

@@ -61,8 +61,15 @@ def photo_json(photo: Photo) -> dict:
     title, subtitle = photo.heading
     return {"id": photo.id, "title": title, "subtitle": subtitle,
             "latitude": photo.latitude, "longitude": photo.longitude,
-            "url": url_for("pages.photo", photo_id=photo.id),
-            "thumbnail": image_url(photo, "s")}
+            "url": url_for("pages.photo", photo_id=photo.id)} | thumbnail_json(photo)
+
+
+def thumbnail_json(photo: Photo | None) -> dict:
+    """A row's thumbnail: Flickr's 75 px square, and its 150 px one for screens of 2 pixels a point;
+    None for a row that could have one but has no photo (the page shows an empty box)."""
+    if photo is None:
+        return {"thumbnail": None, "thumbnail_2x": None}
+    return {"thumbnail": image_url(photo, "s"), "thumbnail_2x": image_url(photo, "q")}
 
 
 def image_url(photo: Photo, size: str) -> str:
@@ -112,9 +119,15 @@ def image(size: str, server: str, photo_id: str, secret: str):
         abort(404, "No such image.")
     fetchable = {"id": checked_photo_id(photo_id), "secret": secret, "server": server}
     for _ in range(2):
-        path = viewer().service.image(fetchable, size)
+        try:
+            path = viewer().service.image(fetchable, size)
+        except flickr.HTTPError as error:
+            if error.http_status == 404:  # the image host has no such image: a wrong id, server or secret
+                return answer(failures.Failure(failures.describe(error), 404, transient=False))
+            raise
         try:
             # Opened at once: a later download may evict the file, but an open file stays readable.
+            # No Last-Modified: the cache touches a file's time on every use (its eviction order).
             return send_file(path.open("rb"), mimetype="image/jpeg", max_age=3600)
         except FileNotFoundError:
             continue  # evicted between the fetch and the open: fetch it again
@@ -143,9 +156,11 @@ def vacations():
     vacations = viewer().vacations
     current = vacations.current_name()
     found = (vacations.find(name) for name in vacations.names())  # None when deleted meanwhile
+    # A vacation's thumbnail is its first photo's: one more row read from its file, no Flickr call.
     return jsonify(current=current, vacations=[
         {"name": v.name, "current": v.name == current, "photos": v.count(),
          "url": url_for("pages.vacation", name=v.name), "delete": url_for("api.delete_vacation", name=v.name)}
+        | thumbnail_json(next(iter(v.photos(limit=1)), None))
         for v in found if v])
 
 

@@ -70,10 +70,11 @@ class Vacation:
             db.execute(_SCHEMA)
             yield db
 
-    def photos(self) -> list[Photo]:
-        """The visited photos, the first visited first."""
+    def photos(self, limit: int = -1) -> list[Photo]:
+        """The visited photos, the first visited first; at most `limit` (SQLite's -1: all)."""
         with self._db() as db:
-            rows = db.execute(f"SELECT {', '.join(_PHOTO_COLUMNS)} FROM visits ORDER BY visit").fetchall()
+            rows = db.execute(f"SELECT {', '.join(_PHOTO_COLUMNS)} FROM visits ORDER BY visit LIMIT ?",
+                              (limit,)).fetchall()
         return [Photo(**dict(row)) for row in rows]
 
     def count(self) -> int:

@@ -102,14 +102,31 @@ async function load(region, url, render, label = "Loading…", failed = () => {}
 
 // -- Lists and maps ------------------------------------------------------------------------
 
+// An item with a thumbnail key (a photo's, or null for a row that has no photo) gets a box for it.
 function itemLink(item) {
   return el("a", {href: item.url},
-            el("span", {class: "title"}, item.title),
-            item.subtitle ? el("span", {class: "subtitle"}, item.subtitle) : null);
+            "thumbnail" in item ? thumbnail(item) : null,
+            el("span", {class: "text"},
+               el("span", {class: "title"}, item.title),
+               item.subtitle ? el("span", {class: "subtitle"}, item.subtitle) : null));
 }
 
-// Items are {title, subtitle, url, latitude, longitude[, thumbnail][, photos]}; an item's
-// photos are listed under it (the places of an itinerary, the tags of a vacation).
+// A box of fixed size (viewer.css), so that the list does not move as images arrive. The image
+// loads when scrolled near ("loading" is set before "src" for that): a list of fifty asks for the
+// few on screen. When it fails the image goes and the empty box stays, a neutral placeholder
+// rather than a broken-image icon. The alt text is empty because the title beside it names the link.
+function thumbnail(item) {
+  const box = el("span", {class: "thumb"});
+  if (item.thumbnail) {
+    box.append(el("img", {loading: "lazy", alt: "", width: 75, height: 75,
+                          onerror: (event) => event.target.remove(),
+                          srcset: item.thumbnail_2x && `${item.thumbnail_2x} 2x`, src: item.thumbnail}));
+  }
+  return box;
+}
+
+// Items are {title, subtitle, url, latitude, longitude[, thumbnail, thumbnail_2x][, photos]}; an
+// item's photos are listed under it (the places of an itinerary, the tags of a vacation).
 function itemList(items, emptyText) {
   if (!items.length) return el("p", {class: "empty"}, emptyText);
   return el("ul", {class: "list"}, ...items.map((item) => el("li", {},
@@ -332,7 +349,8 @@ function vacationsPage() {
       return;
     }
     content.append(el("ul", {class: "list"}, ...data.vacations.map((vacation) => el("li", {},
-      itemLink({url: vacation.url, title: vacation.name,
+      itemLink({url: vacation.url, title: vacation.name, thumbnail: vacation.thumbnail,
+                thumbnail_2x: vacation.thumbnail_2x,
                 subtitle: [photoCount(vacation.photos), vacation.current ? "Current vacation" : ""]
                   .filter(Boolean).join(" · ")}),
       vacation.current ? null : el("button", {type: "button", class: "choose", onclick: () => choose(vacation.name)},

@@ -87,6 +87,14 @@ def test_two_neighbours_share_one_border_arc_and_a_small_island_goes():
                                                                                        [(1, 1), (1, 0)])
 
 
+def test_neighbours_whose_copies_of_a_border_differ_by_a_vertex_still_share_it():
+    west = [(0, 0), (1, 0), (1.001, 0.5), (1, 1), (0, 1), (0, 0)]  # a vertex East's copy lacks
+    topology = make_basemap.build([("West", [(False, west)]), ("East", [(False, square(1, 0))])],
+                                  tolerance=0.01, min_island=0.05, scale=0.01)
+    assert len(topology["objects"]["borders"]["arcs"]) == 1
+    assert len(topology["objects"]["coastline"]["arcs"]) == 2
+
+
 def test_an_enclave_is_its_neighbours_hole_and_a_border_and_the_antimeridian_is_no_coast():
     countries = [("Around", [(False, square(0, 0, 4)), (True, square(1, 1, 2))]),
                  ("Enclave", [(False, list(reversed(square(1, 1, 2))))]),

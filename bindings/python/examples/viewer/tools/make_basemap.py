@@ -10,7 +10,8 @@ r-cran-rnaturalearthdata package ships it (the CRAN package rnaturalearthdata, C
 
 Rscript prints every country's rings; this script then builds a topology (TopoJSON: each stretch
 of boundary shared by two countries is one arc, stored once), simplifies each arc with
-Douglas-Peucker (a shared border the same way for both neighbours, so no gaps open), drops
+Douglas-Peucker (a shared border the same way for both neighbours, so no gaps open), makes one
+border of two neighbours' copies of it that differ by a vertex but come out the same, drops
 islands smaller than --min-island unless one is all a country has, and writes three objects:
 
   countries  the land, one (Multi)Polygon per country, with its name
@@ -205,6 +206,26 @@ def build(countries: list[tuple[str, list[tuple[bool, Ring]]]], *, tolerance: fl
         features.append((name, polygons, [area(ring) for ring in outers]))
 
     simplified = [simplify(points, tolerance) for points in arcs]
+    # Where two neighbours' copies of a border differ by a vertex the topology sees two arcs, each
+    # on one country: drawn as coast. Once simplified onto the grid they are mostly the same arc.
+    # (Not within one country: the two sides of a tiny one can fold onto the same segment.)
+    owners: list[set[int]] = [set() for _ in arcs]
+    for n, (_, polygons, _) in enumerate(features):
+        for i in (i for polygon in polygons for ring in polygon for i in ring):
+            owners[i if i >= 0 else ~i].add(n)
+    same = {i: j for i, j in _same_arcs([_grid(points, scale) for points in simplified]).items()
+            if not owners[i] & owners[j if j >= 0 else ~j]}
+    for i, j in same.items():
+        uses[j if j >= 0 else ~j] += uses[i]
+
+    def resolve(i: int) -> int:
+        a = i if i >= 0 else ~i
+        if a not in same:
+            return i
+        return same[a] if i >= 0 else ~same[a]
+
+    features = [(name, [[[resolve(i) for i in ring] for ring in polygon] for polygon in polygons], sizes)
+                for name, polygons, sizes in features]
 
     def small_island(polygon: list[list[int]], size: float) -> bool:
         ids = polygon[0]
@@ -251,14 +272,32 @@ def _parts(geometry: dict) -> list:
     return [geometry["arcs"]] if geometry["type"] == "Polygon" else geometry["arcs"]
 
 
-def _quantize(points: list[Point], scale: float) -> list[list[int]]:
-    """The arc in TopoJSON's delta encoding on a grid of `scale` degrees (repeats dropped)."""
+def _grid(points: list[Point], scale: float) -> list[tuple[int, int]]:
+    """The arc on a grid of `scale` degrees from (-180, -90), repeats dropped, two points at least."""
     grid = [(round((x + 180) / scale), round((y + 90) / scale)) for x, y in points]
-    grid = [p for i, p in enumerate(grid) if i == 0 or p != grid[i - 1]] or grid[:1]
-    if len(grid) == 1:
-        grid.append(grid[0])
+    grid = [p for i, p in enumerate(grid) if i == 0 or p != grid[i - 1]]
+    return grid if len(grid) > 1 else grid * 2
+
+
+def _same_arcs(grids: list[list[tuple[int, int]]]) -> dict[int, int]:
+    """{arc: the earlier arc it is the same as (~arc when reversed)}."""
+    first: dict[tuple, int] = {}
+    same = {}
+    for i, grid in enumerate(grids):
+        key, back = tuple(grid), tuple(reversed(grid))
+        if key in first:
+            same[i] = first[key]
+        elif back in first:
+            same[i] = ~first[back]
+        else:
+            first[key] = i
+    return same
+
+
+def _quantize(points: list[Point], scale: float) -> list[list[int]]:
+    """The arc in TopoJSON's delta encoding on a grid of `scale` degrees."""
     out, (px, py) = [], (0, 0)
-    for x, y in grid:
+    for x, y in _grid(points, scale):
         out.append([x - px, y - py])
         px, py = x, y
     return out

@@ -77,6 +77,13 @@ def test_ten_recents_at_four_places_are_clustered_over_land_and_sea_offline(page
     expect(page.locator("path.basemap-land")).to_have_count(3 * BASEMAP_COUNTRIES)
     assert drawn(page, "land") > 150 and drawn(page, "coast") >= 1 and drawn(page, "border") >= 1
     expect(page.locator(".leaflet-control-attribution")).to_contain_text("Natural Earth")
+    # Every graticule label inside the map, 180° too (it was cut off at the east edge).
+    expect(page.locator(".graticule-label span", has_text="180°")).not_to_have_count(0)
+    frame = page.locator(".map").bounding_box()
+    for label in page.locator(".graticule-label span").all():
+        at = label.bounding_box()
+        assert frame["x"] <= at["x"] and at["x"] + at["width"] <= frame["x"] + frame["width"], label.inner_text()
+        assert frame["y"] <= at["y"] and at["y"] + at["height"] <= frame["y"] + frame["height"], label.inner_text()
 
     # 6 at one place and 2 close together: two clusters; San Francisco and the ship: pins.
     expect(cluster(page, 6)).to_be_visible()
@@ -95,6 +102,7 @@ def test_ten_recents_at_four_places_are_clustered_over_land_and_sea_offline(page
     zurich = [r["title"] for r in recents[:6]]
     for title in zurich:
         expect(page.get_by_title(title, exact=True)).to_be_visible()
+    expect(page.locator(".leaflet-cluster-anim")).to_have_count(0)  # spread out: a person clicks now
     page.get_by_title(zurich[2], exact=True).click()
     expect(page.locator(".leaflet-popup")).to_contain_text(zurich[2])
     expect(page.locator(".leaflet-popup")).to_have_css("opacity", "1")

@@ -14,6 +14,7 @@ packages=(build-essential cmake pkg-config libcurl4-openssl-dev libssl-dev libex
           zlib1g-dev  # test_hostile_server gzips its 32 MB comment
           binutils file valgrind
           chromium libjs-leaflet  # the example viewer: its browser tests, its maps (served offline)
+          libjs-leaflet.markercluster  # the viewer's maps group overlapping pins (served offline too)
           python3-venv  # scripts/viewer.sh's own environment (Debian's python3 has no venv without it)
           libjpeg-turbo-progs)  # djpeg: tests decode the sandbox's JPEG pictures with it
 missing=()

@@ -56,16 +56,19 @@ def sandbox() -> Iterator[flickr_sandbox.Sandbox]:
 
 @pytest.fixture(scope="session")
 def start_viewer(sandbox) -> Iterator[Callable[..., RunningViewer]]:
-    """Starts a viewer on the sandbox: ``start_viewer(data_dir, cache_max_bytes=..., **options)``."""
+    """Starts a viewer on the sandbox: ``start_viewer(data_dir, cache_max_bytes=..., app_options={...},
+    **options)``: `app_options` go to create_app (tile_url...), `options` to the connection."""
     running: list[RunningViewer] = []
 
-    def start(data_dir: Path, cache_max_bytes: int = 10_000_000, **options: Any) -> RunningViewer:
+    def start(data_dir: Path, cache_max_bytes: int = 10_000_000, app_options: dict | None = None,
+              **options: Any) -> RunningViewer:
         options.setdefault("rest_endpoint", sandbox.url + "/services/rest/")
         options.setdefault("photo_endpoint", sandbox.url + "/photos")
         api = connect(sandbox.api_key, sandbox.api_secret, cache_dir=data_dir / "photo-cache",
                       cache_max_bytes=cache_max_bytes, **options)
         service = FlickrService(api)
-        server = make_server("127.0.0.1", 0, create_app(service, data_dir), threaded=True)
+        server = make_server("127.0.0.1", 0, create_app(service, data_dir, **(app_options or {})),
+                             threaded=True)
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
         viewer = RunningViewer(f"http://127.0.0.1:{server.port}", data_dir, service, server, thread)

@@ -44,11 +44,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="bound of the photo cache (default $VIEWER_CACHE_MAX_BYTES or 10000000)")
     parser.add_argument("--tile-url", default=env("VIEWER_TILE_URL", ""),
                         help="map tiles, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png "
-                             "(default $VIEWER_TILE_URL; none: maps draw a graticule only, offline)")
+                             "(default $VIEWER_TILE_URL; none: maps draw the offline basemap only; tiles "
+                             "are drawn over it)")
     parser.add_argument("--tile-attribution", default=env("VIEWER_TILE_ATTRIBUTION", ""),
                         help="the tiles' attribution text (default $VIEWER_TILE_ATTRIBUTION)")
     parser.add_argument("--leaflet-dir", type=Path, default=LEAFLET_DIR,
-                        help=f"Leaflet's files (default {LEAFLET_DIR}, Debian's libjs-leaflet)")
+                        help=f"Leaflet's files (default {LEAFLET_DIR}, Debian's libjs-leaflet, with "
+                             "libjs-leaflet.markercluster's beside them)")
     return parser.parse_args(argv)
 
 

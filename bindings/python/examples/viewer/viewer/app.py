@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, abort, render_template, request, send_from_directory
+from flask import Flask, abort, render_template, request, send_from_directory, url_for
 from werkzeug.exceptions import NotFound
 
 from . import api, failures, pages
@@ -14,7 +14,8 @@ from .recents import Recents
 from .state import Viewer, viewer
 from .vacations import Vacations
 
-LEAFLET_DIR = Path("/usr/share/javascript/leaflet")  # Debian's libjs-leaflet
+LEAFLET_DIR = Path("/usr/share/javascript/leaflet")  # Debian's libjs-leaflet (and libjs-leaflet.markercluster)
+BASEMAP = "basemap/countries-50m.topo.json"  # under static/: how it was made is in its README.md
 
 
 def create_app(service: FlickrService, data_dir: Path, *, tile_url: str = "", tile_attribution: str = "",
@@ -30,7 +31,8 @@ def create_app(service: FlickrService, data_dir: Path, *, tile_url: str = "", ti
 
     @app.context_processor
     def map_settings() -> dict:
-        return {"tile_url": viewer().tile_url, "tile_attribution": viewer().tile_attribution}
+        return {"tile_url": viewer().tile_url, "tile_attribution": viewer().tile_attribution,
+                "basemap_url": url_for("static", filename=BASEMAP)}
 
     @app.errorhandler(NotFound)
     def not_found(error: NotFound):

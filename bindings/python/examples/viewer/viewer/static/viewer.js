@@ -168,21 +168,52 @@ function drawMap(box, items, kind) {
     box.append(el("p", {class: "empty"}, "None of these has a location."));
     return null;
   }
-  const map = L.map(box, {worldCopyJump: true, zoomSnap: 0.5});
+  // maxZoom: marker clustering needs one, and without tiles nothing else sets it.
+  const map = L.map(box, {worldCopyJump: true, zoomSnap: 0.5, maxZoom: 18});
   if (page.tileUrl) L.tileLayer(page.tileUrl, {attribution: page.tileAttribution, maxZoom: 19}).addTo(map);
+  basemap(map);
+  const pins = pinLayer(map, kind);
   const bounds = L.latLngBounds([]);
   for (const item of located) {
     const at = [item.latitude, item.longitude];
-    L.marker(at, {title: item.title, alt: item.title})
-      .bindPopup(() => callout(item, kind), {minWidth: 180})
-      .addTo(map);
+    pins.addLayer(L.marker(at, {title: item.title, alt: item.title})
+      .bindPopup(() => callout(item, kind), {minWidth: 180}));
     bounds.extend(at);
   }
   // The smallest region that shows every marker, with some room around them.
   map.fitBounds(bounds, {padding: [48, 48], maxZoom: 12});
-  L.control.scale({position: "topright"}).addTo(map);
+  pins.addTo(map);
+  L.control.scale({position: "bottomleft"}).addTo(map);
   graticule(map);
   return map;
+}
+
+// Pins that overlap on screen are grouped into a cluster showing how many it holds: a click zooms
+// in to them, or spreads them out when they are at the same place (Leaflet.markercluster, Debian's
+// libjs-leaflet.markercluster). Without it, plain markers and a note saying so.
+function pinLayer(map, kind) {
+  if (!L.markerClusterGroup) {
+    mapNote(map, "Overlapping pins are not grouped: install Debian's libjs-leaflet.markercluster package.");
+    return L.layerGroup();
+  }
+  return L.markerClusterGroup({
+    maxClusterRadius: 40, showCoverageOnHover: false, spiderfyOnMaxZoom: true,
+    iconCreateFunction: (cluster) => {
+      const n = cluster.getChildCount();
+      const label = `${n} ${kind}s here: click to see them`;
+      return L.divIcon({
+        className: `marker-cluster marker-cluster-${n < 10 ? "small" : n < 100 ? "medium" : "large"}`,
+        html: `<div title="${label}" aria-label="${label}"><span>${n}</span></div>`,
+        iconSize: L.point(40, 40),
+      });
+    },
+  });
+}
+
+function mapNote(map, text) {
+  const note = L.control({position: "bottomleft"});
+  note.onAdd = () => el("p", {class: "map-note", role: "note"}, text);
+  note.addTo(map);
 }
 
 function callout(item, kind) {
@@ -196,12 +227,60 @@ function callout(item, kind) {
       el("a", {href: item.url, class: "disclosure"}, kind === "photo" ? "View photo ›" : "Show photos ›")));
 }
 
-// An offline background: parallels and meridians at a spacing that suits the zoom, labelled
-// along the east and south edges.
+// -- The offline basemap: land, coastlines and borders (Natural Earth, static/basemap/) ---------
+
+// The decoded basemap, fetched once for all the maps of a page.
+let basemapFeatures = null;
+
+// Draws the basemap into the map's "basemap" pane, under the tiles when there are tiles (so that
+// it shows wherever they do not come), three times side by side so that no half of the view is
+// empty sea when it crosses the antimeridian.
+function basemap(map) {
+  map.createPane("basemap").style.zIndex = 150;  // tiles are at 200, vectors at 400
+  basemapFeatures ??= requestJSON(page.basemapUrl).then(fromTopology);
+  basemapFeatures.then(({land, borders, coastline}) => {
+    const layers = [[land, {className: "basemap-land", stroke: false, fillColor: "#f4f1e8", fillOpacity: 1}],
+                    [borders, {className: "basemap-border", color: "#9e8fa6", weight: 0.8, opacity: 0.9}],
+                    [coastline, {className: "basemap-coast", color: "#6d8ea8", weight: 1}]];
+    for (const [data, style] of layers) {
+      for (const shift of [0, -360, 360]) {
+        L.geoJSON(data, {
+          pane: "basemap", interactive: false, style,
+          attribution: shift || data !== land ? null : "Land and borders: Natural Earth",
+          coordsToLatLng: ([lon, lat]) => L.latLng(lat, lon + shift),
+        }).addTo(map);
+      }
+    }
+    map.getContainer().dataset.basemap = "drawn";
+  }).catch(() => mapNote(map, "The basemap could not be loaded: the map shows a graticule only."));
+}
+
+// GeoJSON of the basemap's TopoJSON objects: each arc (a stretch of coast or border) is stored
+// once, delta-encoded on a grid; a ring or a line lists its arcs (~i: arc i reversed).
+function fromTopology(topology) {
+  const {scale: [kx, ky], translate: [dx, dy]} = topology.transform;
+  const arcs = topology.arcs.map((arc) => {
+    let x = 0, y = 0;
+    return arc.map(([ax, ay]) => [(x += ax) * kx + dx, (y += ay) * ky + dy]);
+  });
+  const arc = (i) => i >= 0 ? arcs[i] : arcs[~i].slice().reverse();
+  const line = (ids) => ids.flatMap((id, n) => n ? arc(id).slice(1) : arc(id));
+  const geometry = ({type, arcs: ids}) => ({
+    type, coordinates: type === "MultiPolygon" ? ids.map((polygon) => polygon.map(line)) : ids.map(line),
+  });
+  const feature = (object) => ({type: "Feature", properties: object.properties || {}, geometry: geometry(object)});
+  const {countries, borders, coastline} = topology.objects;
+  return {land: {type: "FeatureCollection", features: countries.geometries.map(feature)},
+          borders: feature(borders), coastline: feature(coastline)};
+}
+
+// Parallels and meridians at a spacing that suits the zoom, over the basemap: latitudes labelled
+// along the east edge, longitudes along the north one (the bottom corners hold the scale and the
+// attribution). A label that would leave the map or hide under the zoom buttons moves or goes.
 function graticule(map) {
   const layer = L.layerGroup().addTo(map);
   const steps = [30, 10, 5, 2, 1, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001];
-  const line = {color: "#6f8599", weight: 1, opacity: 0.45, interactive: false};
+  const line = {color: "#5f7890", weight: 1, opacity: 0.3, interactive: false};
   const label = (at, text, edge) => L.marker(at, {
     interactive: false, keyboard: false,
     icon: L.divIcon({className: `graticule-label ${edge}`, html: `<span>${text}</span>`, iconSize: null}),
@@ -212,20 +291,28 @@ function graticule(map) {
   };
   const draw = () => {
     layer.clearLayers();
-    const b = map.getBounds();
+    const b = map.getBounds(), {x: width, y: height} = map.getSize();
     const south = Math.max(-85, b.getSouth()), north = Math.min(85, b.getNorth());
     const west = b.getWest(), east = b.getEast();
     const span = Math.max(east - west, north - south);
     const step = steps.find((s) => span / s >= 4) ?? steps[steps.length - 1];
+    const top = map.containerPointToLatLng([0, 0]).lat;
     for (let i = Math.ceil(south / step); i * step <= north; i++) {
       const lat = i * step;
       layer.addLayer(L.polyline([[lat, west], [lat, east]], line));
-      layer.addLayer(label([lat, east], degrees(lat, step, "N", "S"), "east"));
+      const y = map.latLngToContainerPoint([lat, east]).y;
+      if (y > 40 && y < height - 20) {  // clear of the longitudes and of the attribution
+        layer.addLayer(label([lat, east], degrees(lat, step, "N", "S"), "east"));
+      }
     }
     for (let i = Math.ceil(west / step); i * step <= east; i++) {
       const lon = i * step;
       layer.addLayer(L.polyline([[south, lon], [north, lon]], line));
-      layer.addLayer(label([south, lon], degrees(((lon + 540) % 360) - 180, step, "E", "W"), "south"));
+      const x = map.latLngToContainerPoint([top, lon]).x;
+      if (x < 56) continue;  // under the zoom buttons
+      // Right of its meridian, or left of it when there is no room before the east edge.
+      layer.addLayer(label([top, lon], degrees(((lon + 540) % 360) - 180, step, "E", "W"),
+                           x > width - 64 ? "north west" : "north"));
     }
   };
   map.on("moveend", draw);

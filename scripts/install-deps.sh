@@ -15,6 +15,7 @@ packages=(build-essential cmake pkg-config libcurl4-openssl-dev libssl-dev libex
           binutils file valgrind
           chromium libjs-leaflet  # the example viewer: its browser tests, its maps (served offline)
           libjs-leaflet.markercluster  # the viewer's maps group overlapping pins (served offline too)
+          fonts-droid-fallback  # CJK glyphs in headless Chromium, so the viewer's screenshots show titles
           python3-venv  # scripts/viewer.sh's own environment (Debian's python3 has no venv without it)
           libjpeg-turbo-progs)  # djpeg: tests decode the sandbox's JPEG pictures with it
 missing=()

@@ -62,7 +62,7 @@ extension RESTCall: Operation {
     /// A known method's missing required argument costs no round trip (FLICKR_OPT_CHECK_ARGUMENTS);
     /// an unknown method is sent as given, with a log line: Flickr adds methods.
     package func check(_ settings: Settings) throws(FlickrError) {
-        guard let known = MethodCatalogue.method(named: method) else {
+        guard let known = MethodCatalogue.entry(named: method) else {
             settings.log?.write("\(method) is not in libflickr's method catalogue: sent as given")
             return
         }

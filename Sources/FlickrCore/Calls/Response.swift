@@ -13,13 +13,20 @@ package final class Response: @unchecked Sendable {
     package init(tree: ValueTree, body: [UInt8], httpStatus: Int) {
         self.tree = tree
         self.httpStatus = httpStatus
-        storage = body.withUnsafeBytes { Response.copy($0) }
+        storage = Response.copy(body)
     }
 
     package init(tree: ValueTree, bodyBytes: UnsafeRawBufferPointer, httpStatus: Int) {
         self.tree = tree
         self.httpStatus = httpStatus
         storage = Response.copy(bodyBytes)
+    }
+
+    /// A separate function, not a closure in the initializer: withUnsafeBytes rethrows, and an
+    /// initializer that may throw after allocating is what Embedded Swift must not have
+    /// (ctest embedded_no_partial_class_dealloc).
+    private static func copy(_ body: [UInt8]) -> UnsafeMutableBufferPointer<UInt8> {
+        body.withUnsafeBytes { copy($0) }
     }
 
     /// The bytes and a NUL, copied with one memcpy (initialize(from:) went byte by byte: 1.6 M

@@ -47,53 +47,43 @@ package enum Crypto {
         key.withUnsafeBufferPointer { key in data.withUnsafeBufferPointer { hmacSHA1(key: key, data: $0) } }
     }
 
-    /// HMAC-SHA1 over byte buffers; the pads and the inner hash live on the stack.
+    /// HMAC-SHA1 over byte buffers; the pads, the inner hash and the SHA-1 state live on the stack.
     static func hmacSHA1(key: UnsafeBufferPointer<UInt8>, data: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        // RFC 2104 over SHA-1 with a digest fetched once: OpenSSL 3's one-shot HMAC() fetches the
-        // MAC and the digest by name on every call, which costs more than hashing a request.
-        guard let md = sha1, let context = EVP_MD_CTX_new() else { return nil }
-        defer { EVP_MD_CTX_free(context) }
+        // RFC 2104 over libcrypto's SHA1_* (see COpenSSL/shim.h): OpenSSL 3's one-shot HMAC()
+        // fetches the MAC and the digest by name on every call, and the first EVP fetch of a
+        // process builds the provider name map (3 M instructions).
         let blockSize = 64
-        let hashSize = Int(EVP_MAX_MD_SIZE)
+        let hashSize = Int(SHA_DIGEST_LENGTH)
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * blockSize + hashSize) { scratch in
             guard let base = scratch.baseAddress else { return nil }
             let block = base, pad = base + blockSize, hash = base + 2 * blockSize
             block.initialize(repeating: 0, count: blockSize)
             if key.count > blockSize {
-                guard let length = digest(md, context, UnsafeBufferPointer(start: key.baseAddress, count: key.count),
-                                          nil, into: hash) else { return nil }
-                block.update(from: hash, count: length)
+                guard sha1(key, nil, into: hash) else { return nil }
+                block.update(from: hash, count: hashSize)
             } else if let start = key.baseAddress {
                 block.update(from: start, count: key.count)
             }
             for i in 0..<blockSize { pad[i] = block[i] ^ 0x36 }
-            guard let innerLength = digest(md, context, UnsafeBufferPointer(start: pad, count: blockSize), data,
-                                           into: hash) else { return nil }
+            guard sha1(UnsafeBufferPointer(start: pad, count: blockSize), data, into: hash) else { return nil }
             for i in 0..<blockSize { pad[i] = block[i] ^ 0x5C }
-            guard let length = digest(md, context, UnsafeBufferPointer(start: pad, count: blockSize),
-                                      UnsafeBufferPointer(start: hash, count: innerLength), into: hash)
+            guard sha1(UnsafeBufferPointer(start: pad, count: blockSize),
+                       UnsafeBufferPointer(start: hash, count: hashSize), into: hash)
             else { return nil }
-            return Array(UnsafeBufferPointer(start: hash, count: length))
+            return Array(UnsafeBufferPointer(start: hash, count: hashSize))
         }
     }
 
-    /// SHA-1 fetched once per process (nil if libcrypto cannot provide it); EVP_MD objects are shareable.
-    nonisolated(unsafe) private static let sha1: OpaquePointer? = EVP_MD_fetch(nil, "SHA1", nil)
-
-    /// The digest of `first` then `second` into `out` (EVP_MAX_MD_SIZE bytes); its length, or nil.
-    private static func digest(
-        _ md: OpaquePointer, _ context: OpaquePointer, _ first: UnsafeBufferPointer<UInt8>,
-        _ second: UnsafeBufferPointer<UInt8>?, into out: UnsafeMutablePointer<UInt8>
-    ) -> Int? {
-        guard EVP_DigestInit_ex(context, md, nil) == 1 else { return nil }
-        guard first.isEmpty || EVP_DigestUpdate(context, first.baseAddress, first.count) == 1 else { return nil }
-        if let second, !second.isEmpty {
-            guard EVP_DigestUpdate(context, second.baseAddress, second.count) == 1 else { return nil }
+    /// SHA-1 of `first` then `second` into `out` (SHA_DIGEST_LENGTH bytes); false if libcrypto fails.
+    private static func sha1(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>?,
+                             into out: UnsafeMutablePointer<UInt8>) -> Bool {
+        var context = SHA_CTX()
+        guard SHA1_Init(&context) == 1 else { return false }
+        if let start = first.baseAddress, first.count > 0, SHA1_Update(&context, start, first.count) != 1 { return false }
+        if let second, let start = second.baseAddress, second.count > 0, SHA1_Update(&context, start, second.count) != 1 {
+            return false
         }
-        var length: UInt32 = 0
-        guard EVP_DigestFinal_ex(context, out, &length) == 1, length > 0, length <= UInt32(EVP_MAX_MD_SIZE)
-        else { return nil }
-        return Int(length)
+        return SHA1_Final(out, &context) == 1
     }
 
     package static func md5(_ data: [UInt8]) -> [UInt8]? {

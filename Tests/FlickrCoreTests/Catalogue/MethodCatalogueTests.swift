@@ -45,6 +45,28 @@ import Testing
         #expect(MethodCatalogue.missingArgument(of: legacy, in: []) == nil)
     }
 
+    /// Calls read the table's bytes (entries), the C API its strings (methods): they agree on
+    /// every method, verb and missing argument.
+    @Test func entriesAgreeWithMethods() throws {
+        for (index, method) in MethodCatalogue.methods.enumerated() {
+            let entry = try #require(MethodCatalogue.entry(named: method.name))
+            #expect(entry.index == index && MethodCatalogue.verb(of: entry) == method.verb)
+            var given: [(String, String)] = []
+            #expect(MethodCatalogue.missingArgument(of: entry, in: given) == MethodCatalogue.missingArgument(of: method, in: given))
+            for name in method.required {
+                given.append((name, "1"))
+                #expect(MethodCatalogue.missingArgument(of: entry, in: given)
+                        == MethodCatalogue.missingArgument(of: method, in: given), "\(method.name) given \(name)")
+            }
+            #expect(MethodCatalogue.missingArgument(of: entry, in: given) == nil)
+            // A prefix or an extension is another method only if the catalogue holds it (getContext/getContexts).
+            for near in [method.name + "x", String(method.name.dropLast())] {
+                #expect(MethodCatalogue.entry(named: near)?.index == MethodCatalogue.methods.firstIndex { $0.name == near })
+            }
+        }
+        #expect(MethodCatalogue.entry(named: "") == nil && MethodCatalogue.entry(named: "flickr.photos.getInfo\u{0}") == nil)
+    }
+
     @Test func parserSkipsMalformedRecords() {
         let methods = MethodCatalogue.parse("a.b\0G9\0x\0\0\0c.d\0P2\0id\0\0opt\0\0trailing")
         #expect(methods.count == 1)

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import html.parser
 
+import flickr
+
 
 def text_of(value: object) -> str:
-    """An element's text: a string as is, an object's ``_text``, else ""."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, dict):
-        text = value.get("_text", "")
-        return text if isinstance(text, str) else ""
-    return ""
+    """An element's text (flickr.text), and "" for a repeated element (a list), which a page
+    shows as no text rather than failing on."""
+    return "" if isinstance(value, list) else flickr.text(value)
 
 
 def as_list(value: object) -> list:

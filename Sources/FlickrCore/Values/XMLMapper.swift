@@ -270,6 +270,17 @@ struct TreeBuilder {
     private var bigIndexes: [Int: [UInt: Int]] = [:]
     private static let linearSearchLimit = 32
     private var rootName: UInt = 0
+    /// Attribute name (expat's pointer) -> its interned key, direct-mapped. Expat hands an attribute
+    /// name as a pointer into its name pool, the same pointer for the same name all through a
+    /// document, so a hit skips hashing (a 500-photo list interns 12,500 attribute names). A hit is
+    /// still compared byte for byte: a pointer alone is never trusted to name the key.
+    private var attributeKeys = RawStack<AttributeKey>(firstCapacity: TreeBuilder.attributeKeySlots)
+    private static let attributeKeySlots = 64
+
+    private struct AttributeKey: BitwiseCopyable {
+        var name: UInt  // expat's pointer, 0 when the slot is empty
+        var key: UInt
+    }
 
     init(maxDepth: Int) {
         self.maxDepth = maxDepth
@@ -282,6 +293,7 @@ struct TreeBuilder {
 
     mutating func release() {
         bigIndexes = [:]
+        attributeKeys.release()
         arena.release()
         names.release()
         nodes.release()
@@ -322,9 +334,7 @@ struct TreeBuilder {
             var i = 0
             while let attributeName = attributes[i] {
                 guard let value = attributes[i + 1] else { break }
-                guard let key = attributeName.withMemoryRebound(to: UInt8.self, capacity: 1, {
-                    names.intern($0, arena: &arena)
-                }) else { return outOfMemory() }
+                guard let key = attributeKey(attributeName) else { return outOfMemory() }
                 let length = strlen(value)
                 guard entries.reserve(1), arena.reserve(length + 1) else { return outOfMemory() }
                 let offset = arena.count
@@ -434,6 +444,33 @@ struct TreeBuilder {
     }
 
     // MARK: Helpers
+
+    /// The interned key of an attribute's name, from the cache when expat's pointer was seen with
+    /// the same bytes (see `attributeKeys`); nil when out of memory.
+    private mutating func attributeKey(_ name: UnsafePointer<CChar>) -> (offset: UInt, length: Int)? {
+        let pointer = UInt(bitPattern: name)
+        if attributeKeys.count == 0 {
+            guard attributeKeys.reserve(TreeBuilder.attributeKeySlots) else { return nil }
+            attributeKeys.pointer.initialize(repeating: AttributeKey(name: 0, key: 0), count: TreeBuilder.attributeKeySlots)
+            attributeKeys.count = TreeBuilder.attributeKeySlots
+        }
+        let slot = attributeKeys.pointer + Int(truncatingIfNeeded: (pointer >> 3) & UInt(TreeBuilder.attributeKeySlots - 1))
+        if slot.pointee.name == pointer {
+            // Same bytes as the interned key, NUL included?
+            let interned = arena.pointer + Int(slot.pointee.key)
+            var i = 0
+            while true {
+                let byte = UInt8(bitPattern: name[i])
+                if interned[i] != byte { break }
+                if byte == 0 { return (slot.pointee.key, i) }
+                i &+= 1
+            }
+        }
+        guard let key = name.withMemoryRebound(to: UInt8.self, capacity: 1, { names.intern($0, arena: &arena) })
+        else { return nil }
+        slot.pointee = AttributeKey(name: pointer, key: key.offset)
+        return key
+    }
 
     /// Adds a closed child element to the innermost open element.
     private mutating func attach(_ child: ValueNode, name: UInt, nameLength: Int) {

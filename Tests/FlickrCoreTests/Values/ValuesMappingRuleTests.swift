@@ -15,6 +15,20 @@ import Testing
         #expect(tree.nodeCount == 2)
     }
 
+    /// Many distinct attribute names, in changing orders and sets, more than the mapper's
+    /// name cache has slots: every key is the attribute's own (the cache is checked byte for byte).
+    @Test func manyAttributeNamesKeepTheirKeys() throws {
+        var xml = "<rsp>", expected: [String] = []
+        for element in 0..<300 {
+            let names = (0..<(element % 17 + 1)).map { "a\((element * 7 + $0 * 13) % 211)x" }
+            let unique = names.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            xml += "<e " + unique.map { "\($0)=\"\($0)\"" }.joined(separator: " ") + "/>"
+            expected.append("{" + unique.map { "\"\($0)\":\"\($0)\"" }.joined(separator: ",") + "}")
+        }
+        xml += "</rsp>"
+        #expect(try json(xml) == #"{"e":["# + expected.joined(separator: ",") + "]}")
+    }
+
     @Test func pluralRuleMakesArraysOfOne() throws {
         #expect(try json(#"<rsp><photos page="1"><photo id="1"/></photos></rsp>"#)
             == #"{"photos":{"page":"1","photo":[{"id":"1"}]}}"#)

@@ -26,17 +26,15 @@ def parser(mode):
         import xmltodict
         return xmltodict.parse
     if mode == "libflickr":
-        from flickr import _ffi
-        from flickr.client import _response_dict
+        # What Flickr.call does with an answer: the library maps it, Python reads the tree as dicts
+        # (the binding's private layers, as there is no public parse of a buffer).
+        from flickr import _ffi, _response
         lib = _ffi.lib()
 
         def parse(data):
-            response = _ffi.ResponsePtr()
-            lib.flickr_response_parse(ctypes.byref(response), data, len(data))
-            try:
-                return _response_dict(response)
-            finally:
-                lib.flickr_response_free(response)
+            with _ffi.Response() as response:
+                lib.flickr_response_parse(response.out, data, len(data))
+                return _response.as_dict(response)
         return parse
     raise SystemExit(f"unknown mode {mode}")
 

@@ -55,7 +55,7 @@ extension HTTPRequest.Verb {
         switch cValue {
         case 0: self = .get
         case 1: self = .post
-        case 2: self = MethodCatalogue.entry(named: method).map(MethodCatalogue.verb(of:)) ?? .get
+        case 2: self = MethodCatalogue.entry(named: method)?.verb ?? .get
         default: return nil
         }
     }

@@ -38,50 +38,79 @@ package enum MethodCatalogue {
     /// instructions, most of a fresh process's first call.
     package static let methods: [Method] = parse(table)
 
-    /// A method's record in the table: where its name and its fields start.
+    /// A method's record in the table: where its name and its argument lists start.
     package struct Entry: Sendable {
         /// Position in `methods` and in the table.
         package let index: Int
         let nameStart: Int
         let nameLength: Int
         let verb: HTTPRequest.Verb
-        /// The first required argument's offset (a list ended by an empty field).
+        let permission: Permission
+        /// The first required argument's offset (a list ended by an empty field, then the optional list).
         let requiredStart: Int
     }
 
-    /// Each method's entry, in table order: one pass over the bytes, no strings.
-    private static let entries: [Entry] = table.withUTF8Buffer { bytes in
-        var entries: [Entry] = []
-        entries.reserveCapacity(256)
-        var position = 0
-        /// The offset after the NUL that ends the field at `start`.
-        func skipField(_ start: Int) -> Int {
-            var i = start
-            while i < bytes.count, bytes[i] != 0 { i += 1 }
-            return Swift.min(i + 1, bytes.count)
-        }
-        func skipList(_ start: Int) -> Int {
-            var i = start
-            while i < bytes.count {
-                let end = skipField(i)
-                if end == i + 1 { return end }  // the empty field ends the list
-                i = end
+    private static let entries: [Entry] = entries(in: table)
+
+    /// Reads a generated table, one pass over its bytes and no strings: per method, NUL-terminated
+    /// fields: name, verb letter and permission digit, the required arguments, "", the optional
+    /// arguments, "". A record whose kind is not "G0"..."P3" (a generator bug) is skipped, as is an
+    /// unfinished last one.
+    static func entries(in table: StaticString) -> [Entry] {
+        table.withUTF8Buffer { bytes in
+            var entries: [Entry] = []
+            entries.reserveCapacity(256)
+            var position = 0
+            while position < bytes.count {
+                let nameEnd = fieldEnd(bytes, position)
+                let kindStart = Swift.min(nameEnd + 1, bytes.count)
+                let requiredStart = Swift.min(fieldEnd(bytes, kindStart) + 1, bytes.count)
+                var next = requiredStart
+                _ = list(bytes, &next)
+                _ = list(bytes, &next)
+                defer { position = next }
+                guard requiredStart - kindStart == 3, bytes[requiredStart - 1] == 0,
+                      let permission = Permission(rawValue: Int32(bytes[kindStart + 1]) - 0x30)
+                else { continue }
+                entries.append(Entry(index: entries.count, nameStart: position, nameLength: nameEnd - position,
+                                     verb: bytes[kindStart] == UInt8(ascii: "P") ? .post : .get,
+                                     permission: permission, requiredStart: requiredStart))
             }
-            return i
+            return entries
         }
-        while position < bytes.count {
-            let nameStart = position
-            let kindStart = skipField(nameStart)
-            let requiredStart = skipField(kindStart)
-            let next = skipList(skipList(requiredStart))
-            defer { position = next }
-            // The generator writes "G0"..."P3"; anything else would be a generator bug, skipped (as `parse` does).
-            guard requiredStart - kindStart == 3, (0x30...0x33).contains(bytes[kindStart + 1]) else { continue }
-            entries.append(Entry(index: entries.count, nameStart: nameStart, nameLength: kindStart - 1 - nameStart,
-                                 verb: bytes[kindStart] == UInt8(ascii: "P") ? .post : .get,
-                                 requiredStart: requiredStart))
+    }
+
+    /// Every method of a generated table, as strings.
+    static func parse(_ table: StaticString) -> [Method] {
+        table.withUTF8Buffer { bytes in
+            entries(in: table).map { entry in
+                var start = entry.requiredStart
+                let required = list(bytes, &start).map { String(decoding: $0, as: UTF8.self) }
+                let optional = list(bytes, &start).map { String(decoding: $0, as: UTF8.self) }
+                let name = UnsafeBufferPointer(rebasing: bytes[entry.nameStart..<(entry.nameStart + entry.nameLength)])
+                return Method(name: String(decoding: name, as: UTF8.self), verb: entry.verb, permission: entry.permission,
+                              required: required, optional: optional)
+            }
         }
-        return entries
+    }
+
+    /// The offset of the NUL that ends the field at `start` (the end of the bytes if none does).
+    private static func fieldEnd(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+        var end = start
+        while end < bytes.count, bytes[end] != 0 { end += 1 }
+        return end
+    }
+
+    /// The fields of the list at `start`, up to the empty field that ends it; `start` moves past it.
+    private static func list(_ bytes: UnsafeBufferPointer<UInt8>, _ start: inout Int) -> [UnsafeBufferPointer<UInt8>] {
+        var fields: [UnsafeBufferPointer<UInt8>] = []
+        while start < bytes.count, bytes[start] != 0 {
+            let end = fieldEnd(bytes, start)
+            fields.append(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            start = Swift.min(end + 1, bytes.count)
+        }
+        start = Swift.min(start + 1, bytes.count)
+        return fields
     }
 
     /// The method of that name, or nil when the catalogue does not hold it.
@@ -112,34 +141,20 @@ package enum MethodCatalogue {
         }
     }
 
-    /// The catalogue's verb for the method.
-    package static func verb(of entry: Entry) -> HTTPRequest.Verb { entry.verb }
-
-    /// The first required argument of a known method that `parameters` lacks; arguments the
-    /// library sets itself (auth_token, oauth_token: RESTCall.isSetByLibrary) count as given.
-    package static func missingArgument(of method: Method, in parameters: [(String, String)]) -> String? {
-        method.required.first { name in
-            !RESTCall.isSetByLibrary(name) && !parameters.contains { $0.0 == name }
-        }
-    }
-
-    /// The same, read from the table's bytes: a string is made only for the missing one.
+    /// The first required argument of a known method that `parameters` lacks, read from the table's
+    /// bytes (a string is made only for the missing one); arguments the library sets itself
+    /// (auth_token, oauth_token: RESTCall.isSetByLibrary) count as given.
     package static func missingArgument(of entry: Entry, in parameters: [(String, String)]) -> String? {
         table.withUTF8Buffer { bytes -> String? in
             var start = entry.requiredStart
-            while start < bytes.count, bytes[start] != 0 {
-                var end = start
-                while end < bytes.count, bytes[end] != 0 { end += 1 }
-                let field = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            for field in list(bytes, &start) {
                 let given = parameters.contains { parameter in
                     var name = parameter.0
                     return name.withUTF8 { compare(field, $0) == 0 }
                 }
-                if !given {
-                    let name = String(decoding: field, as: UTF8.self)
-                    if !RESTCall.isSetByLibrary(name) { return name }
-                }
-                start = end + 1
+                if given { continue }
+                let name = String(decoding: field, as: UTF8.self)
+                if !RESTCall.isSetByLibrary(name) { return name }
             }
             return nil
         }
@@ -152,41 +167,5 @@ package enum MethodCatalogue {
             if order != 0 { return order < 0 ? -1 : 1 }
         }
         return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
-    }
-
-    /// Reads the generated table: per method, NUL-terminated fields: name, verb letter and
-    /// permission digit, the required arguments, "", the optional arguments, "".
-    static func parse(_ table: StaticString) -> [Method] {
-        var fields: [String] = []
-        table.withUTF8Buffer { bytes in
-            var start = 0
-            for index in bytes.indices where bytes[index] == 0 {
-                fields.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
-                start = index + 1
-            }
-        }
-        var methods: [Method] = []
-        var index = 0
-        func next() -> String? {
-            guard index < fields.count else { return nil }
-            defer { index += 1 }
-            return fields[index]
-        }
-        func list() -> [String] {
-            var names: [String] = []
-            while let name = next(), !name.isEmpty { names.append(name) }
-            return names
-        }
-        while let name = next(), let kind = next() {
-            let letters = Array(kind.utf8)
-            // The generator writes "G0"..."P3"; anything else would be a generator bug, skipped.
-            guard letters.count == 2, let permission = Permission(rawValue: Int32(letters[1]) - 0x30) else {
-                _ = list(); _ = list()
-                continue
-            }
-            methods.append(Method(name: name, verb: letters[0] == UInt8(ascii: "P") ? .post : .get,
-                                  permission: permission, required: list(), optional: list()))
-        }
-        return methods
     }
 }

@@ -31,6 +31,7 @@ package final class XMLMapper {
     /// 2,000 rescans (31 s). Input is held back until it is at least as long as that token:
     /// each rescan then covers at least twice the bytes of the one before, and the total work
     /// stays linear in the body whatever its shape (expat 2.6's "reparse deferral", done here).
+    /// A small first chunk is held too (`wholeBodyLimit`), for a whole small answer in one call.
     private var held: [UInt8] = []
     private var unfinishedToken = 0
     private var handedToExpat = 0
@@ -69,7 +70,7 @@ package final class XMLMapper {
         if let failure { throw failure }
         guard !finished else { throw FlickrError(.state, "the XML mapper has already finished") }
         guard let parser else { throw fail(FlickrError(.noMemory, "cannot create the XML parser")) }
-        guard let start = bytes.baseAddress, bytes.count > 0 else { return }
+        guard bytes.count > 0 else { return }
         guard bytes.count <= XMLMapper.maxInputBytes - bytesFed else {
             throw fail(FlickrError(.tooBig, "the XML response is too large to map"))
         }
@@ -83,7 +84,7 @@ package final class XMLMapper {
             return
         }
         if held.isEmpty && bytes.count >= unfinishedToken {
-            try parse(UnsafeRawBufferPointer(start: start, count: bytes.count), parser)
+            try parse(bytes, parser)
             return
         }
         held.append(contentsOf: bytes)
@@ -91,52 +92,37 @@ package final class XMLMapper {
         try parseHeld(parser)
     }
 
-    private func parseHeld(_ parser: XML_Parser) throws(FlickrError) {
+    /// Gives expat the held bytes (ending the document when `final`), then empties the hold.
+    private func parseHeld(_ parser: XML_Parser, final: Bool = false) throws(FlickrError) {
         defer { held.removeAll(keepingCapacity: true) }
         // withUnsafeBytes rethrows untyped errors: carry the typed one out in a Result.
-        try held.withUnsafeBytes { bytes in Result { () throws(FlickrError) in try parse(bytes, parser) } }.get()
-    }
-
-    /// The whole body, held since it came in one small chunk, parsed in one final call.
-    private func parseWhole(_ parser: XML_Parser) throws(FlickrError) {
-        defer { held.removeAll(keepingCapacity: true) }
         try held.withUnsafeBytes { bytes in
-            Result { () throws(FlickrError) in try parseLast(bytes, parser) }
+            Result { () throws(FlickrError) in try parse(bytes, parser, final: final) }
         }.get()
     }
 
-    /// Gives expat the rest of the document and ends it (isFinal on the last call).
-    private func parseLast(_ bytes: UnsafeRawBufferPointer, _ parser: XML_Parser) throws(FlickrError) {
+    /// Gives expat `bytes`, at most 1 GiB a call; `final` ends the document with the last call
+    /// (made even for no bytes). After a call that is not final, notes how long a token expat
+    /// could not finish.
+    private func parse(_ bytes: UnsafeRawBufferPointer, _ parser: XML_Parser, final: Bool = false) throws(FlickrError) {
+        guard final || bytes.count > 0 else { return }
         var offset = 0
         repeat {
             let length = Swift.min(bytes.count - offset, 1 << 30)
             let chunk = bytes.baseAddress.map { ($0 + offset).assumingMemoryBound(to: CChar.self) }
-            let last = offset + length == bytes.count
+            let isFinal = final && offset + length == bytes.count
             scannedBytes = scannedBytes.addingSaturated(unfinishedToken + length)
-            if XML_Parse(parser, chunk, Int32(length), last ? 1 : 0) != XML_STATUS_OK {
+            if XML_Parse(parser, chunk, Int32(length), isFinal ? 1 : 0) != XML_STATUS_OK {
                 throw fail(parseError(parser))
             }
             offset += length
             handedToExpat += length
+            if !isFinal {
+                // Outside a callback, the current byte index is where the unfinished token starts.
+                let index = Int(XML_GetCurrentByteIndex(parser))
+                unfinishedToken = index >= 0 && index <= handedToExpat ? handedToExpat - index : handedToExpat
+            }
         } while offset < bytes.count
-    }
-
-    private func parse(_ bytes: UnsafeRawBufferPointer, _ parser: XML_Parser) throws(FlickrError) {
-        guard let start = bytes.baseAddress else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let length = Swift.min(bytes.count - offset, 1 << 30)
-            let chunk = (start + offset).assumingMemoryBound(to: CChar.self)
-            scannedBytes = scannedBytes.addingSaturated(unfinishedToken + length)
-            if XML_Parse(parser, chunk, Int32(length), 0) != XML_STATUS_OK {
-                throw fail(parseError(parser))
-            }
-            offset += length
-            handedToExpat += length
-            // Outside a callback, the current byte index is where the unfinished token starts.
-            let index = Int(XML_GetCurrentByteIndex(parser))
-            unfinishedToken = index >= 0 && index <= handedToExpat ? handedToExpat - index : handedToExpat
-        }
     }
 
     /// Ends the document and returns its tree.
@@ -145,11 +131,7 @@ package final class XMLMapper {
         guard !finished else { throw FlickrError(.state, "the XML mapper has already finished") }
         guard let parser else { throw fail(FlickrError(.noMemory, "cannot create the XML parser")) }
         guard bytesFed > 0 else { throw fail(FlickrError(.parse, "empty response")) }
-        if held.isEmpty {
-            try parseLast(UnsafeRawBufferPointer(start: nil, count: 0), parser)
-        } else {
-            try parseWhole(parser)
-        }
+        try parseHeld(parser, final: true)
         return try tree()
     }
 
@@ -168,7 +150,7 @@ package final class XMLMapper {
         guard bytes.count > 0 else { throw FlickrError(.parse, "empty response") }
         guard bytes.count <= XMLMapper.maxInputBytes else { throw FlickrError(.tooBig, "the XML response is too large to map") }
         mapper.bytesFed = bytes.count
-        try mapper.parseLast(bytes, parser)
+        try mapper.parse(bytes, parser, final: true)
         return try mapper.tree()
     }
 

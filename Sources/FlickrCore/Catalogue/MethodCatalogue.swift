@@ -66,8 +66,8 @@ package enum MethodCatalogue {
                 let kindStart = Swift.min(nameEnd + 1, bytes.count)
                 let requiredStart = Swift.min(fieldEnd(bytes, kindStart) + 1, bytes.count)
                 var next = requiredStart
-                _ = list(bytes, &next)
-                _ = list(bytes, &next)
+                forEachField(bytes, &next) { _ in true }  // the required arguments
+                forEachField(bytes, &next) { _ in true }  // the optional ones
                 defer { position = next }
                 guard requiredStart - kindStart == 3, bytes[requiredStart - 1] == 0,
                       let permission = Permission(rawValue: Int32(bytes[kindStart + 1]) - 0x30)
@@ -85,8 +85,9 @@ package enum MethodCatalogue {
         table.withUTF8Buffer { bytes in
             entries(in: table).map { entry in
                 var start = entry.requiredStart
-                let required = list(bytes, &start).map { String(decoding: $0, as: UTF8.self) }
-                let optional = list(bytes, &start).map { String(decoding: $0, as: UTF8.self) }
+                var required: [String] = [], optional: [String] = []
+                forEachField(bytes, &start) { required.append(String(decoding: $0, as: UTF8.self)); return true }
+                forEachField(bytes, &start) { optional.append(String(decoding: $0, as: UTF8.self)); return true }
                 let name = UnsafeBufferPointer(rebasing: bytes[entry.nameStart..<(entry.nameStart + entry.nameLength)])
                 return Method(name: String(decoding: name, as: UTF8.self), verb: entry.verb, permission: entry.permission,
                               required: required, optional: optional)
@@ -101,16 +102,17 @@ package enum MethodCatalogue {
         return end
     }
 
-    /// The fields of the list at `start`, up to the empty field that ends it; `start` moves past it.
-    private static func list(_ bytes: UnsafeBufferPointer<UInt8>, _ start: inout Int) -> [UnsafeBufferPointer<UInt8>] {
-        var fields: [UnsafeBufferPointer<UInt8>] = []
+    /// Calls `body` with each field of the list at `start`, up to the empty field that ends it, until
+    /// `body` returns false; `start` then moves past the list (without allocating: the first call
+    /// of a process scans every list of the table).
+    private static func forEachField(_ bytes: UnsafeBufferPointer<UInt8>, _ start: inout Int,
+                                     _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
         while start < bytes.count, bytes[start] != 0 {
             let end = fieldEnd(bytes, start)
-            fields.append(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            guard body(UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return }
             start = Swift.min(end + 1, bytes.count)
         }
         start = Swift.min(start + 1, bytes.count)
-        return fields
     }
 
     /// The method of that name, or nil when the catalogue does not hold it.
@@ -147,16 +149,19 @@ package enum MethodCatalogue {
     package static func missingArgument(of entry: Entry, in parameters: [(String, String)]) -> String? {
         table.withUTF8Buffer { bytes -> String? in
             var start = entry.requiredStart
-            for field in list(bytes, &start) {
+            var missing: String?
+            forEachField(bytes, &start) { field in
                 let given = parameters.contains { parameter in
                     var name = parameter.0
                     return name.withUTF8 { compare(field, $0) == 0 }
                 }
-                if given { continue }
+                if given { return true }
                 let name = String(decoding: field, as: UTF8.self)
-                if !RESTCall.isSetByLibrary(name) { return name }
+                if RESTCall.isSetByLibrary(name) { return true }
+                missing = name
+                return false
             }
-            return nil
+            return missing
         }
     }
 

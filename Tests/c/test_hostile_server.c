@@ -13,6 +13,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -31,6 +32,8 @@ static respond_fn current;      /* how the next connections are answered */
 static int requests;            /* requests answered since the scenario started */
 static char last_method[8];     /* the last request's verb */
 static char last_path[256];     /* the last request's path, query cut */
+static int last_accept_count;   /* Accept-Encoding lines in the last request's head */
+static char last_accept[128];   /* the value of the first one */
 static int listen_fd, port;
 
 static void send_all(int fd, const void *data, size_t size) {
@@ -70,6 +73,12 @@ static int read_request(int fd) {
     }
     pthread_mutex_lock(&lock);
     sscanf(buffer, "%7s %255[^? ]", last_method, last_path);
+    last_accept_count = 0;
+    last_accept[0] = '\0';
+    for (const char *line = strstr(buffer, "\r\n"); line && line < end; line = strstr(line + 2, "\r\n")) {
+        if (strncasecmp(line + 2, "Accept-Encoding:", 16) == 0 && last_accept_count++ == 0)
+            sscanf(line + 18, " %127[^\r]", last_accept);
+    }
     pthread_mutex_unlock(&lock);
     body -= (long)(used - (size_t)(end + 4 - buffer));
     while (body > 0) {
@@ -450,6 +459,12 @@ static void test_time(void) {
     rc = call(ctx, FLICKR_GET);
     CHECK(rc == FLICKR_OK);
     if (rc != FLICKR_OK) fprintf(stderr, "  gzip comment: %d %s\n", rc, flickr_error_last()->message);
+    /* The request asked for gzip once: libflickr's own header replaces libcurl's (Transport/RequestHeaders.swift),
+     * never both, and the answer was still decoded (it parsed). */
+    pthread_mutex_lock(&lock);
+    CHECK_EQ_INT(last_accept_count, 1);
+    CHECK(strstr(last_accept, "gzip") != NULL);
+    pthread_mutex_unlock(&lock);
     CHECK(now_s() - started < 10.5);
     if (now_s() - started >= 10.5) fprintf(stderr, "  gzip comment: %.1f s\n", now_s() - started);
     free(gzip_body);

@@ -159,7 +159,9 @@ final class Transfer: @unchecked Sendable {
             try set(CURLOPT_FOLLOWLOCATION, 0)  // redirects are judged and re-signed by the caller
             try set(CURLOPT_SSL_VERIFYPEER, 1)
             try set(CURLOPT_SSL_VERIFYHOST, 2)
-            try set(CURLOPT_ACCEPT_ENCODING, "")  // any encoding curl can decode; the size cap applies after decoding
+            // Decode what the server compressed (the size cap applies after decoding); the header
+            // itself is RequestHeaders.acceptEncoding, which libcurl then does not write again.
+            try set(CURLOPT_ACCEPT_ENCODING, "")
             try set(CURLOPT_USERAGENT, request.setup.userAgent)
             try set(CURLOPT_CONNECTTIMEOUT_MS, request.setup.connectTimeoutMs)
             try check(flickr__easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.setup.maxResponseBytes)),
@@ -181,15 +183,21 @@ final class Transfer: @unchecked Sendable {
         }
         #endif
 
-        var headers = request.headers
-        headers.append("Expect:")  // no 100-continue round trip
-        for header in headers {
-            guard let list = header.withCString({ curl_slist_append(headerList, $0) }) else {
-                throw FlickrError(.noMemory, "out of memory building request headers")
+        if request.headers.isEmpty && request.upload == nil && request.verb == .get {
+            // A plain GET, most calls: the process's one list, built once (libcurl only reads it).
+            try check(flickr__easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, RequestHeaders.plainGet), CURLOPT_HTTPHEADER)
+        } else {
+            var headers = request.headers
+            if let acceptEncoding = RequestHeaders.acceptEncoding { headers.append(acceptEncoding) }
+            headers.append("Expect:")  // no 100-continue round trip
+            for header in headers {
+                guard let list = header.withCString({ curl_slist_append(headerList, $0) }) else {
+                    throw FlickrError(.noMemory, "out of memory building request headers")
+                }
+                headerList = list
             }
-            headerList = list
+            try check(flickr__easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, headerList), CURLOPT_HTTPHEADER)
         }
-        try check(flickr__easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, headerList), CURLOPT_HTTPHEADER)
 
         if let plan = request.upload {
             try configureUpload(plan, me: me)

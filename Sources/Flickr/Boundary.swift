@@ -39,6 +39,16 @@ func ownedCString(_ string: String) throws(FlickrError) -> UnsafeMutablePointer<
     return copy
 }
 
+/// A value and everything below it as JSON, malloc'd for the caller (flickr_free); NULL with
+/// FLICKR_ENOMEM on this thread when memory runs out.
+func renderedJSON(_ node: UnsafePointer<ValueNode>) -> UnsafeMutablePointer<CChar>? {
+    guard let text = node.renderedJSON() else {
+        ErrorSlot.record(FlickrError(.noMemory, "out of memory rendering JSON"))
+        return nil
+    }
+    return text
+}
+
 /// A pointer to static, NUL-terminated storage, as `const char *`.
 func staticCString(_ string: StaticString) -> UnsafePointer<CChar> {
     UnsafeRawPointer(string.utf8Start).assumingMemoryBound(to: CChar.self)

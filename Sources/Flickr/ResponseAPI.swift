@@ -43,7 +43,7 @@ public func flickr_response_root(_ resp: OpaquePointer?) -> OpaquePointer? {
 @c @implementation
 public func flickr_response_json(_ resp: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
     guard let response = liveResponse(resp) else { return nil }
-    return try? ownedCString(response.root.json())
+    return renderedJSON(response.root)
 }
 
 @c @implementation

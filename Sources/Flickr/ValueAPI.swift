@@ -51,5 +51,5 @@ public func flickr_value_key_at(_ v: OpaquePointer?, _ index: Int) -> UnsafePoin
 @c @implementation
 public func flickr_value_json(_ v: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
     guard let node = node(v) else { return nil }
-    return try? ownedCString(node.json())
+    return renderedJSON(node)
 }

@@ -6,113 +6,228 @@ import Glibc
 /// order, arrays, strings. Strings are escaped per RFC 8259 (`"`, `\`, and
 /// control characters as `\n \r \t \b \f` or `\u00XX`), other non-ASCII is
 /// written as raw UTF-8, and U+2028/U+2029 are escaped so the output is safe
-/// to embed in JavaScript. Iterative, so deep trees cannot exhaust the stack.
+/// to embed in JavaScript. Bytes that are not UTF-8 (a form answer's `%FF`)
+/// become U+FFFD, one for each maximal ill-formed subpart, as Swift's and
+/// Python's decoders replace them: the output is always valid UTF-8.
+/// Iterative, so deep trees cannot exhaust the stack.
+///
+/// The text is written once, into one malloc'd buffer that becomes the C API's
+/// result: Python's `call` renders every answer, and building it as a `[UInt8]`,
+/// then a `String`, then a `strdup` copy cost 25 k instructions for a 500-byte
+/// echo answer (bench/NOTES.md, Change 17).
 enum JSONWriter {
-    private static let hex: StaticString = "0123456789abcdef"
-
-    static func write(_ root: UnsafePointer<ValueNode>, into out: inout [UInt8]) {
-        var stack: [(node: UnsafePointer<ValueNode>, next: Int)] = []
-        var pending: UnsafePointer<ValueNode>? = root
-        while true {
-            if let node = pending {
-                pending = nil
-                switch node.kind {
-                case .string:
-                    appendString(node.pointee.ref, Int(node.pointee.length), into: &out)
-                case .object:
-                    out.append(UInt8(ascii: "{"))
-                    if node.count == 0 { out.append(UInt8(ascii: "}")) } else { stack.append((node, 0)) }
-                case .array:
-                    out.append(UInt8(ascii: "["))
-                    if node.count == 0 { out.append(UInt8(ascii: "]")) } else { stack.append((node, 0)) }
-                }
-            }
-            guard let top = stack.last else { return }
-            let isObject = top.node.kind == .object
-            if top.next >= top.node.count {
-                out.append(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
-                stack.removeLast()
-                continue
-            }
-            guard let child = top.node.element(at: top.next) else { return }
-            if top.next > 0 { out.append(UInt8(ascii: ",")) }
-            if isObject {
-                let key = child.pointee.key
-                if let p = UnsafePointer<CChar>(bitPattern: key) {
-                    appendString(key, strlen(p), into: &out)
-                } else {
-                    appendString(0, 0, into: &out)
-                }
-                out.append(UInt8(ascii: ":"))
-            }
-            stack[stack.count - 1].next += 1
-            pending = child
-        }
-    }
-
-    private static func appendString(_ address: UInt, _ length: Int, into out: inout [UInt8]) {
-        guard let p = UnsafePointer<UInt8>(bitPattern: address), length > 0 else {
-            out.append(UInt8(ascii: "\""))
-            out.append(UInt8(ascii: "\""))
-            return
-        }
-        appendEscaped(UnsafeBufferPointer(start: p, count: length), into: &out)
-    }
-
-    /// Appends `bytes` (UTF-8) as a quoted, escaped JSON string.
-    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        let n = bytes.count
-        var runStart = 0
-        var i = 0
-        while i < n {
-            let b = bytes[i]
-            if b >= 0x20, b != 0x22, b != 0x5C, b != 0xE2 {
-                i += 1
-                continue
-            }
-            if b == 0xE2 {
-                // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
-                if i + 2 < n, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 {
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
-                    out.append(contentsOf: bytes[i + 2] == 0xA8 ? Array("\\u2028".utf8) : Array("\\u2029".utf8))
-                    i += 3
-                    runStart = i
-                } else {
-                    i += 1
-                }
-                continue
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
-            out.append(UInt8(ascii: "\\"))
-            switch b {
-            case 0x22: out.append(UInt8(ascii: "\""))
-            case 0x5C: out.append(UInt8(ascii: "\\"))
-            case 0x0A: out.append(UInt8(ascii: "n"))
-            case 0x0D: out.append(UInt8(ascii: "r"))
-            case 0x09: out.append(UInt8(ascii: "t"))
-            case 0x08: out.append(UInt8(ascii: "b"))
-            case 0x0C: out.append(UInt8(ascii: "f"))
-            default:
-                out.append(UInt8(ascii: "u"))
-                out.append(UInt8(ascii: "0"))
-                out.append(UInt8(ascii: "0"))
-                hex.withUTF8Buffer { digits in
-                    out.append(digits[Int(b >> 4)])
-                    out.append(digits[Int(b & 0x0F)])
-                }
-            }
-            i += 1
-            runStart = i
-        }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<n]))
-        out.append(UInt8(ascii: "\""))
+    /// `node` and everything below it as a malloc'd, NUL-terminated string (free it with `free`);
+    /// nil when memory runs out.
+    static func render(_ node: UnsafePointer<ValueNode>) -> UnsafeMutablePointer<CChar>? {
+        var out = Output()
+        write(node, into: &out)
+        return out.finish()
     }
 
     /// `bytes` as a JSON string literal (for tests and diagnostics).
     static func quoted(_ bytes: [UInt8]) -> String {
-        var out: [UInt8] = []
-        bytes.withUnsafeBufferPointer { appendEscaped($0, into: &out) }
-        return String(decoding: out, as: UTF8.self)
+        var out = Output()
+        bytes.withUnsafeBufferPointer { buffer in
+            if let base = buffer.baseAddress { out.string(base, buffer.count) } else { out.bytes("\"\"") }
+        }
+        return out.finishString()
+    }
+
+    /// The output buffer: grows by doubling; a failed allocation is remembered and ends the render.
+    struct Output {
+        private var buffer = RawStack<UInt8>(firstCapacity: 1024)
+        private(set) var failed = false
+
+        @inline(__always)
+        mutating func byte(_ byte: UInt8) {
+            guard buffer.reserve(1) else { return fail() }
+            buffer.pointer[buffer.count] = byte
+            buffer.count &+= 1
+        }
+
+        mutating func bytes(_ start: UnsafePointer<UInt8>, _ count: Int) {
+            guard count > 0 else { return }
+            guard buffer.reserve(count) else { return fail() }
+            (buffer.pointer + buffer.count).update(from: start, count: count)
+            buffer.count &+= count
+        }
+
+        mutating func bytes(_ text: StaticString) {
+            bytes(text.utf8Start, text.utf8CodeUnitCount)
+        }
+
+        /// Ends the render: an allocation outside the buffer failed.
+        mutating func fail() {
+            failed = true
+        }
+
+        /// Appends `count` bytes at `start` as a quoted, escaped JSON string. Written through a raw
+        /// pointer, a slice of the input at a time, with room reserved for the slice's worst case
+        /// (every byte a `\u00XX`): no check per byte but the byte's own class.
+        mutating func string(_ start: UnsafePointer<UInt8>, _ count: Int) {
+            byte(UInt8(ascii: "\""))
+            var i = 0
+            while i < count && !failed {
+                // A sequence begun in the slice may end up to 3 bytes after it.
+                let sliceEnd = Swift.min(count, i &+ Output.sliceBytes)
+                guard buffer.reserve(6 &* (sliceEnd &- i) &+ 24) else { return fail() }
+                let first = buffer.pointer + buffer.count
+                var out = first
+                while i < sliceEnd {
+                    let b = start[i]
+                    if b &- 0x20 < 0x60 && b != 0x22 && b != 0x5C {  // printable ASCII but " and \
+                        out.pointee = b
+                        out += 1
+                        i &+= 1
+                        continue
+                    }
+                    if b >= 0x80 {
+                        let (valid, length) = JSONWriter.utf8Sequence(start + i, count &- i)
+                        if valid && b == 0xE2 && length == 3 && start[i &+ 1] == 0x80
+                            && (start[i &+ 2] == 0xA8 || start[i &+ 2] == 0xA9) {
+                            out = Output.put(start[i &+ 2] == 0xA8 ? "\\u2028" : "\\u2029", at: out)
+                        } else if valid {
+                            out.update(from: start + i, count: length)
+                            out += length
+                        } else {
+                            out[0] = 0xEF  // U+FFFD
+                            out[1] = 0xBF
+                            out[2] = 0xBD
+                            out += 3
+                        }
+                        i &+= length
+                        continue
+                    }
+                    switch b {
+                    case 0x22: out = Output.put("\\\"", at: out)
+                    case 0x5C: out = Output.put("\\\\", at: out)
+                    case 0x0A: out = Output.put("\\n", at: out)
+                    case 0x0D: out = Output.put("\\r", at: out)
+                    case 0x09: out = Output.put("\\t", at: out)
+                    case 0x08: out = Output.put("\\b", at: out)
+                    case 0x0C: out = Output.put("\\f", at: out)
+                    default:
+                        out = Output.put("\\u00", at: out)
+                        let digits: StaticString = "0123456789abcdef"
+                        out[0] = digits.utf8Start[Int(b >> 4)]
+                        out[1] = digits.utf8Start[Int(b & 0x0F)]
+                        out += 2
+                    }
+                    i &+= 1
+                }
+                buffer.count &+= out - first
+            }
+            byte(UInt8(ascii: "\""))
+        }
+
+        /// Input bytes escaped per reservation.
+        private static let sliceBytes = 4096
+
+        /// Writes `text` at `out` (room reserved) and returns the position after it.
+        @inline(__always)
+        private static func put(_ text: StaticString, at out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+            out.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+            return out + text.utf8CodeUnitCount
+        }
+
+        /// The text, NUL-terminated, handed over; nil if any allocation failed.
+        mutating func finish() -> UnsafeMutablePointer<CChar>? {
+            byte(0)
+            guard !failed, let text = buffer.take() else {
+                buffer.release()
+                return nil
+            }
+            return UnsafeMutableRawPointer(text).assumingMemoryBound(to: CChar.self)
+        }
+
+        /// The text as a String (empty if an allocation failed).
+        mutating func finishString() -> String {
+            guard let text = finish() else { return "" }
+            defer { free(text) }
+            return String(cString: text)
+        }
+    }
+
+    private struct Frame: BitwiseCopyable {
+        var node: UnsafePointer<ValueNode>
+        var next: Int
+    }
+
+    static func write(_ root: UnsafePointer<ValueNode>, into out: inout Output) {
+        var stack = RawStack<Frame>(firstCapacity: 16)
+        defer { stack.release() }
+        var pending: UnsafePointer<ValueNode>? = root
+        while !out.failed {
+            if let node = pending {
+                pending = nil
+                switch node.kind {
+                case .string:
+                    if let text = UnsafePointer<UInt8>(bitPattern: node.pointee.ref) {
+                        out.string(text, Int(node.pointee.length))
+                    } else {
+                        out.bytes("\"\"")
+                    }
+                case .object, .array:
+                    let isObject = node.kind == .object
+                    if node.count == 0 {
+                        out.bytes(isObject ? "{}" : "[]")
+                    } else {
+                        out.byte(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+                        guard stack.append(Frame(node: node, next: 0)) else { return out.fail() }
+                    }
+                }
+            }
+            guard stack.count > 0 else { return }
+            let top = stack.pointer + (stack.count &- 1)
+            let parent = top.pointee.node
+            let isObject = parent.kind == .object
+            if top.pointee.next >= parent.count {
+                out.byte(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+                stack.count &-= 1
+                continue
+            }
+            guard let child = parent.element(at: top.pointee.next) else { return }
+            if top.pointee.next > 0 { out.byte(UInt8(ascii: ",")) }
+            if isObject {
+                if let key = UnsafePointer<UInt8>(bitPattern: child.pointee.key) {
+                    out.string(key, strlen(UnsafeRawPointer(key).assumingMemoryBound(to: CChar.self)))
+                } else {
+                    out.bytes("\"\"")
+                }
+                out.byte(UInt8(ascii: ":"))
+            }
+            top.pointee.next &+= 1
+            pending = child
+        }
+    }
+
+    /// The UTF-8 sequence starting at `start` (a byte >= 0x80; `available` > 0 bytes readable):
+    /// (true, its length) when well-formed, else (false, the length of its maximal ill-formed
+    /// subpart, at least 1), which is replaced by one U+FFFD (Unicode 15, section 3.9).
+    static func utf8Sequence(_ start: UnsafePointer<UInt8>, _ available: Int) -> (valid: Bool, length: Int) {
+        let lead = start[0]
+        let trailing: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: trailing = 1
+        case 0xE0: trailing = 2; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: trailing = 2
+        case 0xED: trailing = 2; high = 0x9F  // no surrogates
+        case 0xF0: trailing = 3; low = 0x90
+        case 0xF1...0xF3: trailing = 3
+        case 0xF4: trailing = 3; high = 0x8F  // nothing above U+10FFFF
+        default: return (false, 1)
+        }
+        var k = 1
+        while k <= trailing {
+            guard k < available else { return (false, k) }
+            let byte = start[k]
+            guard byte >= low && byte <= high else { return (false, k) }
+            low = 0x80
+            high = 0xBF
+            k &+= 1
+        }
+        return (true, k)
     }
 }

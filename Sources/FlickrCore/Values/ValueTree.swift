@@ -173,10 +173,15 @@ extension UnsafePointer where Pointee == ValueNode {
         }
     }
 
-    /// Compact JSON of this subtree (see `JSONWriter`).
+    /// Compact JSON of this subtree (see `JSONWriter`); empty if memory runs out.
     package func json() -> String {
-        var out: [UInt8] = []
-        JSONWriter.write(self, into: &out)
-        return String(decoding: out, as: UTF8.self)
+        guard let text = JSONWriter.render(self) else { return "" }
+        defer { free(text) }
+        return String(cString: text)
+    }
+
+    /// Compact JSON of this subtree as a malloc'd C string (free it with `free`); nil if memory runs out.
+    package func renderedJSON() -> UnsafeMutablePointer<CChar>? {
+        JSONWriter.render(self)
     }
 }

@@ -142,6 +142,54 @@ import Testing
         #expect(JSONWriter.quoted([]) == #""""#)
     }
 
+    /// The writer checks UTF-8 itself (it no longer goes through a String): what it writes for any
+    /// bytes must be what Swift's decoder makes of them, U+FFFD for each maximal ill-formed subpart,
+    /// escapes aside. Form answers (OAuth steps) can hold any byte through percent-encoding.
+    @Test func jsonRepairsUTF8AsSwiftDoes() {
+        func expected(_ bytes: [UInt8]) -> String {
+            var out = "\""
+            for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+                switch scalar.value {
+                case 0x22: out += "\\\""
+                case 0x5C: out += "\\\\"
+                case 0x08: out += "\\b"
+                case 0x09: out += "\\t"
+                case 0x0A: out += "\\n"
+                case 0x0C: out += "\\f"
+                case 0x0D: out += "\\r"
+                case 0x2028: out += "\\u2028"
+                case 0x2029: out += "\\u2029"
+                case 0..<0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u00" + (hex.count == 1 ? "0" + hex : hex)
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        }
+        // Edge sequences by hand: overlong, surrogate, above U+10FFFF, truncated at each length.
+        let cases: [[UInt8]] = [
+            [0xC0, 0x80], [0xC1, 0xBF], [0xE0, 0x80, 0x80], [0xE0, 0xA0], [0xED, 0xA0, 0x80], [0xED, 0x9F, 0xBF],
+            [0xF0, 0x80, 0x80, 0x80], [0xF0, 0x90, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF4, 0x8F, 0xBF, 0xBF],
+            [0xF5, 0x80], [0xFF], [0x80], [0xE2, 0x80], [0xE2, 0x80, 0xA8, 0xE2], [0x61, 0xF1, 0x80, 0x80, 0x61],
+        ]
+        for bytes in cases { #expect(JSONWriter.quoted(bytes) == expected(bytes), "\(bytes)") }
+        // And 20,000 pseudo-random strings (fixed seed: the same every run) weighted towards the bytes that matter.
+        var generator = SplitMix64(seed: 0x1F1C_4B12)
+        let interesting: [UInt8] = [0x00, 0x0A, 0x22, 0x41, 0x5C, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xA8, 0xA9, 0xBF,
+                                    0xC0, 0xC2, 0xDF, 0xE0, 0xE2, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF]
+        for _ in 0..<20_000 {
+            let count = Int.random(in: 0...8, using: &generator)
+            let bytes = (0..<count).map { _ in
+                Bool.random(using: &generator) ? interesting.randomElement(using: &generator)!
+                    : UInt8.random(in: 0...255, using: &generator)
+            }
+            let written = JSONWriter.quoted(bytes)
+            #expect(written == expected(bytes), "\(bytes)")
+            if written != expected(bytes) { break }
+        }
+    }
+
     @Test func jsonEscapesMappedText() throws {
         #expect(try ValuesTestSupport.json("<a q='say \"hi\"' b=\"back\\slash\">t&#9;a&#10;b&#13;c\u{2028}</a>")
             == #"{"q":"say \"hi\"","b":"back\\slash","_text":"t\ta\nb\rc\u2028"}"#)
@@ -158,5 +206,20 @@ import Testing
             #expect(tree.root.json() == #"{"stat":"ok","a":{"_text":"x"}}"#)
             #expect(tree.nodeCount == 4)
         }
+    }
+}
+
+/// A seeded generator (SplitMix64), so that a randomized test checks the same inputs on every run.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

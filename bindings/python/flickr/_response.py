@@ -16,10 +16,38 @@ from typing import Any, Callable, Iterator
 
 from . import _ffi
 
+# The library's JSON is compact, valid UTF-8, one value: the decoder's C scanner reads it directly,
+# without json.loads' two frames and two whitespace regex matches (1.2 us of 3.5 for an echo answer).
+_scan: Callable[[str, int], tuple[Any, int]] = getattr(json.JSONDecoder(), "scan_once")  # no stub declares it
 
-def as_dict(response: _ffi.Response) -> dict:
+
+def _from_json(pointer: int | None) -> Any:
+    """A library-rendered JSON text (`char *`, freed here) as Python data; NULL raises the thread's error."""
+    if not pointer:
+        raise _ffi.last_error()
+    try:
+        text = ctypes.string_at(pointer).decode("utf-8")
+    finally:
+        _ffi.lib().flickr_free(pointer)
+    return _scan(text, 0)[0]
+
+
+def as_dict(response: Any) -> dict:
     """The response's value tree as a dict (the library renders it as JSON)."""
-    return json.loads(_ffi.take_text(_ffi.lib().flickr_response_json(response)))
+    return _from_json(_ffi.lib().flickr_response_json(response))
+
+
+def call_dict(context: Any, method: str, params: dict, verb: int) -> dict:
+    """`flickr_call` and its answer as a dict: the path of every `Flickr.call`, kept to one frame and
+    a bare response pointer (no handle object), freed here whatever happens."""
+    lib = _ffi.lib()
+    response = _ffi.ResponsePtr()
+    try:
+        lib.flickr_call(ctypes.byref(response), context, _ffi.encode(method, "method"), _ffi.params_array(params), verb)
+        return _from_json(lib.flickr_response_json(response))
+    finally:
+        if response:
+            lib.flickr_response_free(response)
 
 
 def body_text(response: _ffi.Response) -> str:
@@ -31,7 +59,7 @@ def body_text(response: _ffi.Response) -> str:
 
 def value_json(value: Any) -> Any:
     """A value borrowed from a response (a walk's item...) as Python data, copied out."""
-    return json.loads(_ffi.take_text(_ffi.lib().flickr_value_json(value)))
+    return _from_json(_ffi.lib().flickr_value_json(value))
 
 
 def call(function: Callable[..., Any], *args: Any, convert: Callable[[_ffi.Response], Any] = as_dict) -> Any:

@@ -430,11 +430,11 @@ class Flickr(Methods):
         option). Raises a `FlickrError` subclass on failure (`APIError` with `.api_code` for
         Flickr's stat="fail"). ``api.photos.search(...)`` is the same call with a signature.
         """
-        return self._call(method, params, _verb(post))
+        return _response.call_dict(self._live(), method, params, _verb(post))
 
     def post(self, method: str, /, **params: Any) -> dict:
         """:meth:`call` with POST whatever the catalogue says."""
-        return self._call(method, params, POST)
+        return _response.call_dict(self._live(), method, params, POST)
 
     def call_xml(self, method: str, /, *, post: bool | None = None, **params: Any) -> str:
         """Like :meth:`call`, returning Flickr's XML body as received."""

@@ -18,19 +18,20 @@ func boundary(_ body: () throws(FlickrError) -> Void) -> CInt {
     }
 }
 
-/// Reads a required C string argument as validated UTF-8.
-func requiredString(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(FlickrError) -> String {
-    guard let pointer else { throw .invalid("\(name) must not be NULL") }
+/// Reads a required C string argument as validated UTF-8. `name` is only built for a message (a
+/// parameter's, interpolated, cost an allocation on every call).
+func requiredString(_ pointer: UnsafePointer<CChar>?, _ name: @autoclosure () -> String) throws(FlickrError) -> String {
+    guard let pointer else { throw .invalid("\(name()) must not be NULL") }
     guard let string = String(validatingCString: pointer) else {
-        throw .invalid("\(name) is not valid UTF-8")
+        throw .invalid("\(name()) is not valid UTF-8")
     }
     return string
 }
 
 /// Reads an optional C string argument (NULL gives nil) as validated UTF-8.
-func optionalString(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(FlickrError) -> String? {
+func optionalString(_ pointer: UnsafePointer<CChar>?, _ name: @autoclosure () -> String) throws(FlickrError) -> String? {
     guard let pointer else { return nil }
-    return try requiredString(pointer, name)
+    return try requiredString(pointer, name())
 }
 
 /// Copies a Swift string into malloc'd memory the caller releases with flickr_free.

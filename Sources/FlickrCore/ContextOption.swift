@@ -37,6 +37,15 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
     /// String options are numbered below 100, numeric ones from 100, as the header documents.
     package var kind: Kind { rawValue < 100 ? .string : .number }
 
+    /// The option's index among those of its kind: string options are numbered from 1 and numeric
+    /// ones from 100, without gaps (SettingsTests checks every option has a slot of its own).
+    var slot: Int { Int(rawValue) - (rawValue < 100 ? 1 : 100) }
+
+    /// Slots the options of `kind` need.
+    static func slotCount(of kind: Kind) -> Int {
+        allCases.reduce(0) { $1.kind == kind ? Swift.max($0, $1.slot + 1) : $0 }
+    }
+
     /// The C enumerator's name, used in error messages.
     package var name: String {
         switch self {

@@ -19,8 +19,10 @@ package struct Settings: Sendable {
     package let apiKey: String
     package let sharedSecret: String
 
-    private var strings: [ContextOption: String] = [:]
-    private var numbers: [ContextOption: Int] = [:]
+    // Read a dozen times by every call: arrays by slot, not dictionaries (hashing an option cost
+    // about 200 instructions a lookup, 3 k a call; bench/NOTES.md, Change 18).
+    private var strings = OptionValues<String>(kind: .string)
+    private var numbers = OptionValues<Int>(kind: .number)
     /// Where one line per request (and per retry) goes; nil: nowhere.
     package var log: LogSink?
     /// Asked while synchronous calls wait whether to give up; nil: never.
@@ -161,6 +163,27 @@ package struct Settings: Sendable {
     private static func requirePrintable(_ value: String, what: String) throws(FlickrError) {
         if value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
             throw .invalid("\(what) must not contain control characters")
+        }
+    }
+}
+
+/// The values set for the options of one kind, in an array indexed by `ContextOption.slot`.
+struct OptionValues<Value: Sendable>: Sendable {
+    private var values: [Value?]
+
+    init(kind: ContextOption.Kind) {
+        values = Array(repeating: nil, count: ContextOption.slotCount(of: kind))
+    }
+
+    /// nil for an option of the other kind (never stored: `set` checks the kind first).
+    subscript(option: ContextOption) -> Value? {
+        get {
+            let slot = option.slot
+            return slot >= 0 && slot < values.count ? values[slot] : nil
+        }
+        set {
+            let slot = option.slot
+            if slot >= 0 && slot < values.count { values[slot] = newValue }
         }
     }
 }

@@ -35,6 +35,31 @@ import Testing
         #expect(s.number(.uploadResponseTimeoutMs) == 300_000)
     }
 
+    /// Options are stored by slot: every option must have its own, or setting one would lose it
+    /// or overwrite another.
+    @Test func everyOptionHasASlotOfItsOwn() throws {
+        for kind in [ContextOption.Kind.string, .number] {
+            let options = ContextOption.allCases.filter { $0.kind == kind }
+            let slots = Set(options.map(\.slot))
+            #expect(slots.count == options.count)
+            #expect(slots.allSatisfy { $0 >= 0 && $0 < ContextOption.slotCount(of: kind) })
+        }
+        var s = try settings()
+        for (index, option) in ContextOption.allCases.filter({ $0.kind == .number }).enumerated() {
+            try s.set(option, number: option.range.lowerBound + (index % 2))
+        }
+        for (index, option) in ContextOption.allCases.filter({ $0.kind == .number }).enumerated() {
+            #expect(s.number(option) == option.range.lowerBound + (index % 2), "\(option.name)")
+        }
+        try s.set(.userAgent, string: "agent/1")
+        try s.set(.proxy, string: "http://proxy.invalid:3128")
+        try s.set(.oauthToken, string: "token")
+        #expect(s.string(.userAgent) == "agent/1")
+        #expect(s.string(.proxy) == "http://proxy.invalid:3128")
+        #expect(s.string(.oauthToken) == "token")
+        #expect(s.string(.authToken) == nil)
+    }
+
     @Test func emptyKeyAndControlCharactersAreRefused() {
         #expect(rejection { () throws(FlickrError) in _ = try Settings(apiKey: "", sharedSecret: nil) }?.code
             == .invalidArgument)

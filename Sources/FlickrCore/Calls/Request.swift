@@ -113,16 +113,17 @@ package final class Request: @unchecked Sendable {
             recycle = { easy, setup in engine.recycle(easy, setup: setup) }
             pooled = engine.takeEasyHandle(for: request)
         }
+        let shownURL = request.redactedURL
         let transfer = try Transfer(
             request: request, sink: sink, keptBodyBytes: operation.keptBodyBytes, deadlineNs: deadlineNs,
             interrupt: interrupt, easy: pooled?.easy, warm: pooled?.warm ?? false, recycle: recycle
-        ) { [self, url = request.redactedURL, verb = request.verb] _, outcome in
+        ) { [self, url = shownURL, verb = request.verb] _, outcome in
             transferFinished(outcome, parse: parse, endpoint: endpoint, url: url, verb: verb)
         }
         let cancelled = state.withLock { s -> Bool in
             if !s.cancelled {
                 s.transfer = transfer
-                s.lastAttempt = "\(request.verb.rawValue) \(request.redactedURL)"
+                s.lastAttempt = "\(request.verb.rawValue) \(shownURL)"
             }
             return s.cancelled
         }

@@ -35,7 +35,7 @@ enum RequestSigning {
         let form = encoded ?? PercentEncoding.formEncode(parameters)
         switch call.verb {
         case .get:
-            let separator = endpoint.utf8.contains(UInt8(ascii: "?")) ? "&" : "?"
+            let separator = endpoint.utf8Offset(of: UInt8(ascii: "?")) != nil ? "&" : "?"
             var request = HTTPRequest(verb: .get, url: endpoint + separator + form, settings: settings)
             request.headers = headers
             return request

@@ -60,9 +60,9 @@ package enum Crypto {
             block.initialize(repeating: 0, count: blockSize)
             if key.count > blockSize {
                 guard sha1(key, nil, into: hash) else { return nil }
-                block.update(from: hash, count: hashSize)
+                block.copyElements(from: hash, count: hashSize)
             } else if let start = key.baseAddress {
-                block.update(from: start, count: key.count)
+                block.copyElements(from: start, count: key.count)
             }
             for i in 0..<blockSize { pad[i] = block[i] ^ 0x36 }
             guard sha1(UnsafeBufferPointer(start: pad, count: blockSize), data, into: hash) else { return nil }

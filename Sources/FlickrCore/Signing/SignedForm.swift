@@ -99,11 +99,11 @@ enum SignedForm {
                         output[written] = UInt8(ascii: "&")
                         written += 1
                     }
-                    (output + written).initialize(from: text + entry.start, count: entry.nameCount)
+                    (output + written).copyElements(from: text + entry.start, count: entry.nameCount)
                     written += entry.nameCount
                     output[written] = UInt8(ascii: "=")
                     written += 1
-                    (output + written).initialize(from: text + entry.start + entry.nameCount, count: entry.valueCount)
+                    (output + written).copyElements(from: text + entry.start + entry.nameCount, count: entry.valueCount)
                     written += entry.valueCount
                 }
                 return written

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 
+import Glibc
+
 // Substring search over UTF-8 bytes. The standard library's String-in-String `contains`,
 // `firstRange(of:)` and `replacing(_:with:)` live in _StringProcessing (the regex engine), which
 // the library does not link: it would be about a megabyte of the .so for these three uses.
@@ -31,6 +33,16 @@ extension StringProtocol {
 }
 
 extension String {
+    /// The byte offset of the first `byte` in the UTF-8 text, by memchr (a `utf8.firstIndex(of:)`
+    /// steps through an index per byte: 1 k instructions on a signed call's URL).
+    func utf8Offset(of byte: UInt8) -> Int? {
+        var text = self
+        return text.withUTF8 { bytes -> Int? in
+            guard let base = bytes.baseAddress, let found = memchr(base, Int32(byte), bytes.count) else { return nil }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        }
+    }
+
     /// Every occurrence of `target` replaced by `replacement`, left to right, without overlaps.
     func replacingText(_ target: String, with replacement: String) -> String {
         guard !target.isEmpty else { return self }

@@ -25,8 +25,8 @@ package struct HTTPRequest: Sendable {
     /// Host and path for messages and logs: never the query, which carries tokens and signatures.
     var redactedURL: String {
         // Over UTF-8 bytes: a Character search would run grapheme breaking over the whole query.
-        guard let mark = url.utf8.firstIndex(of: UInt8(ascii: "?")) else { return url }
-        return String(url[..<mark])
+        guard let mark = url.utf8Offset(of: UInt8(ascii: "?")) else { return url }
+        return String(url.utf8.prefix(mark)) ?? url
     }
 }
 

@@ -48,7 +48,7 @@ enum JSONWriter {
         mutating func bytes(_ start: UnsafePointer<UInt8>, _ count: Int) {
             guard count > 0 else { return }
             guard buffer.reserve(count) else { return fail() }
-            (buffer.pointer + buffer.count).update(from: start, count: count)
+            (buffer.pointer + buffer.count).copyElements(from: start, count: count)
             buffer.count &+= count
         }
 
@@ -87,7 +87,7 @@ enum JSONWriter {
                             && (start[i &+ 2] == 0xA8 || start[i &+ 2] == 0xA9) {
                             out = Output.put(start[i &+ 2] == 0xA8 ? "\\u2028" : "\\u2029", at: out)
                         } else if valid {
-                            out.update(from: start + i, count: length)
+                            out.copyElements(from: start + i, count: length)
                             out += length
                         } else {
                             out[0] = 0xEF  // U+FFFD
@@ -126,7 +126,7 @@ enum JSONWriter {
         /// Writes `text` at `out` (room reserved) and returns the position after it.
         @inline(__always)
         private static func put(_ text: StaticString, at out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-            out.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+            out.copyElements(from: text.utf8Start, count: text.utf8CodeUnitCount)
             return out + text.utf8CodeUnitCount
         }
 

@@ -73,6 +73,17 @@ struct RawStack<Element: BitwiseCopyable> {
     }
 }
 
+extension UnsafeMutablePointer where Pointee: BitwiseCopyable {
+    /// Copies `count` elements from `source` with one memmove. Embedded Swift compiles
+    /// `update(from:count:)` and `initialize(from:count:)` into a call per element (an outlined
+    /// assign of one byte, for bytes): 168 calls in the mapping of one echo answer.
+    @inline(__always)
+    func copyElements(from source: UnsafePointer<Pointee>, count: Int) {
+        guard count > 0 else { return }
+        UnsafeMutableRawPointer(self).copyMemory(from: source, byteCount: count &* MemoryLayout<Pointee>.stride)
+    }
+}
+
 /// Stores each distinct name (element or attribute) once in the string arena
 /// and maps it to its byte offset there.
 struct NameTable {
@@ -147,7 +158,7 @@ struct NameTable {
         guard arena.reserve(length + 1) else { return nil }
         let offset = arena.count
         let target = arena.pointer + offset
-        if length > 0 { target.update(from: name, count: length) }
+        target.copyElements(from: name, count: length)
         target[length] = 0
         arena.count = offset + length + 1
         slots[i] = Slot(offsetPlusOne: UInt(offset) + 1, hash: hash, length: UInt32(length))

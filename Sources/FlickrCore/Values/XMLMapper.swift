@@ -362,7 +362,7 @@ struct TreeBuilder {
                 guard arena.reserve(length + 1) else { return outOfMemory() }
                 let offset = arena.count
                 let target = arena.pointer + offset
-                if length > 0 { target.update(from: text.pointer + frame.textStart, count: length) }
+                if length > 0 { target.copyElements(from: text.pointer + frame.textStart, count: length) }
                 target[length] = 0
                 arena.count = offset + length + 1
                 var key = textKey
@@ -387,11 +387,11 @@ struct TreeBuilder {
             let out = nodes.pointer + start
             if let textEntry {
                 let slot = Swift.min(frame.textSlot, entryCount)
-                if slot > 0 { out.update(from: entries.pointer + base, count: slot) }
+                if slot > 0 { out.copyElements(from: entries.pointer + base, count: slot) }
                 out[slot] = textEntry
-                if entryCount > slot { (out + slot + 1).update(from: entries.pointer + base + slot, count: entryCount - slot) }
+                if entryCount > slot { (out + slot + 1).copyElements(from: entries.pointer + base + slot, count: entryCount - slot) }
             } else {
-                out.update(from: entries.pointer + base, count: entryCount)
+                if entryCount > 0 { out.copyElements(from: entries.pointer + base, count: entryCount) }
             }
             nodes.count = start + total
         }

@@ -50,8 +50,6 @@ package enum MethodCatalogue {
         let requiredStart: Int
     }
 
-    private static let entries: [Entry] = entries(in: table)
-
     /// Reads a generated table, one pass over its bytes and no strings: per method, NUL-terminated
     /// fields: name, verb letter and permission digit, the required arguments, "", the optional
     /// arguments, "". A record whose kind is not "G0"..."P3" (a generator bug) is skipped, as is an
@@ -62,22 +60,32 @@ package enum MethodCatalogue {
             entries.reserveCapacity(256)
             var position = 0
             while position < bytes.count {
-                let nameEnd = fieldEnd(bytes, position)
-                let kindStart = Swift.min(nameEnd + 1, bytes.count)
-                let requiredStart = Swift.min(fieldEnd(bytes, kindStart) + 1, bytes.count)
-                var next = requiredStart
-                forEachField(bytes, &next) { _ in true }  // the required arguments
-                forEachField(bytes, &next) { _ in true }  // the optional ones
-                defer { position = next }
-                guard requiredStart - kindStart == 3, bytes[requiredStart - 1] == 0,
-                      let permission = Permission(rawValue: Int32(bytes[kindStart + 1]) - 0x30)
-                else { continue }
-                entries.append(Entry(index: entries.count, nameStart: position, nameLength: nameEnd - position,
-                                     verb: bytes[kindStart] == UInt8(ascii: "P") ? .post : .get,
-                                     permission: permission, requiredStart: requiredStart))
+                let (entry, next) = record(at: position, index: entries.count, in: bytes)
+                if let entry { entries.append(entry) }
+                position = next
             }
             return entries
         }
+    }
+
+    /// The record at `position`: its entry (nil when its kind field is malformed) and where the
+    /// next record begins.
+    private static func record(at position: Int, index: Int, in bytes: UnsafeBufferPointer<UInt8>)
+        -> (entry: Entry?, next: Int)
+    {
+        let nameEnd = fieldEnd(bytes, position)
+        let kindStart = Swift.min(nameEnd + 1, bytes.count)
+        let requiredStart = Swift.min(fieldEnd(bytes, kindStart) + 1, bytes.count)
+        var next = requiredStart
+        forEachField(bytes, &next) { _ in true }  // the required arguments
+        forEachField(bytes, &next) { _ in true }  // the optional ones
+        guard requiredStart - kindStart == 3, bytes[requiredStart - 1] == 0,
+              let permission = Permission(rawValue: Int32(bytes[kindStart + 1]) - 0x30)
+        else { return (nil, next) }
+        let entry = Entry(index: index, nameStart: position, nameLength: nameEnd - position,
+                          verb: bytes[kindStart] == UInt8(ascii: "P") ? .post : .get,
+                          permission: permission, requiredStart: requiredStart)
+        return (entry, next)
     }
 
     /// Every method of a generated table, as strings.
@@ -125,17 +133,18 @@ package enum MethodCatalogue {
         entry(named: name)?.index
     }
 
-    /// The method's entry (binary search over the table's bytes), or nil.
+    /// The method's entry (binary search over the names in the table's bytes, at `recordStarts`), or nil.
     package static func entry(named name: String) -> Entry? {
         var name = name
         return name.withUTF8 { key in
             table.withUTF8Buffer { bytes -> Entry? in
-                var low = 0, high = entries.count
+                var low = 0, high = recordStarts.count
                 while low < high {
                     let middle = low + (high - low) / 2
-                    let entry = entries[middle]
-                    let order = compare(UnsafeBufferPointer(rebasing: bytes[entry.nameStart..<(entry.nameStart + entry.nameLength)]), key)
-                    if order == 0 { return entry }
+                    let start = Int(recordStarts[middle])
+                    guard start < bytes.count else { return nil }
+                    let order = compare(UnsafeBufferPointer(rebasing: bytes[start..<fieldEnd(bytes, start)]), key)
+                    if order == 0 { return record(at: start, index: middle, in: bytes).entry }
                     if order < 0 { low = middle + 1 } else { high = middle }
                 }
                 return nil

@@ -71,6 +71,11 @@ import Testing
         #expect(MethodCatalogue.entry(named: "") == nil && MethodCatalogue.entry(named: "flickr.photos.getInfo\u{0}") == nil)
     }
 
+    /// The generated record offsets that `entry(named:)` searches are where the table's records start.
+    @Test func recordStartsAreTheRecords() {
+        #expect(MethodCatalogue.recordStarts.map(Int.init) == MethodCatalogue.entries(in: MethodCatalogue.table).map(\.nameStart))
+    }
+
     @Test func parserSkipsMalformedRecords() {
         let methods = MethodCatalogue.parse("a.b\0G9\0x\0\0\0c.d\0P2\0id\0\0opt\0\0trailing")
         #expect(methods.count == 1)

@@ -25,7 +25,7 @@ package struct EndpointURL: Equatable, Sendable {
         // index down to a Character boundary).
         let scalars = text.unicodeScalars
         guard let schemeEnd = text.firstRange(ofText: "://") else { throw refuse("no scheme") }
-        let scheme = String(Substring(scalars[..<schemeEnd.lowerBound])).lowercased()
+        let scheme = Substring(scalars[..<schemeEnd.lowerBound]).asciiLowercased()
         guard scheme == "http" || scheme == "https" else { throw refuse("scheme \"\(scheme)\"") }
         var rest = scalars[schemeEnd.upperBound...]
         if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
@@ -55,7 +55,7 @@ package struct EndpointURL: Equatable, Sendable {
             pathAndQuery = pathAndQuery[..<mark]
         }
         self.scheme = scheme
-        self.host = String(Substring(host)).lowercased()
+        self.host = Substring(host).asciiLowercased()  // ASCII, checked above
         self.port = port
         self.path = pathAndQuery.isEmpty ? "/" : String(Substring(pathAndQuery))
         self.query = query

@@ -12,6 +12,9 @@ import Testing
         #expect(url.port == 8080)
         #expect(url.path == "/a/b")
         #expect(url.query == "x=1&y=2")
+        // Schemes and hosts compare as ASCII: the Kelvin sign (U+212A) is not a "k".
+        #expect(throws: FlickrError.self) { try EndpointURL(parsing: "https://api.flic\u{212A}r.com/", what: "url") }
+        #expect(throws: FlickrError.self) { try EndpointURL(parsing: "HTTP\u{017F}://api.flickr.com/", what: "url") }
     }
 
     /// RFC 5849 §3.4.1.2: default ports vanish, others stay, the path is kept as sent.

@@ -19,7 +19,7 @@ package enum FlickrLink {
         while let first = rest.first, blank(first) { rest = rest.dropFirst() }
         while let last = rest.last, blank(last) { rest = rest.dropLast() }
         if let schemeEnd = Substring(rest).firstRange(ofText: "://") {
-            let scheme = Substring(rest[..<schemeEnd.lowerBound]).lowercased()
+            let scheme = Substring(rest[..<schemeEnd.lowerBound]).asciiLowercased()
             guard scheme == "http" || scheme == "https" else {
                 throw .invalid("\"\(scheme)\" is not a web URL scheme: a Flickr URL starts with https://")
             }
@@ -32,7 +32,8 @@ package enum FlickrLink {
         if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }  // user:pass@
         if let colon = host.lastIndex(of: ":") { host = host[..<colon] }  // :443
         if host.last == "." { host = host.dropLast() }
-        let hostName = Substring(host).lowercased()
+        // ASCII case only: Unicode lowercasing made "flic\u{212A}r.com" (a Kelvin sign) read as flickr.com.
+        let hostName = Substring(host).asciiLowercased()
         var segments: [String] = []
         for piece in rest[hostEnd...].split(separator: "/") where !piece.isEmpty {
             guard segments.count < 16 else { break }

@@ -32,6 +32,15 @@ extension StringProtocol {
     }
 }
 
+extension StringProtocol {
+    /// The text with A-Z made a-z and every other scalar kept: for schemes and host names, which
+    /// are compared as ASCII (`lowercased()` runs the Unicode case tables, and would make the
+    /// Kelvin sign U+212A a "k").
+    func asciiLowercased() -> String {
+        String(decoding: utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+}
+
 extension String {
     /// The byte offset of the first `byte` in the UTF-8 text, by memchr (a `utf8.firstIndex(of:)`
     /// steps through an index per byte: 1 k instructions on a signed call's URL).

@@ -69,6 +69,9 @@ import Testing
             String(repeating: "a", count: 100_000),
             "https://www.flickr.com/" + String(repeating: "photos/", count: 5000),
             "https://live.staticflickr.com/1/" + String(repeating: "9", count: 40) + "_a.jpg",
+            // Hosts that only Unicode case mapping makes Flickr's: the Kelvin sign lowercases to "k".
+            "https://www.flic\u{212A}r.com/photos/bees/2341623661/", "https://flic.\u{212A}r/p/2oJ4UTv",
+            "https://live.staticflic\u{212A}r.com/2/1418878_1e92283336_m.jpg",
         ]
         for url in refused {
             #expect(throws: FlickrError.self, "\(url.prefix(60))") { try FlickrLink.parse(url) }

@@ -30,29 +30,32 @@ package enum PercentEncoding {
     }
 
     /// Appends the RFC 3986 encoding of `s` (as `encode`) to a byte buffer.
-    static func appendEncoded(_ s: String, to out: inout [UInt8]) {
+    static func appendEncoded(_ s: String, to out: inout some ByteSink) {
         var s = s
         s.withUTF8 { appendEncoded(bytes: $0, to: &out) }
     }
 
     /// Appends the RFC 3986 encoding of UTF-8 bytes to a byte buffer.
-    static func appendEncoded(bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    static func appendEncoded(bytes: UnsafeBufferPointer<UInt8>, to out: inout some ByteSink) {
+        guard let base = bytes.baseAddress else { return }
         // Runs of unreserved bytes (most of any value) are copied whole.
         var runStart = 0
-        for (index, byte) in bytes.enumerated() where !isUnreserved(byte) {
-            if index > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-            out.append(UInt8(ascii: "%"))
-            out.append(upperHex(byte >> 4))
-            out.append(upperHex(byte & 0x0F))
+        for index in 0..<bytes.count where !isUnreserved(base[index]) {
+            out.append(bytes: base + runStart, count: index - runStart)
+            out.append(byte: UInt8(ascii: "%"))
+            out.append(byte: upperHex(base[index] >> 4))
+            out.append(byte: upperHex(base[index] & 0x0F))
             runStart = index + 1
         }
-        if bytes.count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+        out.append(bytes: base + runStart, count: bytes.count - runStart)
     }
 
     /// Appends a string's UTF-8 to a byte buffer in one copy.
-    static func appendUTF8(_ s: String, to out: inout [UInt8]) {
+    static func appendUTF8(_ s: String, to out: inout some ByteSink) {
         var s = s
-        s.withUTF8 { out.append(contentsOf: $0) }
+        s.withUTF8 { bytes in
+            if let base = bytes.baseAddress { out.append(bytes: base, count: bytes.count) }
+        }
     }
 
     @inline(__always)

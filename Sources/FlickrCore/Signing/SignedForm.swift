@@ -31,8 +31,10 @@ enum SignedForm {
                                    timestamp: timestamp).formEncoded
         }
 
-        var arena: [UInt8] = []
-        arena.reserveCapacity(256 + parameters.reduce(0) { $0 + 3 * ($1.0.utf8.count + $1.1.utf8.count) })
+        // Bytes in raw buffers (ByteBuffer): an Array append of a few bytes costs a uniqueness check
+        // and an element-by-element copy, and signing makes about 60 of them.
+        var arena = ByteBuffer(capacity: 256 + parameters.reduce(0) { $0 + 3 * ($1.0.utf8.count + $1.1.utf8.count) })
+        defer { arena.release() }
         var entries: [Entry] = []
         entries.reserveCapacity(parameters.count + 7)
         func add(_ name: String, _ value: String) {
@@ -51,43 +53,48 @@ enum SignedForm {
         add("oauth_signature_method", "HMAC-SHA1")
         add("oauth_version", "1.0")
         if let token = signer.token { add("oauth_token", token) }
+        guard !arena.failed else { throw FlickrError(.noMemory, "out of memory signing the request") }
 
-        let signature = arena.withUnsafeBufferPointer { bytes -> [UInt8] in
+        let signature = arena.withBytes { bytes -> [UInt8]? in
             guard let text = bytes.baseAddress else { return [] }  // never empty: the oauth_* pairs are in it
             if entries.count > 1 { entries.sort { precedes($0, $1, text) } }
             // METHOD&enc(base URL)&enc(name=value&...): the second encoding applied as the pairs are written.
-            var base: [UInt8] = []
-            base.reserveCapacity(method.utf8.count + baseURL.utf8.count + 2 + 3 * bytes.count + 6 * entries.count)
+            var base = ByteBuffer(capacity: method.utf8.count + baseURL.utf8.count + 2 + 3 * bytes.count + 6 * entries.count)
+            defer { base.release() }
             PercentEncoding.appendUTF8(method, to: &base)
-            base.append(UInt8(ascii: "&"))
+            base.append(byte: UInt8(ascii: "&"))
             PercentEncoding.appendUTF8(baseURL, to: &base)
-            base.append(UInt8(ascii: "&"))
+            base.append(byte: UInt8(ascii: "&"))
             for (index, entry) in entries.enumerated() {
-                if index > 0 { append("%26", to: &base) }  // "&", encoded
+                if index > 0 { base.append("%26") }  // "&", encoded
                 appendEncodedAgain(text + entry.start, entry.nameCount, to: &base)
-                append("%3D", to: &base)  // "=", encoded
+                base.append("%3D")  // "=", encoded
                 appendEncodedAgain(text + entry.start + entry.nameCount, entry.valueCount, to: &base)
             }
-            var key: [UInt8] = []
+            var key = ByteBuffer(capacity: 128)
+            defer { key.release() }
             PercentEncoding.appendEncoded(signer.consumerSecret, to: &key)
-            key.append(UInt8(ascii: "&"))
+            key.append(byte: UInt8(ascii: "&"))
             PercentEncoding.appendEncoded(signer.tokenSecret ?? "", to: &key)
-            let mac = key.withUnsafeBufferPointer { key in
-                base.withUnsafeBufferPointer { Crypto.hmacSHA1(key: key, data: $0) }
+            guard !base.failed, !key.failed else { return nil }
+            let mac = key.withBytes { key in
+                base.withBytes { Crypto.hmacSHA1(key: key, data: $0) }
             }
             var signature: [UInt8] = []
             Base64.append(mac ?? [], to: &signature)  // empty only if libcrypto fails, as with `sign`
             return signature
         }
+        guard let signature else { throw FlickrError(.noMemory, "out of memory signing the request") }
 
         // oauth_signature joins the arena and goes where the stable sort would put it.
         let signatureStart = arena.count
-        append("oauth_signature", to: &arena)
+        arena.append("oauth_signature")
         signature.withUnsafeBufferPointer { PercentEncoding.appendEncoded(bytes: $0, to: &arena) }
+        guard !arena.failed else { throw FlickrError(.noMemory, "out of memory signing the request") }
         let signatureEntry = Entry(start: signatureStart, nameCount: 15, valueCount: arena.count - signatureStart - 15,
                                    order: entries.count)
         let length = entries.reduce(0) { $0 + $1.nameCount + $1.valueCount + 2 } + signatureEntry.valueCount + 16
-        return arena.withUnsafeBufferPointer { bytes in
+        return arena.withBytes { bytes in
             guard let text = bytes.baseAddress else { return "" }
             let slot = entries.firstIndex { precedes(signatureEntry, $0, text) } ?? entries.count
             entries.insert(signatureEntry, at: slot)
@@ -111,20 +118,16 @@ enum SignedForm {
         }
     }
 
-    private static func append(_ text: StaticString, to out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
-
     /// Percent-encodes text that is already percent-encoded: only its `%` need escaping (as `%25`).
-    private static func appendEncodedAgain(_ start: UnsafePointer<UInt8>, _ count: Int, to out: inout [UInt8]) {
+    private static func appendEncodedAgain(_ start: UnsafePointer<UInt8>, _ count: Int, to out: inout ByteBuffer) {
         var from = 0
         while from < count, let mark = memchr(start + from, Int32(UInt8(ascii: "%")), count - from) {
             let at = UnsafeRawPointer(mark) - UnsafeRawPointer(start)
-            out.append(contentsOf: UnsafeBufferPointer(start: start + from, count: at - from))
-            append("%25", to: &out)
+            out.append(bytes: start + from, count: at - from)
+            out.append("%25")
             from = at + 1
         }
-        if from < count { out.append(contentsOf: UnsafeBufferPointer(start: start + from, count: count - from)) }
+        out.append(bytes: start + from, count: count - from)
     }
 
     /// Caller parameters this path leaves to `sign`: `realm` (signed apart) and any `oauth_*`.

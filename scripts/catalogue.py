@@ -112,7 +112,7 @@ def swift_table(catalogue: dict) -> str:
     return (f"// SPDX-License-Identifier: MIT\n// {HEADER}\n"
             f"// Facts about Flickr's API: {catalogue['source']}\n\n"
             "extension MethodCatalogue {\n"
-            f"    /// {catalogue['count']} methods, sorted by name; MethodCatalogue.parse reads it once.\n"
+            f"    /// {catalogue['count']} methods, sorted by name; entry(named:) searches it; parse reads it whole for the C API's list.\n"
             '    static let table: StaticString = """\n' + rows + '"""\n\n'
             "    /// Where each method's record starts in `table`, in the same order: `entry(named:)` searches\n"
             "    /// the names there without indexing the whole table first (86 k instructions of a process's\n"

@@ -4,7 +4,8 @@ import Glibc
 
 /// Flickr's REST methods as `flickr.reflection` describes them: verb, permission, required and
 /// optional arguments (`api_key` left out). The table is generated (MethodTable.swift, by
-/// scripts/catalogue.py from data/flickr-methods.json) and read once, on first use.
+/// scripts/catalogue.py from data/flickr-methods.json): calls look a method up in its bytes
+/// (`entry(named:)`); the strings of every method are built once, for the C API's list.
 ///
 /// The catalogue informs, it never forbids: a method it does not hold is sent as given (Flickr
 /// adds methods), so only a known method's missing required argument is refused.

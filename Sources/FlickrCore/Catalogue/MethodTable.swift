@@ -3,7 +3,7 @@
 // Facts about Flickr's API: flickr.reflection.getMethods/getMethodInfo as recorded on 2023-10-24 in flickr/flickr-sdk src/services/rest/*.ts (commit 4342fde24922); facts only: names, argument names, required or optional, permission; verb = POST for write/delete permission (Flickr's rule)
 
 extension MethodCatalogue {
-    /// 223 methods, sorted by name; MethodCatalogue.parse reads it once.
+    /// 223 methods, sorted by name; entry(named:) searches it; parse reads it whole for the C API's list.
     static let table: StaticString = """
 flickr.activity.userComments\0G1\0\0per_page\0page\0\0flickr.activity.userPhotos\0G1\0\
 \0timeframe\0per_page\0page\0\0flickr.auth.checkToken\0G0\0auth_token\0\

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 
-/// Where byte writers (percent-encoding, the signer) append: a `[UInt8]`, or a `ByteBuffer`.
+/// Where byte writers (percent-encoding, the signer, the JSON writer) append: a `[UInt8]`, or a
+/// `ByteBuffer`.
 protocol ByteSink {
     mutating func append(bytes start: UnsafePointer<UInt8>, count: Int)
     mutating func append(byte: UInt8)
@@ -56,6 +57,34 @@ struct ByteBuffer: ByteSink {
         }
         storage.pointer[storage.count] = byte
         storage.count &+= 1
+    }
+
+    /// Marks the buffer failed: an allocation its writer needed besides the buffer failed.
+    mutating func fail() {
+        failed = true
+    }
+
+    /// Lets `body` write up to `room` bytes at the end through a raw pointer (no check per byte);
+    /// `body` returns how many it wrote (at most `room`).
+    mutating func write(room: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        guard !failed else { return }
+        guard room >= 0, storage.reserve(room) else {
+            failed = true
+            return
+        }
+        let written = body(storage.pointer + storage.count)
+        storage.count &+= Swift.min(Swift.max(written, 0), room)
+    }
+
+    /// The bytes and a NUL, handed over as a malloc'd C string (the caller frees it); nil, with the
+    /// buffer released, when an allocation failed. The buffer is empty afterwards.
+    mutating func takeCString() -> UnsafeMutablePointer<CChar>? {
+        append(byte: 0)
+        guard !failed, let text = storage.take() else {
+            storage.release()
+            return nil
+        }
+        return UnsafeMutableRawPointer(text).assumingMemoryBound(to: CChar.self)
     }
 
     /// The bytes written so far, valid during `body` (which must not append).

@@ -2,7 +2,7 @@
 
 import Glibc
 
-// Substring search over UTF-8 bytes. The standard library's String-in-String `contains`,
+// Text work over UTF-8 bytes: substring search, ASCII case, byte offsets. The standard library's String-in-String `contains`,
 // `firstRange(of:)` and `replacing(_:with:)` live in _StringProcessing (the regex engine), which
 // the library does not link: it would be about a megabyte of the .so for these three uses.
 extension StringProtocol {
@@ -30,9 +30,7 @@ extension StringProtocol {
     func containsText(_ needle: some StringProtocol) -> Bool {
         firstRange(ofText: needle) != nil
     }
-}
 
-extension StringProtocol {
     /// The text with A-Z made a-z and every other scalar kept: for schemes and host names, which
     /// are compared as ASCII (`lowercased()` runs the Unicode case tables, and would make the
     /// Kelvin sign U+212A a "k").

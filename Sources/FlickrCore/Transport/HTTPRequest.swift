@@ -26,7 +26,7 @@ package struct HTTPRequest: Sendable {
     var redactedURL: String {
         // Over UTF-8 bytes: a Character search would run grapheme breaking over the whole query.
         guard let mark = url.utf8Offset(of: UInt8(ascii: "?")) else { return url }
-        return String(url.utf8.prefix(mark)) ?? url
+        return String(decoding: url.utf8.prefix(mark), as: UTF8.self)
     }
 }
 

@@ -19,59 +19,35 @@ enum JSONWriter {
     /// `node` and everything below it as a malloc'd, NUL-terminated string (free it with `free`);
     /// nil when memory runs out.
     static func render(_ node: UnsafePointer<ValueNode>) -> UnsafeMutablePointer<CChar>? {
-        var out = Output()
+        var out = ByteBuffer(capacity: 1024)
         write(node, into: &out)
-        return out.finish()
+        return out.takeCString()
     }
 
-    /// `bytes` as a JSON string literal (for tests and diagnostics).
+    /// `bytes` as a JSON string literal (for tests and diagnostics); empty if memory runs out.
     static func quoted(_ bytes: [UInt8]) -> String {
-        var out = Output()
+        var out = ByteBuffer(capacity: 64)
         bytes.withUnsafeBufferPointer { buffer in
-            if let base = buffer.baseAddress { out.string(base, buffer.count) } else { out.bytes("\"\"") }
+            if let base = buffer.baseAddress { appendString(base, buffer.count, to: &out) } else { out.append("\"\"") }
         }
-        return out.finishString()
+        guard let text = out.takeCString() else { return "" }
+        defer { free(text) }
+        return String(cString: text)
     }
 
-    /// The output buffer: grows by doubling; a failed allocation is remembered and ends the render.
-    struct Output {
-        private var buffer = RawStack<UInt8>(firstCapacity: 1024)
-        private(set) var failed = false
+    /// Input bytes escaped per reservation.
+    private static let sliceBytes = 4096
 
-        @inline(__always)
-        mutating func byte(_ byte: UInt8) {
-            guard buffer.reserve(1) else { return fail() }
-            buffer.pointer[buffer.count] = byte
-            buffer.count &+= 1
-        }
-
-        mutating func bytes(_ start: UnsafePointer<UInt8>, _ count: Int) {
-            guard count > 0 else { return }
-            guard buffer.reserve(count) else { return fail() }
-            (buffer.pointer + buffer.count).copyElements(from: start, count: count)
-            buffer.count &+= count
-        }
-
-        mutating func bytes(_ text: StaticString) {
-            bytes(text.utf8Start, text.utf8CodeUnitCount)
-        }
-
-        /// Ends the render: an allocation outside the buffer failed.
-        mutating func fail() {
-            failed = true
-        }
-
-        /// Appends `count` bytes at `start` as a quoted, escaped JSON string. Written through a raw
-        /// pointer, a slice of the input at a time, with room reserved for the slice's worst case
-        /// (every byte a `\u00XX`): no check per byte but the byte's own class.
-        mutating func string(_ start: UnsafePointer<UInt8>, _ count: Int) {
-            byte(UInt8(ascii: "\""))
-            var i = 0
-            while i < count && !failed {
-                // A sequence begun in the slice may end up to 3 bytes after it.
-                let sliceEnd = Swift.min(count, i &+ Output.sliceBytes)
-                guard buffer.reserve(6 &* (sliceEnd &- i) &+ 24) else { return fail() }
-                let first = buffer.pointer + buffer.count
+    /// Appends `count` bytes at `start` as a quoted, escaped JSON string. Written through a raw
+    /// pointer, a slice of the input at a time, with room for the slice's worst case (every byte
+    /// a `\u00XX`): no check per byte but the byte's own class.
+    static func appendString(_ start: UnsafePointer<UInt8>, _ count: Int, to buffer: inout ByteBuffer) {
+        buffer.append(byte: UInt8(ascii: "\""))
+        var i = 0
+        while i < count && !buffer.failed {
+            // A sequence begun in the slice may end up to 3 bytes after it.
+            let sliceEnd = Swift.min(count, i &+ sliceBytes)
+            buffer.write(room: 6 &* (sliceEnd &- i) &+ 24) { first in
                 var out = first
                 while i < sliceEnd {
                     let b = start[i]
@@ -82,10 +58,10 @@ enum JSONWriter {
                         continue
                     }
                     if b >= 0x80 {
-                        let (valid, length) = JSONWriter.utf8Sequence(start + i, count &- i)
+                        let (valid, length) = utf8Sequence(start + i, count &- i)
                         if valid && b == 0xE2 && length == 3 && start[i &+ 1] == 0x80
                             && (start[i &+ 2] == 0xA8 || start[i &+ 2] == 0xA9) {
-                            out = Output.put(start[i &+ 2] == 0xA8 ? "\\u2028" : "\\u2029", at: out)
+                            out = put(start[i &+ 2] == 0xA8 ? "\\u2028" : "\\u2029", at: out)
                         } else if valid {
                             out.copyElements(from: start + i, count: length)
                             out += length
@@ -99,15 +75,15 @@ enum JSONWriter {
                         continue
                     }
                     switch b {
-                    case 0x22: out = Output.put("\\\"", at: out)
-                    case 0x5C: out = Output.put("\\\\", at: out)
-                    case 0x0A: out = Output.put("\\n", at: out)
-                    case 0x0D: out = Output.put("\\r", at: out)
-                    case 0x09: out = Output.put("\\t", at: out)
-                    case 0x08: out = Output.put("\\b", at: out)
-                    case 0x0C: out = Output.put("\\f", at: out)
+                    case 0x22: out = put("\\\"", at: out)
+                    case 0x5C: out = put("\\\\", at: out)
+                    case 0x0A: out = put("\\n", at: out)
+                    case 0x0D: out = put("\\r", at: out)
+                    case 0x09: out = put("\\t", at: out)
+                    case 0x08: out = put("\\b", at: out)
+                    case 0x0C: out = put("\\f", at: out)
                     default:
-                        out = Output.put("\\u00", at: out)
+                        out = put("\\u00", at: out)
                         let digits: StaticString = "0123456789abcdef"
                         out[0] = digits.utf8Start[Int(b >> 4)]
                         out[1] = digits.utf8Start[Int(b & 0x0F)]
@@ -115,37 +91,17 @@ enum JSONWriter {
                     }
                     i &+= 1
                 }
-                buffer.count &+= out - first
+                return out - first
             }
-            byte(UInt8(ascii: "\""))
         }
+        buffer.append(byte: UInt8(ascii: "\""))
+    }
 
-        /// Input bytes escaped per reservation.
-        private static let sliceBytes = 4096
-
-        /// Writes `text` at `out` (room reserved) and returns the position after it.
-        @inline(__always)
-        private static func put(_ text: StaticString, at out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-            out.copyElements(from: text.utf8Start, count: text.utf8CodeUnitCount)
-            return out + text.utf8CodeUnitCount
-        }
-
-        /// The text, NUL-terminated, handed over; nil if any allocation failed.
-        mutating func finish() -> UnsafeMutablePointer<CChar>? {
-            byte(0)
-            guard !failed, let text = buffer.take() else {
-                buffer.release()
-                return nil
-            }
-            return UnsafeMutableRawPointer(text).assumingMemoryBound(to: CChar.self)
-        }
-
-        /// The text as a String (empty if an allocation failed).
-        mutating func finishString() -> String {
-            guard let text = finish() else { return "" }
-            defer { free(text) }
-            return String(cString: text)
-        }
+    /// Writes `text` at `out` (room reserved) and returns the position after it.
+    @inline(__always)
+    private static func put(_ text: StaticString, at out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        out.copyElements(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        return out + text.utf8CodeUnitCount
     }
 
     private struct Frame: BitwiseCopyable {
@@ -153,7 +109,7 @@ enum JSONWriter {
         var next: Int
     }
 
-    static func write(_ root: UnsafePointer<ValueNode>, into out: inout Output) {
+    static func write(_ root: UnsafePointer<ValueNode>, into out: inout ByteBuffer) {
         var stack = RawStack<Frame>(firstCapacity: 16)
         defer { stack.release() }
         var pending: UnsafePointer<ValueNode>? = root
@@ -163,16 +119,16 @@ enum JSONWriter {
                 switch node.kind {
                 case .string:
                     if let text = UnsafePointer<UInt8>(bitPattern: node.pointee.ref) {
-                        out.string(text, Int(node.pointee.length))
+                        appendString(text, Int(node.pointee.length), to: &out)
                     } else {
-                        out.bytes("\"\"")
+                        out.append("\"\"")
                     }
                 case .object, .array:
                     let isObject = node.kind == .object
                     if node.count == 0 {
-                        out.bytes(isObject ? "{}" : "[]")
+                        out.append(isObject ? "{}" : "[]")
                     } else {
-                        out.byte(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+                        out.append(byte: isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
                         guard stack.append(Frame(node: node, next: 0)) else { return out.fail() }
                     }
                 }
@@ -182,19 +138,19 @@ enum JSONWriter {
             let parent = top.pointee.node
             let isObject = parent.kind == .object
             if top.pointee.next >= parent.count {
-                out.byte(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+                out.append(byte: isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
                 stack.count &-= 1
                 continue
             }
             guard let child = parent.element(at: top.pointee.next) else { return }
-            if top.pointee.next > 0 { out.byte(UInt8(ascii: ",")) }
+            if top.pointee.next > 0 { out.append(byte: UInt8(ascii: ",")) }
             if isObject {
                 if let key = UnsafePointer<UInt8>(bitPattern: child.pointee.key) {
-                    out.string(key, strlen(UnsafeRawPointer(key).assumingMemoryBound(to: CChar.self)))
+                    appendString(key, strlen(UnsafeRawPointer(key).assumingMemoryBound(to: CChar.self)), to: &out)
                 } else {
-                    out.bytes("\"\"")
+                    out.append("\"\"")
                 }
-                out.byte(UInt8(ascii: ":"))
+                out.append(byte: UInt8(ascii: ":"))
             }
             top.pointee.next &+= 1
             pending = child

@@ -23,13 +23,7 @@ _scan: Callable[[str, int], tuple[Any, int]] = getattr(json.JSONDecoder(), "scan
 
 def _from_json(pointer: int | None) -> Any:
     """A library-rendered JSON text (`char *`, freed here) as Python data; NULL raises the thread's error."""
-    if not pointer:
-        raise _ffi.last_error()
-    try:
-        text = ctypes.string_at(pointer).decode("utf-8")
-    finally:
-        _ffi.lib().flickr_free(pointer)
-    return _scan(text, 0)[0]
+    return _scan(_ffi.take_text(pointer), 0)[0]
 
 
 def as_dict(response: Any) -> dict:

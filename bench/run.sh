@@ -37,7 +37,8 @@ if [ ! -f build-bench/peers/usr/include/flickcurl.h ]; then
         (chmod 777 . && apt-get download libflickcurl-dev >/dev/null))
     dpkg -x build-bench/peers/deb/libflickcurl-dev_*.deb build-bench/peers
 fi
-python3 -m pip install --quiet --disable-pip-version-check flickrapi xmltodict
+venv=$(scripts/venv.sh bench/requirements.txt)
+export PATH="$venv/bin:$PATH" VIRTUAL_ENV="$venv"
 
 echo "== building libflickr (release) into build-bench/"
 cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DFLICKR_BUILD_TESTS=OFF >/dev/null

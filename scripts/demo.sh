@@ -6,6 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh
+scripts/install-deps.sh --system
 scripts/build.sh
-exec python3 scripts/demo.py
+# The demo needs only the standard library: it runs in the project's venv (scripts/venv.sh) with
+# nothing installed, which proves that too.
+venv=$(scripts/venv.sh)
+exec "$venv/bin/python" scripts/demo.py

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Installs what building and testing libflickr needs on Debian/Ubuntu:
-# system packages through apt (only when missing) and Python packages through pip.
-# The Swift toolchain (6.3 or later) must already be on PATH.
-# --system: the system packages and the toolchain check only, not the Python test packages (what
-# scripts/viewer.sh needs before a build: the viewer has a venv of its own).
+# system packages through apt (only when missing), then the Python test packages into the
+# project's venv (scripts/venv.sh: build/venv; never into the system's Python, which Debian's
+# own python3 refuses, PEP 668). The Swift toolchain (6.3 or later) must already be on PATH.
+# --system: the system packages and the toolchain check only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 system_only=false
@@ -16,7 +16,7 @@ packages=(build-essential cmake pkg-config libcurl4-openssl-dev libssl-dev libex
           chromium libjs-leaflet  # the example viewer: its browser tests, its maps (served offline)
           libjs-leaflet.markercluster  # the viewer's maps group overlapping pins (served offline too)
           fonts-droid-fallback  # CJK glyphs in headless Chromium, so the viewer's screenshots show titles
-          python3-venv  # scripts/viewer.sh's own environment (Debian's python3 has no venv without it)
+          python3-venv  # scripts/venv.sh's environment (Debian's python3 has no venv without it)
           libjpeg-turbo-progs)  # djpeg: tests decode the sandbox's JPEG pictures with it
 missing=()
 for p in "${packages[@]}"; do
@@ -35,4 +35,4 @@ if ! command -v swift >/dev/null; then
     exit 1
 fi
 
-$system_only || python3 -m pip install --quiet --disable-pip-version-check -r bindings/python/requirements-test.txt
+$system_only || scripts/venv.sh bindings/python/requirements-test.txt >/dev/null

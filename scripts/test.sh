@@ -3,13 +3,18 @@
 # Runs every test: Swift unit tests (swift test), C tests (ctest), Python tests (pytest), the
 # example viewer's tests (pytest, in headless Chromium),
 # then the quick reliability runs: valgrind memcheck, the ASan+UBSan and TSan builds, libFuzzer smoke runs.
-# Installs what it needs first. Each runner prints its counts; the exit status is
-# non-zero if any suite failed.
+# Installs what it needs first: system packages, then the Python test packages into the
+# project's venv (scripts/venv.sh), whose python3 every suite below runs. Each runner prints its
+# counts; the exit status is non-zero if any suite failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-scripts/install-deps.sh || exit 1
+scripts/install-deps.sh --system || exit 1
+venv=$(scripts/venv.sh bindings/python/requirements-test.txt) || exit 1
+# Every python3 from here on is the venv's: pytest, ctest's drivers (CMake is given it by
+# scripts/build.sh), valgrind.sh's and the tests' own subprocesses.
+export PATH="$venv/bin:$PATH" VIRTUAL_ENV="$venv"
 scripts/build.sh || exit 1
 
 failed=()
@@ -23,11 +28,11 @@ ctest --test-dir build --output-on-failure || failed+=("ctest")
 
 echo "== Python tests (pytest)"
 FLICKR_LIBRARY="$root/build/libflickr.so.0" PYTHONPATH="$root/bindings/python" \
-    python3 -m pytest "$root/bindings/python/tests" -v -p no:cacheprovider || failed+=("pytest")
+    python -m pytest "$root/bindings/python/tests" -v -p no:cacheprovider || failed+=("pytest")
 
 echo "== Viewer tests (pytest bindings/python/examples/viewer/tests: headless Chromium; screenshots in build/viewer-screenshots)"
 FLICKR_LIBRARY="$root/build/libflickr.so.0" PYTHONPATH="$root/bindings/python" \
-    python3 -m pytest "$root/bindings/python/examples/viewer/tests" -v -p no:cacheprovider || failed+=("viewer")
+    python -m pytest "$root/bindings/python/examples/viewer/tests" -v -p no:cacheprovider || failed+=("viewer")
 
 # Reliability (quick forms; README "Testing" has the long ones).
 echo "== valgrind memcheck (scripts/valgrind.sh --quick)"

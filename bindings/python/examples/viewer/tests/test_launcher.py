@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""scripts/viewer.sh: what a start does again and what it does not (its own venv, installed only
-when the requirements change; libflickr built only when missing or stale), without building
+"""scripts/viewer.sh: what a start does again and what it does not (the project's venv, installed
+only when the requirements change; libflickr built only when missing or stale), without building
 Swift or reaching PyPI: ``--check`` in a copy of the layout, and two real starts on a venv that
 sees this Python's Flask."""
 from __future__ import annotations
@@ -16,6 +16,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[5]
 SCRIPT = REPO / "scripts" / "viewer.sh"
+VENV_SCRIPT = REPO / "scripts" / "venv.sh"
+REQUIREMENTS = "bindings/python/examples/viewer/requirements.txt"
 
 
 def run(script: Path, *args: str, env: dict[str, str], timeout: float = 60) -> subprocess.CompletedProcess:
@@ -30,9 +32,13 @@ def check(script: Path, env: dict[str, str]) -> dict[str, str]:
 
 
 def stamp(venv: Path, requirements: Path) -> str:
-    """The hash viewer.sh keeps: the requirements and the venv's Python."""
+    """The hash scripts/venv.sh keeps: the requirements and the venv's Python."""
     version = subprocess.run([str(venv / "bin" / "python"), "-VV"], capture_output=True, text=True).stdout
     return hashlib.sha256(requirements.read_bytes() + version.encode()).hexdigest()
+
+
+def stamp_path(venv: Path) -> Path:
+    return venv / ".libflickr" / (REQUIREMENTS.replace("/", "_") + ".sha256")
 
 
 def set_age(path: Path, seconds_ago: float) -> None:
@@ -44,14 +50,15 @@ def test_check_says_what_a_start_would_do(tmp_path):
     root = tmp_path / "repo"  # the script works from its own checkout: a copy of the layout it reads
     (root / "scripts").mkdir(parents=True)
     shutil.copy(SCRIPT, root / "scripts")
+    shutil.copy(VENV_SCRIPT, root / "scripts")
     script = root / "scripts" / "viewer.sh"
     requirements = root / "bindings/python/examples/viewer/requirements.txt"
     requirements.parent.mkdir(parents=True)
     requirements.write_text("flask>=2.2\n")
     venv = tmp_path / "venv"
-    env = {k: v for k, v in os.environ.items() if k != "FLICKR_LIBRARY"} | {"VIEWER_VENV": str(venv)}
+    env = {k: v for k, v in os.environ.items() if k != "FLICKR_LIBRARY"} | {"FLICKR_VENV": str(venv)}
 
-    assert check(script, env) == {"venv": f"create (no working venv at {venv})",
+    assert check(script, env) == {"venv": f"create (no venv at {venv})",
                                   "libflickr": "build (build/libflickr.so.0 is missing)"}
 
     for source in ("Sources/FlickrCore/Client.swift", "include/flickr/flickr.h", "CMakeLists.txt"):
@@ -75,7 +82,8 @@ def test_check_says_what_a_start_would_do(tmp_path):
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     assert check(script, env)["venv"] == "install (bindings/python/examples/viewer/requirements.txt " \
                                          "or the venv's Python changed)"
-    (venv / ".requirements.sha256").write_text(stamp(venv, requirements) + "\n")
+    stamp_path(venv).parent.mkdir()
+    stamp_path(venv).write_text(stamp(venv, requirements) + "\n")
     assert check(script, env)["venv"] == f"reuse ({venv})"
     requirements.write_text("flask>=2.2\nblinker\n")  # a new requirement: installed on the next start
     assert check(script, env)["venv"].startswith("install")
@@ -103,10 +111,10 @@ def test_a_second_start_installs_nothing(tmp_path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
     library = os.environ.get("FLICKR_LIBRARY") or str(REPO / "build" / "libflickr.so.0")  # as conftest.py
-    env = os.environ | {"VIEWER_VENV": str(venv), "PYTHONPATH": "", "FLICKR_LIBRARY": library}
+    env = os.environ | {"FLICKR_VENV": str(venv), "PYTHONPATH": "", "FLICKR_LIBRARY": library}
 
     first, log = start(env, tmp_path / "data")
-    assert "== viewer venv: install" in log and (venv / ".requirements.sha256").is_file()
+    assert f"== venv: installing {REQUIREMENTS}" in log and stamp_path(venv).is_file()
     second, log = start(env, tmp_path / "data")
     assert "==" not in log  # no step: no install, no build
     print(f"viewer.sh: first start {first:.2f} s (pip), second {second:.2f} s")

@@ -3,7 +3,11 @@
 
 The file is ``$FLICKR_TOKEN_STORE`` when set, else ``$XDG_CONFIG_HOME/flickr/tokens.json``
 (``~/.config/flickr/tokens.json`` without XDG_CONFIG_HOME). It is JSON, written
-atomically with 0600 permissions in a 0700 directory, since it holds token secrets.
+atomically with 0600 permissions in a 0700 directory, since it holds token secrets: a new file
+created exclusively, then renamed over the store (flickr._files), so a link at the store's name
+is replaced, never written through. A store that is not what this module writes (any JSON of
+another shape, a field of another type) is "damaged": every use says so, and
+`discard_damaged` (flickr auth logout) removes it.
 Several users of one API key may be stored; the one saved (or selected) last is the default.
 """
 from __future__ import annotations
@@ -11,13 +15,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import math
 import pathlib
-import stat
-import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 
 from . import errors
+from ._files import write_atomically
 
 _FORMAT = 1
 _FIELDS = ("oauth_token", "oauth_token_secret", "user_nsid", "username", "fullname", "perms")
@@ -61,20 +65,16 @@ class TokenStore:
 
     def _read(self) -> list[dict]:
         try:
-            text = self.path.read_text(encoding="utf-8")
+            data = self.path.read_bytes()
         except FileNotFoundError:
             return []
         except OSError as error:
             raise errors.FileError(errors.EIO, f"cannot read the token store {self.path}: {error.strerror}") from None
-        try:
-            data = json.loads(text)
-            entries = data["tokens"]
-            if data.get("format") != _FORMAT or not isinstance(entries, list):
-                raise ValueError("unknown format")
-            return [e for e in entries if isinstance(e, dict) and e.get("api_key") and e.get("oauth_token")]
-        except (ValueError, KeyError, TypeError, AttributeError):
+        entries = _parse(data)
+        if entries is None:
             raise errors.FileError(errors.EIO, f"the token store {self.path} is damaged; "
-                                   "remove it and log in again") from None
+                                   "remove it (flickr auth logout does) and log in again")
+        return entries
 
     def entries(self, api_key: str | None = None) -> list[StoredToken]:
         """Every stored token (of `api_key` when given), the default (latest) first."""
@@ -142,24 +142,31 @@ class TokenStore:
         return a.get("oauth_token") == b.get("oauth_token")
 
     def _write(self, entries: list[dict]) -> None:
-        directory = self.path.parent
         try:
-            directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-            fd, temporary = tempfile.mkstemp(prefix=".tokens-", dir=directory)  # created 0600
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as out:
-                    json.dump({"format": _FORMAT, "tokens": entries}, out, indent=2)
-                    out.write("\n")
-                    out.flush()
-                    os.fsync(out.fileno())
-                os.chmod(temporary, stat.S_IRUSR | stat.S_IWUSR)
-                os.replace(temporary, self.path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(temporary)
-                raise
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            text = json.dumps({"format": _FORMAT, "tokens": entries}, indent=2) + "\n"
+            write_atomically(self.path, text.encode("utf-8"), mode=0o600)
         except OSError as error:
             raise errors.FileError(errors.EIO, f"cannot write the token store {self.path}: {error.strerror}") from None
+
+    def discard_damaged(self) -> bool:
+        """Removes the store if it is damaged (see `_read`), so that logging in again can start
+        afresh; True when it did. A readable store, or one that cannot be read at all, is kept."""
+        with self._locked():
+            try:
+                data = self.path.read_bytes()
+            except OSError:
+                return False
+            if _parse(data) is not None:
+                return False
+            try:
+                self.path.unlink()  # a link at the store's name goes, not its target
+            except FileNotFoundError:
+                return False
+            except OSError as error:
+                raise errors.FileError(errors.EIO, f"cannot remove the token store {self.path}: "
+                                       f"{error.strerror}") from None
+            return True
 
     @contextlib.contextmanager
     def _locked(self):
@@ -171,7 +178,7 @@ class TokenStore:
             return
         try:
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            fd = os.open(self.path.parent / ".tokens.lock", os.O_CREAT | os.O_RDWR, 0o600)
+            fd = os.open(self.path.parent / ".tokens.lock", os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         except OSError as error:
             raise errors.FileError(errors.EIO, f"cannot lock the token store {self.path}: {error.strerror}") from None
         try:
@@ -184,3 +191,31 @@ class TokenStore:
 def as_dict(token: StoredToken) -> dict:
     """A stored token as the plain dict the OAuth helpers return."""
     return {k: v for k, v in asdict(token).items() if k in _FIELDS}
+
+
+def _parse(data: bytes) -> list[dict] | None:
+    """The entries of a store's bytes, or None when they are not a store as `_write` writes it:
+    every entry a dict whose fields have their types (texts, api_key and oauth_token not empty, a
+    finite saved_at), so that no later comparison or attribute meets a list or a NaN."""
+    try:
+        document = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+    except (ValueError, RecursionError):  # bad UTF-8 or JSON, NaN, a 5000-digit number, [[[[...
+        return None
+    if not isinstance(document, dict) or type(document.get("format")) is not int or document["format"] != _FORMAT:
+        return None
+    entries = document.get("tokens")
+    if not isinstance(entries, list) or not all(isinstance(e, dict) and _valid(e) for e in entries):
+        return None
+    return entries
+
+
+def _valid(entry: dict) -> bool:
+    saved_at = entry.get("saved_at", 0.0)
+    return (all(isinstance(entry.get(name, ""), str) for name in ("api_key", *_FIELDS))
+            and bool(entry.get("api_key")) and bool(entry.get("oauth_token"))
+            and (type(saved_at) is float and math.isfinite(saved_at)
+                 or type(saved_at) is int and abs(saved_at) < 2**63))
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is no JSON value")

@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: MIT
 """Helpers shared by the binding's tests (fixtures are in conftest.py)."""
+import contextlib
+import http.server
 import os
 import pathlib
 import subprocess
 import sys
+import threading
 
 from flickr.sandbox import SandboxProcess
 
@@ -36,3 +39,25 @@ def run_cli(sandbox, *argv, token=True, env_extra=None):
     """Runs `python -m flickr ARGV` against `sandbox` (see cli_env), capturing its output."""
     return subprocess.run([sys.executable, "-m", "flickr", *argv], capture_output=True, text=True,
                           env=cli_env(sandbox, token=token, env_extra=env_extra), timeout=120)
+
+
+@contextlib.contextmanager
+def answering(body: bytes):
+    """A server on 127.0.0.1 answering every GET with `body` (a hostile server's answer); its URL."""
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()

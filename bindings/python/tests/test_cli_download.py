@@ -1,10 +1,8 @@
 # SPDX-License-Identifier: MIT
 """`flickr download`: photo files by id, search, tags or set, through the photo cache, into a folder."""
-import http.server
 import json
 import os
 import struct
-import threading
 import uuid
 import zlib
 
@@ -12,7 +10,7 @@ import pytest
 
 from flickr.sandbox.images import header_dimensions
 from flickr.sandbox.jpeg import placeholder_jpeg
-from libtest import run_cli
+from libtest import answering, run_cli
 
 WIDE = placeholder_jpeg(2100, 900, (200, 30, 30))  # has every size up to k (2048)
 MEDIUM = placeholder_jpeg(1200, 800, (30, 200, 30))  # up to b (1024)
@@ -208,24 +206,11 @@ HOSTILE_LIST = (b'<?xml version="1.0" encoding="utf-8"?><rsp stat="ok"><photos p
 
 @pytest.fixture
 def run_hostile_list(library_path, sandbox, tmp_path):
-    """run_cli against a server whose photo list holds a photo id made to climb out of --dest."""
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):  # every request, the list included: the photo must never be fetched
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(HOSTILE_LIST)))
-            self.end_headers()
-            self.wfile.write(HOSTILE_LIST)
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}"
-    yield lambda *argv: run_cli(sandbox, *argv, env_extra={"FLICKR_ENDPOINT": url,
-                                                           "XDG_CACHE_HOME": str(tmp_path / "cache")})
-    server.shutdown()
-    server.server_close()
+    """run_cli against a server whose photo list holds a photo id made to climb out of --dest
+    (every request gets the list: the photo must never be fetched)."""
+    with answering(HOSTILE_LIST) as url:
+        yield lambda *argv: run_cli(sandbox, *argv, env_extra={"FLICKR_ENDPOINT": url,
+                                                               "XDG_CACHE_HOME": str(tmp_path / "cache")})
 
 
 def test_ids_from_the_server_never_become_paths(run_hostile_list, tmp_path):
@@ -236,3 +221,36 @@ def test_ids_from_the_server_never_become_paths(run_hostile_list, tmp_path):
     assert line["error"] == "'../../escaped' is not a photo id; no file is named after it"
     assert "\x9b" not in result.stderr and "(t\\x9b2J)" in result.stderr  # the title (CSI), escaped
     assert listing(dest) == [] and list(tmp_path.rglob("*escaped*")) == []
+
+
+def test_links_planted_at_the_temporary_and_final_names_are_not_written_through(tmp_path, monkeypatch):
+    """A shared destination where someone planted links at the names the copy could use: the
+    temporary (its old name, .NAME.PID.part, and the first random one) and the final name."""
+    import io
+
+    from flickr import _files
+    from flickr.cli.download import place
+
+    dest, precious = tmp_path / "shared", tmp_path / "precious"
+    dest.mkdir()
+    precious.mkdir()
+    targets = {name: precious / name for name in ("old", "random", "final")}
+    for target in targets.values():
+        target.write_bytes(b"keep me")
+    final = dest / "1234_b.jpg"
+    os.symlink(targets["old"], dest / f".{final.name}.{os.getpid()}.part")
+    guesses = iter(["0000000000000000", "1111111111111111"])  # the first random name is taken
+    monkeypatch.setattr(_files.secrets, "token_hex", lambda n: next(guesses))
+    os.symlink(targets["random"], dest / f".{final.name}.0000000000000000.part")
+    os.symlink(targets["final"], final)
+    photo = MEDIUM * 3
+
+    assert place(io.BytesIO(photo), str(final), overwrite=True) == "downloaded"
+    untouched = [name for name, target in targets.items() if target.read_bytes() == b"keep me"]
+    print(f"{len(untouched)} of {len(targets)} link targets untouched")
+    assert untouched == list(targets)
+    assert not final.is_symlink() and final.read_bytes() == photo
+    # The links planted at temporary names are not the tool's to remove; nothing else is left.
+    assert listing(dest) == sorted([final.name, f".{final.name}.{os.getpid()}.part",
+                                    f".{final.name}.0000000000000000.part"])
+    assert all((dest / name).is_symlink() for name in listing(dest) if name != final.name)

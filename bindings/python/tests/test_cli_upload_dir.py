@@ -101,3 +101,54 @@ def test_a_missing_path_uploads_nothing(library_path, sandbox, album):
     assert result.returncode == 2
     assert "no such file" in result.stderr and "nope.jpg" in result.stderr
     assert tagged(sandbox, tag) == {}
+
+
+@pytest.fixture
+def linked(tmp_path):
+    """A folder of two photos and links: one to a secret file outside (standing in for /etc/shadow),
+    one to nothing outside, one to a photo inside, and with -r a loop back to the folder itself."""
+    secret = tmp_path / "shadow"
+    secret.write_bytes(JPEG + b"root:$6$secret-hash")  # would be sent as a JPEG
+    folder = tmp_path / "linked"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "a.jpg").write_bytes(JPEG)
+    (folder / "sub" / "b.jpg").write_bytes(JPEG)
+    (folder / "shadow.jpg").symlink_to(secret)
+    (folder / "gone.jpg").symlink_to(tmp_path / "nothing-here.jpg")
+    (folder / "best.jpg").symlink_to("sub/b.jpg")  # inside: taken for the photo it names
+    (folder / "sub" / "loop").symlink_to("..")
+    (folder / "outside").symlink_to(tmp_path)  # a directory out of it: holds the secret again
+    return folder
+
+
+def test_links_leading_out_of_a_directory_are_left_out_and_listed(library_path, sandbox, linked):
+    result = run(sandbox, "upload", "-r", str(linked), "--json")
+    assert result.returncode == 0, result.stderr  # left out by policy, said on stderr: not a failure
+    sent = [json.loads(line)["file"] for line in result.stdout.splitlines()]
+    left_out = [line.strip() for line in result.stderr.splitlines() if line.startswith("  ") and " -> /" in line]
+    print(f"{len(sent)} sent, {len(left_out)} links leading out left out")
+    assert sent == [str(linked / n) for n in ("a.jpg", "best.jpg")]  # sub/b.jpg is best.jpg: sent once
+    assert f"{linked}: 1 images reached again through a link, sent once" in result.stderr
+    assert f"{linked}: 3 symbolic links leading out of it left out (--follow-links sends them):" in result.stderr
+    assert left_out == [f"{linked / 'gone.jpg'} -> {linked.parent / 'nothing-here.jpg'}",
+                        f"{linked / 'outside'} -> {linked.parent}",
+                        f"{linked / 'shadow.jpg'} -> {linked.parent / 'shadow'}"]
+
+
+def test_follow_links_sends_them_and_a_directory_loop_ends(library_path, sandbox, linked):
+    (linked / "outside").unlink()
+    result = run(sandbox, "upload", "-r", "--follow-links", str(linked), "--json")
+    assert result.returncode == 0, result.stderr
+    sent = [json.loads(line)["file"] for line in result.stdout.splitlines()]
+    print(f"{len(sent)} sent through links, the loop walked once")
+    # sub/loop is the folder again: each directory is listed once, so the walk ends; sub/b.jpg is best.jpg.
+    assert sent == [str(linked / n) for n in ("a.jpg", "best.jpg", "shadow.jpg")]
+    assert "left out" not in result.stderr
+
+
+def test_an_escaping_name_in_the_listing_of_links(library_path, sandbox, linked):
+    hostile = linked / "\x1b]0;pwned\x07\x1b[2J.jpg"
+    hostile.symlink_to(linked.parent / "shadow")
+    result = run(sandbox, "upload", str(linked), "--json")
+    assert result.returncode == 0, result.stderr
+    assert "\\x1b]0;pwned\\x07\\x1b[2J.jpg -> " in result.stderr and "\x1b" not in result.stderr

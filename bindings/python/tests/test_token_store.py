@@ -8,6 +8,7 @@ import threading
 import pytest
 
 from flickr import errors
+from libtest import run_cli
 from flickr.tokens import TokenStore, default_path
 
 
@@ -41,7 +42,7 @@ def test_permissions(tmp_path):
     assert stat.S_IMODE(store.path.parent.stat().st_mode) == 0o700
     store.save("key", token(2))  # rewritten: still 0600
     assert stat.S_IMODE(store.path.stat().st_mode) == 0o600
-    assert [p.name for p in store.path.parent.iterdir() if p.name.startswith(".tokens-")] == []  # no temp left
+    assert sorted(p.name for p in store.path.parent.iterdir()) == [".tokens.lock", "tokens.json"]  # no temp left
 
 
 def test_users_and_keys(tmp_path):
@@ -117,3 +118,84 @@ def test_concurrent_writers(tmp_path):
     for t in threads:
         t.join()
     assert len(store.entries("key")) == 20
+
+
+GOOD = {"api_key": "key", "oauth_token": "t", "oauth_token_secret": "s", "user_nsid": "1@N00", "username": "u",
+        "fullname": "", "perms": "read", "saved_at": 1.5}
+
+
+def store_text(**changes) -> str:
+    return json.dumps({"format": 1, "tokens": [{**GOOD, **changes}]})
+
+
+# Valid JSON (or nearly) of every wrong shape: each must read as "damaged", never as a TypeError later.
+WRONG_SHAPES = {
+    "saved_at a string": store_text(saved_at="yesterday"),
+    "saved_at NaN": store_text().replace("1.5", "NaN"),
+    "saved_at Infinity": store_text().replace("1.5", "1e999"),
+    "saved_at huge": store_text(saved_at=10**30),
+    "saved_at 5000 digits": store_text().replace("1.5", "9" * 5000),
+    "saved_at true": store_text(saved_at=True),
+    "token a list": store_text(oauth_token=["t"]),
+    "secret a number": store_text(oauth_token_secret=7),
+    "username null": store_text(username=None),
+    "api_key a dict": store_text(api_key={"k": 1}),
+    "no api_key": json.dumps({"format": 1, "tokens": [{k: v for k, v in GOOD.items() if k != "api_key"}]}),
+    "an entry a list": json.dumps({"format": 1, "tokens": [list(GOOD.items())]}),
+    "tokens a dict": json.dumps({"format": 1, "tokens": GOOD}),
+    "format true": json.dumps({"format": True, "tokens": [GOOD]}),
+    "a list at the top": json.dumps([GOOD]),
+    "a number at the top": "1",
+    "nested 100000 deep": "[" * 100000 + "]" * 100000,
+    "not UTF-8": store_text(username="\udcff").replace("\\udcff", "\udcff"),  # a raw byte 0xff
+}
+
+
+@pytest.mark.parametrize("content", WRONG_SHAPES.values(), ids=WRONG_SHAPES.keys())
+def test_every_wrong_shape_is_damaged(tmp_path, content):
+    store = TokenStore(tmp_path / "tokens.json")
+    store.path.write_bytes(content.encode("utf-8", "surrogateescape"))
+    for use in (lambda: store.load("key"), lambda: store.entries(), lambda: store.load("key", "u"),
+                lambda: store.select("key", "u"), lambda: store.remove("key"), lambda: store.save("key", token(1))):
+        with pytest.raises(errors.FileError, match="is damaged; remove it"):
+            use()
+    assert store.path.read_bytes() == content.encode("utf-8", "surrogateescape")  # kept until asked
+    assert store.discard_damaged() and not store.path.exists()
+
+
+def test_a_good_store_is_not_discarded(tmp_path):
+    store = TokenStore(tmp_path / "tokens.json")
+    store.path.write_text(store_text())
+    assert store.load("key").saved_at == 1.5 and not store.discard_damaged() and store.path.exists()
+
+
+def test_a_link_at_the_lock_file_is_not_followed(tmp_path):
+    store = TokenStore(tmp_path / "conf" / "tokens.json")
+    store.path.parent.mkdir()
+    (store.path.parent / ".tokens.lock").symlink_to(tmp_path / "created-elsewhere")
+    with pytest.raises(errors.FileError, match="cannot lock"):
+        store.save("key", token(1))
+    assert not (tmp_path / "created-elsewhere").exists() and not store.path.exists()
+
+
+CLI_SHAPES = ["saved_at a string", "token a list", "saved_at NaN", "a list at the top"]
+
+
+@pytest.mark.parametrize("shape", CLI_SHAPES)
+def test_the_cli_says_damaged_and_logout_removes_it(library_path, sandbox, tmp_path, shape):
+    path = tmp_path / "tokens.json"
+    path.write_text(WRONG_SHAPES[shape].replace('"key"', json.dumps(sandbox.api_key)))
+
+    def run(*argv):
+        return run_cli(sandbox, *argv, token=False, env_extra={"FLICKR_TOKEN_STORE": str(path)})
+
+    damaged = f"the token store {path} is damaged; remove it (flickr auth logout does) and log in again"
+    status = run("auth", "status", "--offline")
+    assert (status.returncode, status.stderr) == (1, f"flickr: {damaged}\n")
+    call = run("call", "flickr.test.echo")  # goes on without a token, saying why
+    assert call.returncode == 0 and call.stderr == f"flickr: warning: {damaged}\n"
+    logout = run("auth", "logout")
+    assert logout.returncode == 0, logout.stderr
+    assert logout.stdout == f"The token store {path} was damaged: removed it. Log in again with flickr auth login.\n"
+    assert not path.exists()
+    assert run("auth", "status", "--offline").stdout.startswith("Not logged in")

@@ -37,7 +37,8 @@ def add_parser(subparsers) -> None:
     add_global_options(status)
     status.set_defaults(handler=run_status)
 
-    logout = actions.add_parser("logout", help="forget the default (or --user) stored login")
+    logout = actions.add_parser("logout", help="forget the default (or --user) stored login; "
+                                 "a damaged token store is removed")
     logout.add_argument("--all", action="store_true", help="forget every stored login of this API key")
     add_credential_options(logout)
     add_global_options(logout)
@@ -73,7 +74,7 @@ def run_status(args) -> int:
     store = TokenStore()
     entries = store.entries(api_key)
     if not entries:
-        print(f"Not logged in (no stored token for this API key in {store.path}).")
+        print(terminal_safe(f"Not logged in (no stored token for this API key in {store.path})."))
         return EXIT_AUTH
     selected = store.load(api_key, getattr(args, "user", None))
     if selected is None:
@@ -96,7 +97,16 @@ def run_status(args) -> int:
 
 def run_logout(args) -> int:
     api_key = _api_key(args)
-    gone = TokenStore().remove(api_key, getattr(args, "user", None), all_users=args.all)
+    store = TokenStore()
+    try:
+        gone = store.remove(api_key, getattr(args, "user", None), all_users=args.all)
+    except errors.FileError:
+        if not store.discard_damaged():  # unreadable, or not damaged after all: its own message
+            raise
+        # Nobody can log out of a store nothing can read; removing it lets a new login start afresh.
+        print(terminal_safe(f"The token store {store.path} was damaged: removed it. Log in again with "
+                            "flickr auth login."))
+        return 0
     if not gone:
         print("No stored login to forget.")
         return EXIT_AUTH if getattr(args, "user", None) else 0

@@ -2,7 +2,7 @@
 """`flickr call METHOD key=value ... [--post] [--xml|--json]`."""
 from __future__ import annotations
 
-from .common import add_credential_options, add_global_options, dumps_json, open_api, parse_pairs
+from .common import add_credential_options, add_global_options, dumps_json, open_api, parse_pairs, xml_safe
 
 
 def add_parser(subparsers) -> None:
@@ -15,7 +15,10 @@ def add_parser(subparsers) -> None:
                              "Flickr's write and delete methods, GET otherwise)")
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print the mapped answer as JSON (default)")
-    output.add_argument("--xml", action="store_true", help="print Flickr's XML as received")
+    output.add_argument("--xml", action="store_true",
+                        help="print Flickr's XML as received, but with control and bidirectional formatting "
+                             "characters as character references (&#x9b;): the same XML to a parser, "
+                             "harmless on a terminal")
     add_credential_options(parser)
     add_global_options(parser)
     parser.set_defaults(handler=run)
@@ -26,7 +29,7 @@ def run(args) -> int:
         params = parse_pairs(args.params)
         post = True if args.post else None  # None: the catalogue's verb
         if args.xml:
-            print(api.call_xml(args.method, post=post, **params))
+            print(xml_safe(api.call_xml(args.method, post=post, **params)))
         else:
             print(dumps_json(api.call(args.method, post=post, **params), indent=2))
     return 0

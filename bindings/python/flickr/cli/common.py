@@ -15,11 +15,26 @@ EXIT_FAILURE, EXIT_USAGE, EXIT_API, EXIT_NETWORK, EXIT_AUTH, EXIT_NO_LIBRARY = 1
 EXIT_INTERRUPTED = 128 + 2  # 128 + SIGINT, as shells report it
 EXIT_BROKEN_PIPE = 128 + 13  # 128 + SIGPIPE: what a C tool killed by the closed pipe reports
 
-# C0 (newline and tab included: a message is printed as one line), DEL and C1. ESC (0x1b) and
-# CSI (0x9b) start the sequences that move the cursor, clear the screen or retitle the window.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# What must not reach a terminal raw from a file name or a server: C0 (newline and tab included: a
+# message is printed as one line), DEL and C1 (ESC 0x1b and CSI 0x9b start the sequences that move
+# the cursor, clear the screen or retitle the window), the bidirectional formatting characters
+# (they reorder what follows: "photo\u202egpj.exe" shows as "photoexe.jpg"), the line and paragraph separators,
+# and lone surrogates (a file name's bytes that are not UTF-8, as os.fsdecode gives them, or a
+# server's broken \ud800), which no terminal encoding can write.
+_C0 = "\x00-\x1f"
+_BEYOND_C0 = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+_CONTROL = re.compile(f"[{_C0}{_BEYOND_C0}]")
 # What json.dumps(ensure_ascii=False) leaves raw: it escapes C0 itself.
-_JSON_RAW_CONTROL = re.compile(r"[\x7f-\x9f]")
+_JSON_RAW_CONTROL = re.compile(f"[{_BEYOND_C0}]")
+# In XML output tab and newline are layout, and stay.
+_XML_CONTROL = re.compile(f"[\x00-\x08\x0b-\x1f{_BEYOND_C0}]")
+
+
+def _escape(character: str) -> str:
+    code = ord(character)
+    if 0xDC80 <= code <= 0xDCFF:  # os.fsdecode's stand-in for the byte 0x80 to 0xff of a name
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
 class CLIError(Exception):
@@ -54,9 +69,12 @@ class IntermixedParser(argparse.ArgumentParser):
 
 
 def terminal_safe(text: str) -> str:
-    """`text` with every control character written as \\xNN, so that text from a server (an error
-    page, a message) cannot drive the terminal it is printed on."""
-    return _CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
+    """`text` with every character above written as \\xNN or \\uNNNN (a name's undecodable byte
+    as \\xNN), so that a file name or text from a server (an error page, a title) cannot drive
+    the terminal it is printed on. Every such text the CLI prints goes through here, or through
+    dumps_json or xml_safe, whether or not the output is a terminal: a pipe or a log file is
+    often shown on one later."""
+    return _CONTROL.sub(lambda match: _escape(match.group()), text)
 
 
 def print_error(message: str) -> None:
@@ -64,9 +82,19 @@ def print_error(message: str) -> None:
 
 
 def dumps_json(value: Any, **options: Any) -> str:
-    """json.dumps without ASCII escapes, but with DEL and C1 escaped too (json escapes only C0)."""
+    """json.dumps without ASCII escapes, but with the characters above escaped too (\\u0085;
+    json escapes only C0), so its output is still JSON of the same value."""
     text = json.dumps(value, ensure_ascii=False, **options)
     return _JSON_RAW_CONTROL.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+def xml_safe(text: str) -> str:
+    """XML with the characters above but tab and newline written as character references
+    (&#x9b;): text and attribute values mean the same to an XML parser, and nothing reaches a
+    terminal raw. (A reference inside a comment or CDATA would not be read as one; Flickr's
+    answers have neither. C0 controls and lone surrogates are not XML characters at all: a body
+    holding them is not well-formed either way.)"""
+    return _XML_CONTROL.sub(lambda match: f"&#x{ord(match.group()):x};", text)
 
 
 def _seconds(text: str) -> float:

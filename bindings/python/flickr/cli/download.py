@@ -10,6 +10,7 @@ import sys
 from typing import Any, Iterator, Union
 
 from .. import errors, urls
+from .._files import finish, temporary_beside
 from ..values import text
 from .common import (EXIT_FAILURE, CLIError, add_credential_options, add_global_options, dumps_json, open_api,
                      terminal_safe)
@@ -143,35 +144,39 @@ def _refusal(target: str) -> CLIError:
 def place(source, target: str, overwrite: bool) -> str:
     """Copies the open binary file `source` to `target`: "downloaded", or "identical" when `target`
     already holds the same bytes. Refuses with CLIError to replace anything else (another file, a
-    link) unless `overwrite`. The copy is made beside `target` and moved into place whole, so an
-    interrupted download never leaves a partial file under the name a later run would compare."""
+    link) unless `overwrite`. The copy is made beside `target` under a fresh name created
+    exclusively, never through a link planted there (_files), and moved into place whole, so an
+    interrupted download never leaves a partial file under the name a later run would compare;
+    with `overwrite` a link at `target` is itself replaced, its target left as it was."""
     if os.path.lexists(target):
-        if os.path.isfile(target) and not os.path.islink(target) and _same_content(source, target):
+        if _regular_file(target) and _same_content(source, target):
             return "identical"
         if not overwrite:
             raise _refusal(target)
-    partial = os.path.join(os.path.dirname(target) or ".", f".{os.path.basename(target)}.{os.getpid()}.part")
     try:
-        source.seek(0)
-        with open(partial, "wb") as out:
+        with temporary_beside(target) as (out, partial):
+            source.seek(0)
             shutil.copyfileobj(source, out)
-        if overwrite:
-            os.replace(partial, target)
-        else:
-            _move_into_free_name(partial, target)
+            finish(out)
+            if overwrite:
+                os.replace(partial, target)
+            else:
+                _move_into_free_name(partial, target)
         return "downloaded"
     except FileExistsError:  # the name was taken since the check
-        if os.path.isfile(target) and _same_content(source, target):
+        if _regular_file(target) and _same_content(source, target):
             return "identical"
         raise _refusal(target) from None
-    finally:
-        if os.path.lexists(partial):
-            os.unlink(partial)
+
+
+def _regular_file(path: str) -> bool:
+    """A file of its own at `path`, not a link to one: only that is compared (read)."""
+    return os.path.isfile(path) and not os.path.islink(path)
 
 
 def _move_into_free_name(partial: str, target: str) -> None:
-    """Renames `partial` to `target` unless `target` exists (FileExistsError): a rename alone would
-    replace a file created since the caller looked."""
+    """Puts `partial` at `target` unless `target` exists (FileExistsError): a rename alone would
+    replace a file created since the caller looked. A hard link leaves `partial` to the caller."""
     try:
         os.link(partial, target)
         return
@@ -179,8 +184,8 @@ def _move_into_free_name(partial: str, target: str) -> None:
         raise
     except OSError:  # no hard links here (FAT, exFAT, some network file systems)
         pass
-    with open(target, "xb"):  # claims the name; empty until the rename, never partial
-        pass
+    # Claims the name (O_EXCL: not through a link either); empty until the rename, never partial.
+    os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666))
     os.replace(partial, target)
 
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import sys
 import time
 
+from .common import terminal_safe
+
 
 class ProgressBar:
     def __init__(self, label: str, stream=None, width: int = 30):
-        self.label = label
+        self.label = terminal_safe(label)  # a file name: it must not drive the terminal
         self.stream = stream or sys.stderr
         self.width = width
         self.started = time.monotonic()

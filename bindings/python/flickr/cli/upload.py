@@ -18,11 +18,16 @@ def add_parser(subparsers) -> None:
         "upload", help="upload photos or videos",
         description="Upload files with a progress bar each, then print a summary (and JSON lines with --json). "
         "A directory stands for its image files (JPEG, PNG, GIF, TIFF, HEIC: by extension, else by content), "
-        "sorted by name; a file that fails is reported and the others still go.")
+        "sorted by name, not hidden ones nor symbolic links leading out of it (see --follow-links); a file "
+        "that fails is reported and the others still go.")
     parser.add_argument("files", nargs="+", metavar="FILE",
                         help="photo or video files to upload, in this order, or directories of images")
     parser.add_argument("-r", "--recursive", action="store_true",
                         help="also upload the images in the subdirectories of a directory")
+    parser.add_argument("--follow-links", action="store_true",
+                        help="in a directory, also follow symbolic links that lead out of it, and links to "
+                             "directories (by default those are left out and listed on stderr: a link may "
+                             "point anywhere, and uploads are often public; the exit status stays 0)")
     parser.add_argument("--title", help="title (default: none; Flickr shows the file name)")
     parser.add_argument("--description", help="description (Flickr allows some HTML)")
     parser.add_argument("--tags", help="space-separated tags; quote a tag with spaces in it: '\"new york\" sea'")
@@ -68,9 +73,10 @@ def _upload_args(args) -> dict:
     return {k: v for k, v in fields.items() if v is not None}
 
 
-def _sources(paths: list[str], recursive: bool) -> list[str]:
+def _sources(paths: list[str], recursive: bool, follow_links: bool = False) -> list[str]:
     """The files to upload, in order: each file as given, each directory's images in its place.
-    Everything is checked before anything is sent, so a typo uploads nothing."""
+    Everything is checked before anything is sent, so a typo uploads nothing. What a directory's
+    walk passed over is said on stderr; links left out by policy do not change the exit status."""
     missing = [p for p in paths if not os.path.isfile(p) and not os.path.isdir(p)]
     if missing:
         raise CLIError(f"no such file: {', '.join(missing)}")
@@ -80,20 +86,36 @@ def _sources(paths: list[str], recursive: bool) -> list[str]:
             files.append(path)
             continue
         try:
-            images, skipped = images_in(path, recursive)
+            found = images_in(path, recursive, follow_links)
         except OSError as error:
             raise CLIError(f"cannot read the directory {error.filename or path}: {error.strerror}",
                            EXIT_FAILURE) from None
-        if skipped or not images:
-            print(terminal_safe(f"{path}: {len(images)} images; {skipped} other files left out"), file=sys.stderr)
-        files.extend(images)
+        if found.others or not found.images:
+            print(terminal_safe(f"{path}: {len(found.images)} images; {found.others} other files left out"),
+                  file=sys.stderr)
+        if found.repeats:
+            print(terminal_safe(f"{path}: {found.repeats} images reached again through a link, sent once"),
+                  file=sys.stderr)
+        if found.links_out:
+            print(terminal_safe(f"{path}: {len(found.links_out)} symbolic links leading out of it left out "
+                                "(--follow-links sends them):"), file=sys.stderr)
+            for link in found.links_out:
+                print("  " + terminal_safe(f"{link} -> {_link_target(link)}"), file=sys.stderr)
+        files.extend(found.images)
     if not files:
         raise CLIError("no image files to upload")
     return files
 
 
+def _link_target(link: str) -> str:
+    try:
+        return os.readlink(link)
+    except OSError as error:  # gone since the walk
+        return f"({error.strerror})"
+
+
 def run_upload(args) -> int:
-    files = _sources(args.files, args.recursive)
+    files = _sources(args.files, args.recursive, args.follow_links)
     succeeded, failed = [], []
     with open_api(args) as api:
         if not api.get_option("oauth_token"):
@@ -133,5 +155,5 @@ def run_replace(args) -> int:
         if args.json:
             print(json.dumps({"file": args.file, "photo_id": photo_id}))
         else:
-            print(f"replaced the image of photo {photo_id}", file=sys.stderr)
+            print(terminal_safe(f"replaced the image of photo {photo_id}"), file=sys.stderr)
     return 0

@@ -153,6 +153,22 @@ def test_vacations_are_files_with_a_current_one(tmp_path):
     assert japan.photos() == [] and Vacations(tmp_path / "vacations").current_name() == "Japan 2024"
 
 
+def test_the_viewers_files_are_never_written_through_a_link(tmp_path):
+    """A link planted at .current or recents.json: replaced by the viewer's file, its target kept."""
+    precious = tmp_path / "precious"
+    precious.write_text("keep me")
+    vacations = Vacations(tmp_path / "vacations")
+    vacations.create("Rome")
+    (tmp_path / "vacations" / ".current").symlink_to(precious)
+    (tmp_path / "recents.json").symlink_to(precious)
+    vacations.choose("Rome")
+    Recents(tmp_path / "recents.json").add(photo("1"))
+    assert precious.read_text() == "keep me"
+    assert not (tmp_path / "vacations" / ".current").is_symlink() and vacations.current_name() == "Rome"
+    assert not (tmp_path / "recents.json").is_symlink() and [p.id for p in Recents(tmp_path / "recents.json").list()] == ["1"]
+    assert sorted(p.name for p in (tmp_path / "vacations").iterdir()) == [".current", "Rome.sqlite3"]  # no temp left
+
+
 @pytest.mark.parametrize("name", ["", " ", ".hidden", "a/b", "../up", "x" * 61, "tab\tname"])
 def test_vacation_names_that_cannot_be_files_are_refused(tmp_path, name):
     with pytest.raises(VacationError):

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
-import tempfile
 import threading
 from pathlib import Path
 
+from .files import write_atomically
 from .photos import Photo
 
 LIMIT = 20
@@ -54,8 +53,4 @@ class Recents:
 
     def _save(self, photos: list[Photo]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        # Write a temporary file and rename it, so a crash never leaves half a file.
-        fd, temp = tempfile.mkstemp(dir=self.path.parent, prefix=".recents-")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump([dataclasses.asdict(p) for p in photos], f, ensure_ascii=False, indent=1)
-        os.replace(temp, self.path)
+        write_atomically(self.path, json.dumps([dataclasses.asdict(p) for p in photos], ensure_ascii=False, indent=1))

@@ -10,6 +10,7 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from .files import write_atomically
 from .photos import Photo
 
 DEFAULT_NAME = "My Vacation"
@@ -150,5 +151,5 @@ class Vacations:
 
     def choose(self, name: str) -> Vacation:
         vacation = self.get(name)
-        (self.directory / ".current").write_text(vacation.name, encoding="utf-8")
+        write_atomically(self.directory / ".current", vacation.name)
         return vacation

@@ -15,6 +15,7 @@ from types import FrameType
 
 from . import constants as C
 from . import faults
+from .request import MAX_UPLOAD_BYTES
 from .server import Sandbox
 from .tls import TLSSetupError
 
@@ -55,13 +56,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tls", action="store_true", help="serve HTTPS with a generated private CA")
     parser.add_argument("--latency-ms", type=int, default=0, metavar="N",
                         help="add N milliseconds before every response")
+    parser.add_argument("--max-upload-bytes", type=int, default=MAX_UPLOAD_BYTES, metavar="N",
+                        help=f"largest upload or replace body, refused with 413 beyond (default {MAX_UPLOAD_BYTES}: "
+                             "a 1 GiB file and 1 MiB of fields)")
     parser.add_argument("--verbose", action="store_true", help="log requests (paths only) to stderr")
     parser.add_argument("--print-settings", choices=("lines", "json"), default="lines",
                         help="stdout's start-up output: lines for people (default), or one JSON line")
     args = parser.parse_args(argv)
     try:
         sandbox = Sandbox(port=args.port, host=args.host, data_dir=args.data, tls_enabled=args.tls,
-                          latency_ms=args.latency_ms, verbose=args.verbose)
+                          latency_ms=args.latency_ms, verbose=args.verbose,
+                          max_upload_bytes=args.max_upload_bytes)
     except (OSError, TLSSetupError) as err:
         print(f"flickr.sandbox: {err}", file=sys.stderr)
         return 1

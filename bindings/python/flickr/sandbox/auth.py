@@ -62,12 +62,13 @@ def is_oauth(pairs: list[tuple[str, str]], header_pairs: list | None) -> bool:
 
 
 def verify_oauth(store: Store, http_method: str, url: str, pairs: list[tuple[str, str]],
-                 token_kind: str | None) -> tuple[dict[str, str], sqlite3.Row | None]:
+                 token_kind: str | None, record_nonce: bool = True) -> tuple[dict[str, str], sqlite3.Row | None]:
     """Check an OAuth-signed request; return its oauth values and token row.
 
     ``token_kind`` names the token table kind whose secret completes the key
     ("access" for API calls, "request" at access_token); None ignores any
-    token, as request_token does.
+    token, as request_token does. ``record_nonce=False`` checks that the nonce is unused
+    without using it up (an upload's check before it stores the photo; the full one follows).
     """
     values = dict(pairs)
     missing = [n for n in _REQUIRED_OAUTH if not values.get(n)]
@@ -101,6 +102,11 @@ def verify_oauth(store: Store, http_method: str, url: str, pairs: list[tuple[str
     if not signatures_match(hmac_sha1(sbs, C.API_SECRET, token_secret), values["oauth_signature"]):
         raise OAuthProblem(401, "oauth_problem=signature_invalid&debug_sbs=" + sbs)
     # Replay protection, recorded only for correctly signed requests.
+    if not record_nonce:
+        if store.one("SELECT 1 FROM nonces WHERE consumer=? AND nonce=? AND timestamp=?",
+                     (C.API_KEY, values["oauth_nonce"], stamp)) is not None:
+            raise OAuthProblem(401, "oauth_problem=nonce_used")
+        return values, token_row
     store.run("DELETE FROM nonces WHERE timestamp < ?", (now - 2 * C.TIMESTAMP_WINDOW,))
     if store.run("INSERT OR IGNORE INTO nonces VALUES (?,?,?)",
                  (C.API_KEY, values["oauth_nonce"], stamp)).rowcount == 0:
@@ -110,7 +116,7 @@ def verify_oauth(store: Store, http_method: str, url: str, pairs: list[tuple[str
 
 def authenticate(store: Store, http_method: str, url: str, pairs: list[tuple[str, str]],
                  header_pairs: list[tuple[str, str]] | None,
-                 unsigned: tuple[str, ...] = ()) -> Caller:
+                 unsigned: tuple[str, ...] = (), record_nonce: bool = True) -> Caller:
     """Authenticate an API (REST, upload, replace) request.
 
     ``pairs`` are the request's parameters (query, form or multipart fields);
@@ -118,7 +124,8 @@ def authenticate(store: Store, http_method: str, url: str, pairs: list[tuple[str
     such a header.  Names in ``unsigned`` (upload's ``photo``) are never signed.
     """
     if is_oauth(pairs, header_pairs):
-        values, token = verify_oauth(store, http_method, url, pairs + (header_pairs or []), "access")
+        values, token = verify_oauth(store, http_method, url, pairs + (header_pairs or []), "access",
+                                     record_nonce)
         if token is None:
             return Caller("oauth", signature=values["oauth_signature"])
         return Caller("oauth", token["nsid"], token["perms"], token["token"], values["oauth_signature"])

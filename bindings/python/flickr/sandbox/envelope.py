@@ -107,7 +107,7 @@ def json_fail(code: int, message: str) -> dict:
 
 def json_bytes(obj: dict, callback: str | None) -> bytes:
     """Serialise; wrap in ``callback(...)`` unless nojsoncallback was asked for."""
-    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)  # JSON has no NaN
     if callback:
         text = f"{callback}({text})"
     return text.encode("utf-8")

@@ -9,6 +9,7 @@ layers: docs/sandbox.md).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from email.message import Message
 from io import BufferedIOBase
@@ -21,7 +22,16 @@ from .response import Response
 from .store import Store
 
 CHUNK = 64 * 1024
+# Every body has a bound, checked against Content-Length before a byte is read (and counted
+# as a chunked one arrives): a REST or OAuth form is held in memory, so 16 MiB (a
+# photosets.editPhotos of 5,000 ids is 60 KiB); an upload streams, so the Site's bound.
 MAX_FORM_BYTES = 16 * 1024 * 1024
+# Flickr's largest file is a 1 GB video; 1 MiB more for the form fields and boundaries.
+MAX_UPLOAD_BYTES = 1024 * 1024 * 1024 + 1024 * 1024
+# A body must arrive at 64 KiB/s on average after a grace of 30 s: a client that dribbles a
+# byte a minute (slowloris) is answered 408 instead of holding its thread for ever.
+BODY_GRACE_SECONDS = 30.0
+BODY_MIN_RATE = 64 * 1024
 
 
 def parse_form(text: bytes | str) -> list[tuple[str, str]]:
@@ -47,6 +57,7 @@ class Site:
 
     store: Store
     url: str  # scheme://host:port, no trailing slash: links in answers, signatures without Host
+    max_upload_bytes: int = MAX_UPLOAD_BYTES  # the largest upload or replace body (--max-upload-bytes)
 
 
 class Request:
@@ -69,11 +80,22 @@ class Request:
     def header_oauth(self) -> list[tuple[str, str]] | None:
         return parse_authorization(self.headers.get("Authorization"))
 
-    def body_chunks(self) -> Iterator[bytes]:
-        """The request body in pieces of at most 64 KiB (Content-Length or chunked)."""
+    def body_chunks(self, limit: int) -> Iterator[bytes]:
+        """The request body in pieces of at most 64 KiB (Content-Length or chunked).
+
+        A body longer than ``limit`` is refused (413) before it is read when its length is
+        declared, as soon as it passes the bound when chunked; one that arrives slower than
+        BODY_MIN_RATE after BODY_GRACE_SECONDS is refused with 408.
+        """
+        clock = _BodyClock()
         rfile = self._rfile
         if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-            yield from self._chunked(rfile)
+            received = 0
+            for data in self._chunked(rfile, clock):
+                received += len(data)
+                if received > limit:
+                    raise BodyError(413, "Request Entity Too Large")
+                yield data
             self.body_consumed = True
             return
         raw = self.headers.get("Content-Length")
@@ -82,34 +104,41 @@ class Request:
                 raise BodyError(411, "Length Required")
             self.body_consumed = True
             return
-        try:
-            remaining = int(raw)
-        except ValueError:
-            raise BodyError(400, "Bad Content-Length") from None
+        remaining = parse_length(raw)
+        if remaining is None:
+            raise BodyError(400, "Bad Content-Length")
+        if remaining > limit:
+            raise BodyError(413, "Request Entity Too Large")
         while remaining > 0:
-            data = rfile.read(min(remaining, CHUNK))
+            # read1: one receive at most, so that the clock is looked at after each.
+            data = rfile.read1(min(remaining, CHUNK))
             if not data:
                 raise BodyError(400, "Body shorter than Content-Length")
+            clock.advance(len(data))
             remaining -= len(data)
             yield data
         self.body_consumed = True
 
     @staticmethod
-    def _chunked(rfile: BufferedIOBase) -> Iterator[bytes]:
+    def _chunked(rfile: BufferedIOBase, clock: _BodyClock) -> Iterator[bytes]:
         while True:
             line = rfile.readline(1024)
+            clock.advance(len(line))
             try:
                 size = int(line.split(b";")[0].strip(), 16)
             except ValueError:
                 raise BodyError(400, "Bad chunk size") from None
+            if size < 0:
+                raise BodyError(400, "Bad chunk size")
             if size == 0:
                 while rfile.readline(1024).strip():  # trailers
-                    pass
+                    clock.advance(0)
                 return
             while size > 0:
-                data = rfile.read(min(size, CHUNK))
+                data = rfile.read1(min(size, CHUNK))
                 if not data:
                     raise BodyError(400, "Truncated chunk")
+                clock.advance(len(data))
                 size -= len(data)
                 yield data
             rfile.readline(1024)
@@ -119,12 +148,30 @@ class Request:
         is_form = self.headers.get("Content-Type", "").split(";")[0].strip().lower() == \
             "application/x-www-form-urlencoded"
         body = bytearray()
-        for chunk in self.body_chunks():
+        for chunk in self.body_chunks(MAX_FORM_BYTES):
             if is_form:
                 body += chunk
-                if len(body) > MAX_FORM_BYTES:
-                    raise BodyError(413, "Request Entity Too Large")
         return self.query_pairs + (parse_form(bytes(body)) if is_form else [])
+
+
+def parse_length(raw: str) -> int | None:
+    """A Content-Length: ASCII digits only (int() would take "+5", " 5", "5_0" and "٥")."""
+    raw = raw.strip()
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 19 else None
+
+
+class _BodyClock:
+    """How long a body has taken against how much of it arrived (BODY_MIN_RATE)."""
+
+    def __init__(self) -> None:
+        self._start = time.monotonic()
+        self._received = 0
+
+    def advance(self, n: int) -> None:
+        self._received += n
+        allowed = BODY_GRACE_SECONDS + self._received / BODY_MIN_RATE
+        if time.monotonic() - self._start > allowed:
+            raise BodyError(408, "Request Timeout")
 
 
 @dataclass

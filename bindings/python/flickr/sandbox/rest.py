@@ -15,6 +15,11 @@ from .request import Prepared, Request
 # never uses, so that no client mistakes it for one of Flickr's answers.
 NOT_IMPLEMENTED = 2000
 PERMISSIONS = ("none", "read", "write", "delete")
+# Flickr's answer to a write or delete method called over GET (observed since 2013, e.g. by
+# uploadr.py and digiKam; the code later documented as "Bad URL found").
+POST_REQUIRED = ApiError(116, "The POST method is now required for all setters")
+# Methods Flickr requires POST for: the catalogue's verb (POST for write and delete permission).
+_POST_ONLY = frozenset(row[0] for row in CATALOGUE if row[1] == "POST")
 
 
 def prepare(req: Request) -> Prepared:
@@ -37,6 +42,8 @@ def handle(req: Request, params: list[tuple[str, str]]) -> R.Response:
         method = METHODS.get(name) or unimplemented(name)
         if method is None:
             raise ApiError(112, f'Method "{name}" not found')
+        if req.method != "POST" and (name in _POST_ONLY or method.perms >= PERMISSIONS.index("write")):
+            raise POST_REQUIRED
         if method.perms > caller.perms:
             if caller.scheme == "oauth" and caller.token is None:
                 return R.text(400, TOKEN_ABSENT)

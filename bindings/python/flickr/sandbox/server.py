@@ -26,7 +26,7 @@ from . import constants as C
 from . import faults, files, oauth_endpoints, rest, tls, uploads
 from . import response as R
 from .errors import BodyError
-from .request import Prepared, Request, Site
+from .request import MAX_UPLOAD_BYTES, Prepared, Request, Site
 from .seed import seed
 from .settings import Settings, SettingsView
 from .store import Store
@@ -41,6 +41,11 @@ ROUTES: dict[str, Callable[[Request], Prepared]] = {
     "/services/auth": oauth_endpoints.prepare(oauth_endpoints.legacy_auth),
 }
 SLOW_CHUNK = 32
+# After answering a request whose body was left unread (refused before reading it), what the
+# client still sends is read and dropped for this long before closing: closing with unread data
+# would reset the connection, and a client still sending could lose the answer (Apache's
+# "lingering close").
+LINGER_SECONDS = 2.0
 # What socketserver hands a server's methods: a socket over TCP (all this server sees),
 # a (datagram, socket) pair over UDP.
 _Request = Union[socket.socket, Tuple[bytes, socket.socket]]
@@ -115,6 +120,7 @@ class Handler(BaseHTTPRequestHandler):
         except BodyError as err:
             self.close_connection = True
             self._transmit(R.text(err.status, err.message), None)
+            self._linger()
             return
         except (ConnectionError, TimeoutError):
             raise  # the client went away or stalled: nobody to answer
@@ -141,6 +147,8 @@ class Handler(BaseHTTPRequestHandler):
             if not req.body_consumed:
                 self.close_connection = True
             self._transmit(resp, fault)
+            if not req.body_consumed:
+                self._linger()
         finally:
             prepared.cleanup()
 
@@ -194,6 +202,19 @@ class Handler(BaseHTTPRequestHandler):
             return
         if fault is not None and fault.kind == "truncate":
             self.close_connection = True
+
+    def _linger(self) -> None:
+        """Half-close, then drop what the client still sends for up to LINGER_SECONDS."""
+        sock = self.connection
+        deadline = time.monotonic() + LINGER_SECONDS
+        try:
+            sock.shutdown(socket.SHUT_WR)
+            while (left := deadline - time.monotonic()) > 0:
+                sock.settimeout(left)
+                if not sock.recv(65536):
+                    break
+        except (OSError, ValueError):
+            pass  # reset, timed out, or a TLS socket that cannot half-close: closing is all there is
 
     def _send_prefix(self, resp: R.Response, n: int) -> None:
         for chunk in resp.chunks():
@@ -277,7 +298,8 @@ class Sandbox(SettingsView):
     user_nsid = C.USER_NSID
 
     def __init__(self, port: int = 0, host: str = "127.0.0.1", data_dir: str | None = None,
-                 tls_enabled: bool = False, latency_ms: int = 0, verbose: bool = False):
+                 tls_enabled: bool = False, latency_ms: int = 0, verbose: bool = False,
+                 max_upload_bytes: int = MAX_UPLOAD_BYTES):
         self._own_dir = data_dir is None
         data_dir = os.path.abspath(data_dir or tempfile.mkdtemp(prefix="flickr-sandbox-"))
         os.makedirs(data_dir, exist_ok=True)
@@ -302,7 +324,7 @@ class Sandbox(SettingsView):
         url = f"{'https' if tls_enabled else 'http'}://{url_host}:{self.port}"
         self.settings = Settings(url, C.API_KEY, C.API_SECRET, C.OAUTH_TOKEN, C.OAUTH_TOKEN_SECRET, C.AUTH_TOKEN,
                                  data_dir, ca_file)
-        self.config = ServerConfig(Site(self.store, url), faults.FaultInjector(), latency_ms, verbose)
+        self.config = ServerConfig(Site(self.store, url, max_upload_bytes), faults.FaultInjector(), latency_ms, verbose)
         self._httpd.config = self.config
         self._thread: threading.Thread | None = None
         self._stopped = False

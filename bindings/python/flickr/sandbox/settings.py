@@ -35,7 +35,7 @@ class Settings:
 
     def to_json(self) -> str:
         """One line of JSON: what ``--print-settings json`` prints, for programs."""
-        return json.dumps(asdict(self), separators=(",", ":"))
+        return json.dumps(asdict(self), separators=(",", ":"), allow_nan=False)
 
     @classmethod
     def from_json(cls, text: str) -> Settings:

@@ -4,6 +4,12 @@
 The body is read 64 KiB at a time and fed to the multipart parser; the
 ``photo`` part is written to a temporary file while its size and SHA-256 are
 computed, so memory use does not depend on the upload's size.
+
+Nothing is stored for a caller who is not allowed to upload: when the photo part begins, the
+parameters before it (query, Authorization header, the fields sent first, as every client
+sends them) must already authenticate a user with write permission, or the answer is given at
+once without reading the rest of the body (as Flickr refuses a bad signature without reading a
+200 MB body). The fields are held in memory, so they are bounded in number and in size.
 """
 
 from __future__ import annotations
@@ -17,9 +23,9 @@ import time
 
 from . import constants as C
 from . import response as R
-from .auth import TOKEN_ABSENT, authenticate, insufficient
+from .auth import TOKEN_ABSENT, Caller, authenticate, insufficient
 from .envelope import Node
-from .errors import ApiError, OAuthProblem
+from .errors import ApiError, BodyError, OAuthProblem
 from .faults import FAULT_PARAM
 from .images import dimensions, sniff
 from .methods.photos import add_tags, split_tags
@@ -29,6 +35,9 @@ from .params import parse_unsigned
 from .request import Prepared, Request
 from .store import Store
 
+# The form fields (all but file parts) of one upload: Flickr's arguments are a dozen short
+# values (title, description, tags, the signature's), so 256 fields and 1 MiB of them in all.
+MAX_FIELDS = 256
 MAX_FIELD_BYTES = 1024 * 1024
 DEFAULT_DIMENSIONS = (4000, 3000)  # when the header does not tell (TIFF, HEIC, video)
 ASYNC_DELAY = 0.5  # seconds until an async ticket completes
@@ -56,16 +65,27 @@ class _FileSink:
 
 
 class _FieldSink:
-    def __init__(self, fields: list, name: str):
-        self._fields, self._name, self._data = fields, name, bytearray()
+    """One form field's value, counted against the upload's MAX_FIELD_BYTES."""
+
+    def __init__(self, upload: _Upload, name: str):
+        self._upload, self._name, self._data = upload, name, bytearray()
 
     def write(self, data: bytes) -> None:
+        self._upload.field_bytes += len(data)
+        if self._upload.field_bytes > MAX_FIELD_BYTES:
+            raise _too_large()
         self._data += data
-        if len(self._data) > MAX_FIELD_BYTES:
-            raise MultipartError(f"field {self._name!r} too large")
 
     def close(self) -> None:
-        self._fields.append((self._name, self._data.decode("utf-8", "replace")))
+        self._upload.fields.append((self._name, self._data.decode("utf-8", "replace")))
+
+
+class _Refused(Exception):
+    """The caller may not upload: answered at once, the rest of the body left unread."""
+
+    def __init__(self, response: R.Response):
+        super().__init__(response.status)
+        self.response = response
 
 
 class _Discard:
@@ -81,12 +101,19 @@ class _Upload:
 
     def __init__(self) -> None:
         self.fields: list[tuple[str, str]] = []
+        self.field_bytes = 0
         self.photo: _FileSink | None = None
         self.error: str | None = None
+        self.refusal: R.Response | None = None
 
     def cleanup(self) -> None:
         if self.photo is not None and os.path.exists(self.photo.path):
             os.remove(self.photo.path)
+
+
+def _too_large() -> BodyError:
+    return BodyError(413, f"Request Entity Too Large: more than {MAX_FIELDS} form fields "
+                          f"or {MAX_FIELD_BYTES // 1024} KiB of them")
 
 
 def prepare(req: Request, replace: bool) -> Prepared:
@@ -102,23 +129,31 @@ def prepare(req: Request, replace: bool) -> Prepared:
             if name == "photo":
                 if upload.photo is not None:
                     return _Discard()
+                try:
+                    # Checked again over every parameter at the end; the nonce is recorded then.
+                    _uploader(req, req.query_pairs + upload.fields, record_nonce=False)
+                except OAuthProblem as problem:
+                    raise _Refused(R.text(problem.status, problem.body)) from None
+                except ApiError as err:
+                    raise _Refused(R.api_error(err)) from None
                 upload.photo = _FileSink(req.site.store.photo_dir)
                 return upload.photo
             if "filename" in disposition:
                 return _Discard()  # other file parts are not Flickr arguments
-            return _FieldSink(upload.fields, name)
+            if len(upload.fields) >= MAX_FIELDS:
+                raise _too_large()
+            return _FieldSink(upload, name)
 
         parser = MultipartParser(boundary, on_part)
-        chunks = req.body_chunks()
         try:
-            for chunk in chunks:
+            for chunk in req.body_chunks(req.site.max_upload_bytes):
                 parser.feed(chunk)
             parser.close()
         except MultipartError as exc:
+            # The rest is left unread: the server closes the connection after the answer.
             upload.error = str(exc)
-            # Drain what is left so the connection stays usable.
-            for _ in chunks:
-                pass
+        except _Refused as refused:
+            upload.refusal = refused.response
         except BaseException:
             upload.cleanup()
             raise
@@ -126,17 +161,25 @@ def prepare(req: Request, replace: bool) -> Prepared:
     return Prepared(params, lambda: _handle(req, upload, replace), upload.cleanup)
 
 
+def _uploader(req: Request, params: list[tuple[str, str]], record_nonce: bool = True) -> Caller:
+    """The caller of an upload, who must have write permission (raises Flickr's refusal)."""
+    # Every field is signed except the photo itself (docs/protocol.md §5).
+    caller = authenticate(req.site.store, req.method, req.signing_url(), params, req.header_oauth(),
+                          unsigned=("photo",), record_nonce=record_nonce)
+    if caller.perms < C.PERMS["write"]:
+        if caller.scheme == "oauth" and caller.token is None:
+            raise OAuthProblem(400, TOKEN_ABSENT)
+        raise insufficient(C.PERMS["write"], caller.perms)
+    return caller
+
+
 def _handle(req: Request, upload: _Upload, replace: bool) -> R.Response:
+    if upload.refusal is not None:
+        return upload.refusal
     store = req.site.store
     params = req.query_pairs + upload.fields
     try:
-        # Every field is signed except the photo itself (docs/protocol.md §5).
-        caller = authenticate(store, req.method, req.signing_url(), params, req.header_oauth(),
-                              unsigned=("photo",))
-        if caller.perms < C.PERMS["write"]:
-            if caller.scheme == "oauth" and caller.token is None:
-                return R.text(400, TOKEN_ABSENT)
-            raise insufficient(C.PERMS["write"], caller.perms)
+        caller = _uploader(req, params)
         if upload.error is not None:
             raise ApiError(3, "General upload failure")
         args = {k: v for k, v in params if k != FAULT_PARAM}

@@ -13,6 +13,12 @@ from dataclasses import dataclass
 
 from oauthlib import oauth1
 
+from flickr.sandbox.catalogue import METHODS as CATALOGUE
+from flickr.sandbox.methods import METHODS as SANDBOX_METHODS
+
+# Flickr requires POST for write and delete methods (the sandbox's own ones included).
+POST_METHODS = frozenset([row[0] for row in CATALOGUE if row[1] == "POST"] +
+                         [name for name, m in SANDBOX_METHODS.items() if m.perms >= 2])
 # The fixtures of every language's tests (provenance: Tests/Fixtures/README.md); names below are relative.
 FIXTURES = pathlib.Path(__file__).resolve().parents[4] / "Tests" / "Fixtures"
 
@@ -70,10 +76,13 @@ class Client:
 
     # -- REST -----------------------------------------------------------------
 
-    def rest(self, method: str | None = None, *, auth: str = "none", http_method: str = "GET",
+    def rest(self, method: str | None = None, *, auth: str = "none", http_method: str | None = None,
              path: str = "/services/rest/", token=None, where: str = "query", headers=None,
              conn=None, **params) -> Reply:
-        """Call a REST method. auth: none | oauth | legacy."""
+        """Call a REST method. auth: none | oauth | legacy. http_method: by default POST for the
+        methods Flickr requires it for (write and delete ones), else GET."""
+        if http_method is None:
+            http_method = "POST" if method in POST_METHODS else "GET"
         if method is not None:
             params = {"method": method, **params}
         params = {k: str(v) for k, v in params.items()}

@@ -5,7 +5,7 @@ import math
 import xml.etree.ElementTree as ET
 
 import pytest
-from sbclient import fixture_text, oauth_flow, structure
+from sbclient import POST_METHODS, fixture_text, oauth_flow, structure
 
 from flickr.sandbox import constants as C
 
@@ -425,3 +425,24 @@ def test_concurrent_requests(client):
         assert all(r.get("stat") == "ok" for r in pool.map(work, range(48)))
     tags = {t.text for t in client.rest("flickr.photos.getInfo", photo_id=photo_id).ok().iter("tag")}
     assert {f"concurrent{i}" for i in range(0, 48, 3)} <= tags
+
+
+@pytest.mark.parametrize("where", ["query", "header"])
+def test_write_methods_over_get_answer_flickrs_error_and_change_nothing(client, where):
+    """Flickr requires POST for write and delete methods: a signed GET answers error 116 and
+    changes nothing (a signed GET of setMeta used to change the title); the same call by POST works."""
+    photo_id = _my_public_photo(client)
+    title = client.rest("flickr.photos.getInfo", photo_id=photo_id).ok().find("photo/title").text
+    arguments = {"photo_id": photo_id, "title": "set over GET", "tags": "overget", "photoset_id": "1",
+                 "primary_photo_id": photo_id}
+    # setMeta first: the one that changed a title over GET.
+    refused = sorted(POST_METHODS, key=lambda name: (name != "flickr.photos.setMeta", name))
+    for name in refused:
+        reply = client.rest(name, auth="oauth", http_method="GET", where=where, **arguments)
+        assert reply.err() == (116, "The POST method is now required for all setters"), name
+    info = client.rest("flickr.photos.getInfo", photo_id=photo_id).ok()
+    assert info.find("photo/title").text == title and "overget" not in {t.text for t in info.iter("tag")}
+    print(f"{len(refused)} write and delete methods refused over GET")
+    client.rest("flickr.photos.setMeta", auth="oauth", photo_id=photo_id, title="set over POST").ok()
+    assert client.rest("flickr.photos.getInfo", photo_id=photo_id).ok().find("photo/title").text == "set over POST"
+    client.rest("flickr.photos.setMeta", auth="oauth", photo_id=photo_id, title=title or "").ok()

@@ -3,8 +3,11 @@
 import hashlib
 import http.client
 import os
+import select
+import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 import xml.etree.ElementTree as ET
@@ -12,10 +15,12 @@ import xml.etree.ElementTree as ET
 import pytest
 from sbclient import Client, fixture_text, multipart, oauth_flow, png_bytes, structure
 
-from flickr.sandbox import Sandbox
+from flickr.sandbox import Sandbox, SandboxProcess
+from flickr.sandbox import request as request_module
 from flickr.sandbox import constants as C
 from flickr.sandbox.images import header_dimensions
 from flickr.sandbox.jpeg import placeholder_jpeg
+from flickr.sandbox.request import MAX_FORM_BYTES
 
 
 @pytest.fixture(scope="module")
@@ -247,3 +252,146 @@ def test_large_upload_is_streamed_to_disk(tmp_path):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+# -- Hostile bodies: bounded before anything is read or stored (issue 29, item 5) --------------
+
+def _post_head(path: str, ctype: str, length: int, extra: str = "") -> bytes:
+    return (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: {ctype}\r\n"
+            f"Content-Length: {length}\r\n{extra}\r\n").encode()
+
+
+def _read_reply(sock: socket.socket) -> tuple[int, bytes]:
+    """Status and body of the one response on a raw socket (Content-Length framed)."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        piece = sock.recv(65536)
+        assert piece, f"connection closed before an answer: {data!r}"
+        data += piece
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
+                      if line.lower().startswith(b"content-length:")))
+    while len(body) < length:
+        piece = sock.recv(65536)
+        assert piece, "connection closed inside the answer"
+        body += piece
+    return int(head.split()[1]), body
+
+
+def _temp_uploads(sb) -> list[str]:
+    return [name for name in os.listdir(sb.store.photo_dir) if name.startswith(".upload-")]
+
+
+def test_form_fields_without_a_key_are_refused_in_small_memory():
+    """1,024 fields of 1,000 KiB and no key: refused after 1 MiB of them, the sandbox's peak
+    memory stays where it was (it went from 36 MB to 1.06 GB when every field was kept)."""
+    fields, field_size = 1024, 1000 * 1024
+    boundary = "hostile"
+    value = b"v" * field_size
+    part = [f"--{boundary}\r\nContent-Disposition: form-data; name=\"f{i}\"\r\n\r\n".encode() + value + b"\r\n"
+            for i in range(2)]
+    length = fields * len(part[0]) + len(f"--{boundary}--\r\n")
+    with SandboxProcess() as sb:
+        before = _rss_peak_kib(sb.process.pid)
+        host, port = urllib.parse.urlsplit(sb.url).hostname, urllib.parse.urlsplit(sb.url).port
+        sent = [0]
+
+        def send_all(sock):
+            try:
+                for i in range(fields):
+                    sock.sendall(part[i % 2])
+                    sent[0] += len(part[0])
+                sock.sendall(f"--{boundary}--\r\n".encode())
+            except OSError:
+                pass  # the sandbox answered and closed: what is expected
+
+        with socket.create_connection((host, port), timeout=60) as sock:
+            sock.sendall(_post_head("/services/upload/", f"multipart/form-data; boundary={boundary}", length))
+            start = time.monotonic()
+            sender = threading.Thread(target=send_all, args=(sock,), daemon=True)
+            sender.start()
+            status, body = _read_reply(sock)
+            refused_in = time.monotonic() - start
+            sender.join(30)
+        after = _rss_peak_kib(sb.process.pid)
+    print(f"declared {length / 1e6:.0f} MB; answered {status} after {refused_in * 1000:.0f} ms; client had sent "
+          f"{sent[0] / 1e6:.1f} MB; sandbox VmHWM {before / 1024:.1f} -> {after / 1024:.1f} MiB")
+    assert status == 413 and b"form fields" in body, body
+    assert after - before < 32 * 1024, f"the sandbox's peak memory grew by {(after - before) / 1024:.0f} MiB"
+
+
+def test_photo_with_a_bad_signature_is_refused_before_it_is_stored(up):
+    """A 512 MiB photo part after fields whose signature is wrong (or without any key): the
+    answer comes after the first MiB, and no temporary file was made."""
+    photo_size = 512 * 1024 * 1024
+    fields = {"title": "hostile"}
+    signed = urllib.parse.urlencode(fields)
+    oauth = up.oauth_client((C.OAUTH_TOKEN, "ffffffffffffffff"), signature_type="AUTH_HEADER")
+    _, hdrs, _ = oauth.sign(up.url + "/services/upload/", "POST", body=signed,
+                            headers={"Content-Type": "application/x-www-form-urlencoded"})
+    head, ctype = multipart(fields, None)
+    boundary = ctype.split("boundary=")[1]
+    prefix = head[:-len(f"--{boundary}--\r\n")] + (
+        f"--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"big.jpg\"\r\n"
+        "Content-Type: image/jpeg\r\n\r\n").encode()
+    length = len(prefix) + photo_size + len(f"\r\n--{boundary}--\r\n")
+    first = b"\xff\xd8\xff\xe0" + bytes(1024 * 1024 - 4)
+    host, port = urllib.parse.urlsplit(up.url).hostname, urllib.parse.urlsplit(up.url).port
+    for headers, expected in ((f"Authorization: {hdrs['Authorization']}\r\n", b"oauth_problem=signature_invalid"),
+                              ("", b'code="100"')):
+        with socket.create_connection((host, port), timeout=10) as sock:
+            start = time.monotonic()
+            sock.sendall(_post_head("/services/upload/", ctype, length, headers) + prefix + first)
+            status, body = _read_reply(sock)  # times out if the sandbox waits for the 511 MiB left
+            took = time.monotonic() - start
+            stored = _temp_uploads(up.sb)
+        print(f"refused with {status} after {took * 1000:.0f} ms of a {length / 2 ** 20:.0f} MiB body; "
+              f"temporary files: {stored}")
+        assert expected in body and not stored, body
+
+
+def test_bodies_over_their_bound_are_refused_before_reading(up):
+    host, port = urllib.parse.urlsplit(up.url).hostname, urllib.parse.urlsplit(up.url).port
+    cases = [("/services/upload/", "multipart/form-data; boundary=x", 2 ** 31),  # a 2 GiB upload
+             ("/services/rest/", "application/x-www-form-urlencoded", MAX_FORM_BYTES + 1),
+             ("/services/oauth/request_token", "application/x-www-form-urlencoded", MAX_FORM_BYTES + 1),
+             ("/services/rest/", "application/octet-stream", 2 ** 62)]
+    for path, ctype, length in cases:
+        with socket.create_connection((host, port), timeout=10) as sock:
+            sock.sendall(_post_head(path, ctype, length))  # and not one byte of the body
+            status, body = _read_reply(sock)
+        print(f"{path} Content-Length {length}: {status} {body!r}")
+        assert status == 413, (path, status, body)
+
+
+def test_chunked_upload_over_the_bound_is_refused():
+    """Without a Content-Length, the body is counted as it comes: the bound holds all the same."""
+    with Sandbox(max_upload_bytes=1024 * 1024) as sb:
+        client = Client(sb)
+        body, ctype = multipart({"title": "chunked"}, placeholder_jpeg(8, 8) + bytes(2 * 1024 * 1024))
+        oauth = client.oauth_client((C.OAUTH_TOKEN, C.OAUTH_TOKEN_SECRET), signature_type="AUTH_HEADER")
+        _, hdrs, _ = oauth.sign(sb.url + "/services/upload/", "POST", body="title=chunked",
+                                headers={"Content-Type": "application/x-www-form-urlencoded"})
+        reply = client.raw("POST", "/services/upload/", body=iter([body[i:i + 65536] for i in range(0, len(body), 65536)]),
+                           headers={"Content-Type": ctype, "Authorization": hdrs["Authorization"]})
+        assert reply.status == 413 and not _temp_uploads(sb), reply.text
+        assert sb.store.one("SELECT COUNT(*) AS n FROM photos WHERE title='chunked'")["n"] == 0
+
+
+def test_a_body_that_dribbles_in_is_answered_408(monkeypatch):
+    """A slow body (slowloris) is refused once it falls behind BODY_MIN_RATE after the grace."""
+    monkeypatch.setattr(request_module, "BODY_GRACE_SECONDS", 0.5, raising=False)
+    with Sandbox() as sb:
+        host, port = urllib.parse.urlsplit(sb.url).hostname, urllib.parse.urlsplit(sb.url).port
+        with socket.create_connection((host, port), timeout=10) as sock:
+            start = time.monotonic()
+            sock.sendall(_post_head("/services/rest/", "application/x-www-form-urlencoded", 1000))
+            sent = 0
+            # One byte every 100 ms (the slowness is what is tested) until the answer comes.
+            while not select.select([sock], [], [], 0.1)[0]:
+                assert time.monotonic() - start < 8, "no answer to a dribbling body"
+                sock.sendall(b"a")
+                sent += 1
+            status, body = _read_reply(sock)
+        print(f"answered {status} after {time.monotonic() - start:.2f} s and {sent} bytes")
+        assert status == 408, body

@@ -2,9 +2,13 @@
 """The JSON endpoints over the sandbox, checked against the sandbox's own database."""
 from __future__ import annotations
 
+import http.client
 import json
+import threading
 import urllib.error
+import urllib.parse
 import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 PARIS = "EsIQUYZXU79_kEA"
 
@@ -17,9 +21,14 @@ def get(viewer, path: str):
         return error.code, error.headers.get_content_type(), error.read()
 
 
-def send_json(viewer, method: str, path: str, body: dict | None = None):
+def send_json(viewer, method: str, path: str, body: dict | None = None, origin: str | None = ""):
+    """A change as the viewer's own pages send it: with the viewer's Origin (`origin` another
+    one, or None for none)."""
+    headers = {"Content-Type": "application/json"}
+    if origin is not None:
+        headers["Origin"] = origin or viewer.url
     request = urllib.request.Request(viewer.url + path, method=method, data=json.dumps(body).encode()
-                                     if body is not None else None, headers={"Content-Type": "application/json"})
+                                     if body is not None else None, headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=20) as response:
             return response.status, json.load(response)
@@ -156,3 +165,111 @@ def test_pages_render_at_once_without_calling_flickr(viewer, monkeypatch):
         status, kind, body = get(viewer, path)
         assert (status, kind) == (200, "text/html"), path
         assert b'src="/static/viewer.js"' in body
+
+
+# -- Who may use the viewer (issue 29, item 5) ---------------------------------------------------
+
+def _with_host(viewer, host: str, path: str = "/api/recents") -> tuple[int, bytes]:
+    """GET with the Host header a browser sends for `host`: what a DNS-rebound page makes."""
+    parts = urllib.parse.urlsplit(viewer.url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=20)
+    try:
+        conn.request("GET", path, headers={"Host": host})
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def test_only_the_viewers_own_host_names_are_answered(viewer):
+    port = urllib.parse.urlsplit(viewer.url).port
+    for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"LOCALHOST:{port}", f"[::1]:{port}"):
+        assert _with_host(viewer, host)[0] == 200, host
+    refused = [f"evil.example:{port}", "evil.example", f"127.0.0.1:{port + 1}", "127.0.0.1", "",
+               f"[::1]x:{port}", f"localhost:{port}:{port}"]
+    for host in refused:
+        for path in ("/api/recents", "/api/vacations", "/recents"):
+            status, body = _with_host(viewer, host, path)
+            assert status == 421 and b"Misdirected" in body, (host, path, status, body)
+    print(f"{len(refused)} Host headers refused on 3 paths; 4 of the viewer's own answered")
+
+
+def test_changes_come_only_from_the_viewers_own_pages(start_viewer, tmp_path):
+    viewer = start_viewer(tmp_path)
+    assert send_json(viewer, "POST", "/api/vacations", {"name": "Rome"})[0] == 201  # same origin
+    before = get_json(viewer, "/api/vacations")[1]
+    for origin in ("http://evil.example", "null", viewer.url.replace("127.0.0.1", "localhost"), None):
+        for method, path, body in (("POST", "/api/vacations", {"name": "Evil"}),
+                                   ("PUT", "/api/vacations/current", {"name": "My Vacation"}),
+                                   ("DELETE", "/api/vacations/Rome", None),
+                                   ("POST", "/api/recents", {"photo_id": "1"})):
+            status, answer = send_json(viewer, method, path, body, origin=origin)
+            assert status == 403 and "Origin" in answer["error"], (origin, method, path, status, answer)
+    assert get_json(viewer, "/api/vacations")[1] == before  # nothing changed
+    assert get_json(viewer, "/api/recents")[1]["photos"] == []
+    request = urllib.request.Request(viewer.url + "/api/vacations/Rome", method="DELETE",
+                                     headers={"Origin": viewer.url, "Sec-Fetch-Site": "cross-site"})
+    try:
+        urllib.request.urlopen(request, timeout=20)
+        raise AssertionError("a cross-site DELETE was answered")
+    except urllib.error.HTTPError as error:
+        assert error.code == 403
+    assert send_json(viewer, "DELETE", "/api/vacations/Rome")[0] == 200  # same origin
+
+
+class _NonFiniteFlickr(BaseHTTPRequestHandler):
+    """A Flickr whose coordinates are not numbers a page can hold: 1e999, nan, -1e999, 91."""
+
+    ANSWERS = {
+        "flickr.places.getTopPlacesList": '<places total="2"><place place_id="p1" latitude="1e999" '
+        'longitude="2.35">Paris, Ile-de-France, France</place><place place_id="p2" latitude="91" '
+        'longitude="2">Nowhere, France</place></places>',
+        "flickr.places.getInfo": '<place place_id="p1" name="Paris, Ile-de-France, France" latitude="nan" '
+        'longitude="-1e999"/>',
+        "flickr.photos.search": '<photos page="1" pages="1" perpage="50" total="1"><photo id="123" owner="1@N00" '
+        'secret="abc" server="65535" title="T" latitude="1e999" longitude="2.35" accuracy="16" '
+        'description="" tags="" pathalias=""/></photos>',
+        "flickr.photos.getInfo": '<photo id="123" secret="abc" server="65535"><owner nsid="1@N00" path_alias=""/>'
+        '<title>T</title><description/><location latitude="1e999" longitude="2.35" accuracy="16">'
+        '<locality>Paris</locality><country>France</country></location><tags/></photo>',
+    }
+
+    def do_GET(self):
+        method = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(self.path).query)).get("method", "")
+        body = f'<?xml version="1.0" encoding="utf-8" ?>\n<rsp stat="ok">{self.ANSWERS.get(method, "")}</rsp>'.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/xml; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_POST = do_GET
+
+    def log_message(self, *args):
+        pass
+
+
+def _strict_json(body: bytes):
+    """JSON as a browser's JSON.parse reads it: Infinity and NaN are not JSON."""
+    def refuse(constant):
+        raise ValueError(f"{constant} in the viewer's JSON")
+    return json.loads(body, parse_constant=refuse)
+
+
+def test_non_finite_coordinates_are_null_in_the_json(start_viewer, tmp_path):
+    flickr_server = ThreadingHTTPServer(("127.0.0.1", 0), _NonFiniteFlickr)
+    threading.Thread(target=flickr_server.serve_forever, daemon=True).start()
+    try:
+        viewer = start_viewer(tmp_path, rest_endpoint=f"http://127.0.0.1:{flickr_server.server_port}/services/rest/")
+        points = []
+        for path, find in (("/api/photos/123", lambda j: [j]), ("/api/places", lambda j: j["places"]),
+                           ("/api/places/p1/photos", lambda j: j["photos"])):
+            status, kind, body = get(viewer, path)
+            assert (status, kind) == (200, "application/json"), (path, status, body)
+            items = find(_strict_json(body))
+            points += [(path, item["latitude"], item["longitude"]) for item in items]
+        assert points and all(lat is None and lon is None for _, lat, lon in points), points
+        print(f"{len(points)} non-finite or out-of-range points answered as null")
+    finally:
+        flickr_server.shutdown()
+        flickr_server.server_close()

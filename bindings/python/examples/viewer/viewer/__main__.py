@@ -31,6 +31,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m viewer", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="another name the viewer is reached by (it answers only for 127.0.0.1, "
+                             "localhost, [::1] and --host: a page elsewhere cannot use it by DNS rebinding)")
     parser.add_argument("--port", type=int, default=int(env("VIEWER_PORT", "5000")),
                         help="port (default $VIEWER_PORT or 5000; 0 picks a free one)")
     parser.add_argument("--sandbox", action="store_true",
@@ -81,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
         api = stack.enter_context(connect(key, secret, cache_dir=data_dir / "photo-cache",
                                           cache_max_bytes=args.cache_max_bytes, **endpoints))
         app = create_app(FlickrService(api), data_dir, tile_url=args.tile_url,
-                         tile_attribution=args.tile_attribution, leaflet_dir=args.leaflet_dir)
+                         tile_attribution=args.tile_attribution, leaflet_dir=args.leaflet_dir,
+                         hosts=[args.host, *args.allow_host])
         server = make_server(args.host, args.port, app, threaded=True)
         print(f"http://{args.host}:{server.port}/", flush=True)
         print(f"Flickr Viewer on {where}; data in {data_dir}. Ctrl-C stops it.", file=sys.stderr, flush=True)

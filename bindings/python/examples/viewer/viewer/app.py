@@ -4,12 +4,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Iterable
 
 from flask import Flask, abort, render_template, request, send_from_directory, url_for
+from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import NotFound
 
 from . import api, failures, pages
 from .flickr_service import FlickrService
+from .guard import Guard
 from .recents import Recents
 from .state import Viewer, viewer
 from .vacations import Vacations
@@ -18,11 +21,25 @@ LEAFLET_DIR = Path("/usr/share/javascript/leaflet")  # Debian's libjs-leaflet (a
 BASEMAP = "basemap/countries-50m.topo.json"  # under static/: how it was made is in its README.md
 
 
+class StrictJSON(DefaultJSONProvider):
+    """JSON as a browser's JSON.parse reads it: no Infinity or NaN (a ValueError, a bug to fix
+    where the number came from, rather than a page that cannot be read), UTF-8 unescaped."""
+
+    ensure_ascii = False
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        kwargs.setdefault("allow_nan", False)
+        return super().dumps(obj, **kwargs)
+
+
 def create_app(service: FlickrService, data_dir: Path, *, tile_url: str = "", tile_attribution: str = "",
-               leaflet_dir: Path = LEAFLET_DIR) -> Flask:
-    """The viewer over `service`, keeping recents and vacations in `data_dir`."""
+               leaflet_dir: Path = LEAFLET_DIR, hosts: Iterable[str] = ()) -> Flask:
+    """The viewer over `service`, keeping recents and vacations in `data_dir`; it answers for
+    the loopback names and `hosts` (the address it was started on, names it is served under)."""
     app = Flask(__name__)
-    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.json = StrictJSON(app)
+    guard = Guard(hosts)
+    app.before_request(lambda: guard.refusal(request))
     app.extensions["viewer"] = Viewer(service=service, recents=Recents(data_dir / "recents.json"),
                                       vacations=Vacations(data_dir / "vacations"), leaflet_dir=leaflet_dir,
                                       tile_url=tile_url, tile_attribution=tile_attribution)

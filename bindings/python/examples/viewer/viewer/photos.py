@@ -8,7 +8,7 @@ from typing import Iterable
 from urllib.parse import quote
 
 from .places import place_name_from_location
-from .values import as_list, number_or_none, plain_text, text_of
+from .values import as_list, latitude_longitude, plain_text, text_of
 
 UNKNOWN_TITLE = "Unknown"
 
@@ -27,6 +27,13 @@ class Photo:
     tags: str = ""  # Flickr's space-separated clean tags
     place_name: str = ""  # "Paris, Île-de-France, France" when known
     owner: str = ""  # path alias, else NSID
+
+    def __post_init__(self) -> None:
+        # Every Photo, however made (Flickr's answer, recents.json, a vacation's database), has
+        # a usable point or none: the pages' JSON never holds Infinity or NaN.
+        latitude, longitude = latitude_longitude(self.latitude, self.longitude)
+        object.__setattr__(self, "latitude", latitude)
+        object.__setattr__(self, "longitude", longitude)
 
     @property
     def heading(self) -> tuple[str, str]:
@@ -48,7 +55,7 @@ class Photo:
     @classmethod
     def from_search(cls, photo: dict) -> Photo:
         """A `<photo>` of a photo list with extras description, geo, tags, path_alias."""
-        latitude, longitude = number_or_none(photo.get("latitude")), number_or_none(photo.get("longitude"))
+        latitude, longitude = latitude_longitude(photo.get("latitude"), photo.get("longitude"))
         if not photo.get("accuracy") or photo.get("accuracy") == "0":
             latitude = longitude = None  # Flickr answers 0,0 (accuracy 0) for photos without a location
         return cls(id=photo["id"], secret=photo["secret"], server=photo["server"],
@@ -62,12 +69,13 @@ class Photo:
         """The `<photo>` of flickr.photos.getInfo."""
         owner = photo.get("owner") or {}
         location = photo.get("location")
+        latitude, longitude = latitude_longitude(location.get("latitude"), location.get("longitude")) \
+            if location else (None, None)
         tags = as_list((photo.get("tags") or {}).get("tag"))
         return cls(id=photo["id"], secret=photo["secret"], server=photo["server"],
                    title=text_of(photo.get("title")).strip(),
                    description=plain_text(text_of(photo.get("description"))),
-                   latitude=number_or_none(location.get("latitude")) if location else None,
-                   longitude=number_or_none(location.get("longitude")) if location else None,
+                   latitude=latitude, longitude=longitude,
                    tags=" ".join(text_of(tag) for tag in tags),
                    place_name=place_name_from_location(location),
                    owner=text_of(owner.get("path_alias")) or text_of(owner.get("nsid")))

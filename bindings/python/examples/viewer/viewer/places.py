@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .values import number_or_none, text_of
+from .values import latitude_longitude, text_of
 
 
 @dataclass(frozen=True)
@@ -16,6 +16,11 @@ class Place:
     name: str  # Flickr's full name: "Paris, Île-de-France, France"
     latitude: float | None = None
     longitude: float | None = None
+
+    def __post_init__(self) -> None:
+        latitude, longitude = latitude_longitude(self.latitude, self.longitude)
+        object.__setattr__(self, "latitude", latitude)
+        object.__setattr__(self, "longitude", longitude)
 
     @property
     def title(self) -> str:
@@ -29,9 +34,9 @@ class Place:
     def from_flickr(cls, place: dict) -> Place:
         """A `<place>` of flickr.places.getTopPlacesList (its name is its text) or of
         flickr.places.getInfo (its name is an attribute)."""
+        latitude, longitude = latitude_longitude(place.get("latitude"), place.get("longitude"))
         return cls(id=place["place_id"], name=(text_of(place) or text_of(place.get("name"))).strip(),
-                   latitude=number_or_none(place.get("latitude")),
-                   longitude=number_or_none(place.get("longitude")))
+                   latitude=latitude, longitude=longitude)
 
 
 class PlaceLabel(NamedTuple):

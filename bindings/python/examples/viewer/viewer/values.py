@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import html.parser
+import math
 
 import flickr
 
@@ -22,10 +23,26 @@ def as_list(value: object) -> list:
 
 
 def number_or_none(value: object) -> float | None:
+    """A finite number, or None: "1e999", "inf" and "nan" parse as floats but are no number a
+    page can use (JSON has no Infinity; the viewer's encoder refuses it)."""
     try:
-        return float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
         return None
+    return number if math.isfinite(number) else None
+
+
+def coordinate(value: object, limit: float) -> float | None:
+    """A latitude (limit 90) or longitude (limit 180) in degrees, or None when it is not a
+    finite number within ±limit: such a place is drawn nowhere rather than off the map."""
+    number = number_or_none(value)
+    return number if number is not None and -limit <= number <= limit else None
+
+
+def latitude_longitude(latitude: object, longitude: object) -> tuple[float | None, float | None]:
+    """Both coordinates, or (None, None) when either is unusable: a point needs the two."""
+    lat, lon = coordinate(latitude, 90), coordinate(longitude, 180)
+    return (lat, lon) if lat is not None and lon is not None else (None, None)
 
 
 class _TextOnly(html.parser.HTMLParser):

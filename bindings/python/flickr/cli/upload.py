@@ -68,6 +68,12 @@ def _upload_args(args) -> dict:
     return {k: v for k, v in fields.items() if v is not None}
 
 
+def _shown(path: str) -> str:
+    """A path for messages: the bytes of a name that are not UTF-8 (a str from os.walk or argv
+    holds them surrogate-escaped, which stderr would print as \\udcNN) as \\xNN."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
 def _sources(paths: list[str], recursive: bool) -> list[str]:
     """The files to upload, in order: each file as given, each directory's images in its place.
     Everything is checked before anything is sent, so a typo uploads nothing."""
@@ -85,7 +91,8 @@ def _sources(paths: list[str], recursive: bool) -> list[str]:
             raise CLIError(f"cannot read the directory {error.filename or path}: {error.strerror}",
                            EXIT_FAILURE) from None
         if skipped or not images:
-            print(terminal_safe(f"{path}: {len(images)} images; {skipped} other files left out"), file=sys.stderr)
+            print(terminal_safe(f"{_shown(path)}: {len(images)} images; {skipped} other files left out"),
+                  file=sys.stderr)
         files.extend(images)
     if not files:
         raise CLIError("no image files to upload")
@@ -99,7 +106,7 @@ def run_upload(args) -> int:
         if not api.get_option("oauth_token"):
             raise CLIError("uploading needs a login: run `flickr auth login --perms write`", EXIT_AUTH)
         for path in files:
-            name = os.path.basename(path)
+            name = _shown(os.path.basename(path))
             try:
                 answer = api.upload(path, progress=ProgressBar(name), **_upload_args(args))
                 if "ticketid" in answer:
@@ -116,8 +123,8 @@ def run_upload(args) -> int:
                     print(json.dumps({"file": path, "error": error.message, "code": error.code,
                                       "api_code": error.api_code}))
     print(terminal_safe(f"uploaded {len(succeeded)} of {len(files)} files")
-          + "".join("\n  " + terminal_safe(f"{p} -> {i}") for p, i in succeeded)
-          + "".join("\n  " + terminal_safe(f"{p}: failed: {e.message}") for p, e in failed), file=sys.stderr)
+          + "".join("\n  " + terminal_safe(f"{_shown(p)} -> {i}") for p, i in succeeded)
+          + "".join("\n  " + terminal_safe(f"{_shown(p)}: failed: {e.message}") for p, e in failed), file=sys.stderr)
     if failed:
         # The first failure's class decides the exit code, like a single call would.
         raise failed[0][1]
@@ -128,7 +135,7 @@ def run_replace(args) -> int:
     if not os.path.isfile(args.file):
         raise CLIError(f"no such file: {args.file}")
     with open_api(args) as api:
-        answer = api.replace(args.file, args.photo_id, progress=ProgressBar(os.path.basename(args.file)))
+        answer = api.replace(args.file, args.photo_id, progress=ProgressBar(_shown(os.path.basename(args.file))))
         photo_id = answer["photoid"]["_text"]
         if args.json:
             print(json.dumps({"file": args.file, "photo_id": photo_id}))

@@ -28,6 +28,13 @@ func requiredString(_ pointer: UnsafePointer<CChar>?, _ name: @autoclosure () ->
     return string
 }
 
+/// Reads a required C string argument that names a file: its bytes as the OS takes them, not
+/// text (a Linux file name is any bytes but NUL and `/`; caf\xe9.png is a valid one).
+func requiredPath(_ pointer: UnsafePointer<CChar>?, _ name: @autoclosure () -> String) throws(FlickrError) -> [UInt8] {
+    guard let pointer else { throw .invalid("\(name()) must not be NULL") }
+    return Array(UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)))
+}
+
 /// Reads an optional C string argument (NULL gives nil) as validated UTF-8.
 func optionalString(_ pointer: UnsafePointer<CChar>?, _ name: @autoclosure () -> String) throws(FlickrError) -> String? {
     guard let pointer else { return nil }

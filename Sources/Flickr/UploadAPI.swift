@@ -23,6 +23,10 @@ private func operation(
                         progress: progressHandler(progress, userdata))
 }
 
+private func fileSource(_ path: UnsafePointer<CChar>?) throws(FlickrError) -> UploadSource {
+    try UploadSource(path: try requiredPath(path, "path"))
+}
+
 private func replaceTarget(_ photoID: UnsafePointer<CChar>?) throws(FlickrError) -> UploadOperation.Target {
     .replace(photoID: try requiredString(photoID, "photo_id"))
 }
@@ -56,7 +60,7 @@ private func newSource(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ make: () 
 public func flickr_upload_source_new_file(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ path: UnsafePointer<CChar>?)
     -> CInt
 {
-    newSource(out) { () throws(FlickrError) in try UploadSource(.file(path: try requiredString(path, "path"))) }
+    newSource(out) { () throws(FlickrError) in try fileSource(path) }
 }
 
 @c @implementation
@@ -154,8 +158,7 @@ public func flickr_upload_file(
     _ params: UnsafePointer<UnsafePointer<CChar>?>?, _ progress: flickr_progress_fn?, _ userdata: UnsafeMutableRawPointer?
 ) -> CInt {
     perform(out, ctx) { () throws(FlickrError) in
-        try operation(.upload, try UploadSource(.file(path: try requiredString(path, "path"))), params, progress,
-                      userdata)
+        try operation(.upload, try fileSource(path), params, progress, userdata)
     }
 }
 
@@ -166,8 +169,7 @@ public func flickr_replace_file(
     _ progress: flickr_progress_fn?, _ userdata: UnsafeMutableRawPointer?
 ) -> CInt {
     perform(out, ctx) { () throws(FlickrError) in
-        try operation(try replaceTarget(photoID), try UploadSource(.file(path: try requiredString(path, "path"))),
-                      params, progress, userdata)
+        try operation(try replaceTarget(photoID), try fileSource(path), params, progress, userdata)
     }
 }
 

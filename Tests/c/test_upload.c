@@ -5,46 +5,16 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <flickr.h>
-#include <openssl/evp.h>
 #include <pthread.h>
 #include <sched.h>
 #include <unistd.h>
 
 #include "fds.h"
 #include "harness.h"
+#include "upload_files.h"
 #include "sandbox_env.h"
 
 static char workdir[256];
-
-/* A JPEG-looking payload: the sandbox sniffs the magic bytes, the rest is a pattern. */
-static void fill_photo(unsigned char *data, size_t len, unsigned seed) {
-    size_t i;
-    for (i = 0; i < len; i++) data[i] = (unsigned char)(i * 31u + seed);
-    if (len >= 4) {
-        data[0] = 0xFF;
-        data[1] = 0xD8;
-        data[2] = 0xFF;
-        data[3] = 0xE0;
-    }
-}
-
-static void sha256_hex(const unsigned char *data, size_t len, char out[65]) {
-    unsigned char digest[32];
-    unsigned int n = 0, i;
-    EVP_Digest(data, len, digest, &n, EVP_sha256(), NULL);
-    for (i = 0; i < 32; i++) sprintf(out + 2 * i, "%02x", digest[i]);
-}
-
-static void write_file(const char *path, const unsigned char *data, size_t len) {
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(data, 1, len, f) != len) exit(2);
-    fclose(f);
-}
-
-/* The photo id of an upload answer, or NULL. */
-static const char *photo_id(const flickr_response *resp) {
-    return flickr_value_string(flickr_value_get(flickr_response_root(resp), "photoid"));
-}
 
 /* The sandbox's record of the stored file: checks size and hash. */
 static void expect_stored(flickr_context *ctx, const char *id, size_t size, const char *sha) {
@@ -231,17 +201,6 @@ static void test_replace_and_async_ticket(flickr_context *ctx) {
     free(data);
 }
 
-/* How many photos the sandbox holds for this user. */
-static int photo_total(flickr_context *ctx) {
-    const char *params[] = {"user_id", "me", "per_page", "1", NULL};
-    flickr_response *resp = NULL;
-    int total = -1;
-    if (flickr_call(&resp, ctx, "flickr.photos.search", params, FLICKR_GET) == FLICKR_OK)
-        total = atoi(flickr_value_string(flickr_value_get(flickr_response_root(resp), "photos.total")));
-    flickr_response_free(resp);
-    return total;
-}
-
 static int always_abort(int64_t sent, int64_t total, void *userdata) {
     (void)sent, (void)total;
     ++*(int *)userdata;
@@ -389,7 +348,7 @@ static void test_async_cancel(flickr_context *ctx) {
     close(fd);
     fds_before = open_fds();
     CHECK_EQ_INT(flickr_upload_source_new_file(&src, path), FLICKR_OK);
-    CHECK_EQ_INT(open_fds(), fds_before); /* a source holds no descriptor */
+    CHECK_EQ_INT(open_fds(), fds_before + 1); /* its file, opened once; closed with the last user */
     /* The progress callback cancels through the handle (allowed on the worker thread). */
     CHECK_EQ_INT(flickr_upload_async(&req, ctx, src, NULL, on_progress, on_upload_done, &log), FLICKR_OK);
     pthread_mutex_lock(&cancel_lock);
@@ -401,7 +360,8 @@ static void test_async_cancel(flickr_context *ctx) {
     CHECK_EQ_INT(done_status, FLICKR_EABORTED);
     CHECK(log.last_sent < SIZE);
     flickr_request_free(req);
-    CHECK_EQ_INT(open_fds(), fds_before);
+    /* The worker may let go of the request (and so of the file) just after the wait returned. */
+    CHECK_EQ_INT(settled_fds(fds_before), fds_before);
 
     /* Cancelled after its whole body went out (the server waits 2 s before answering): still
      * EABORTED, but the message says Flickr may have the photo, since nothing can take it back. */

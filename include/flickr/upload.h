@@ -67,11 +67,23 @@ typedef int (*flickr_progress_fn)(int64_t sent, int64_t total, void *userdata);
 typedef int64_t (*flickr_read_fn)(void *buffer, size_t capacity, void *userdata);
 
 /**
- * @brief A source reading a file, opened only while an upload sends it.
+ * @brief A source reading a file, opened here, once.
+ *
+ * The file is opened now (O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, so that a FIFO or a
+ * device named by mistake cannot block the call), checked through that descriptor to be a
+ * regular file, and every upload of the source reads that descriptor: what the path names later
+ * (another file renamed over it, a FIFO) does not matter. The source holds the descriptor until
+ * it is freed and the uploads using it have ended. Each upload sends the file's size at its
+ * start; a file that shrinks or changes while it is being sent fails that upload with FLICKR_EIO
+ * before its last bytes go, so Flickr gets no photo from it.
+ *
  * @param[out] out receives the source; release with flickr_upload_source_free(). NULL on failure.
- * @param path     a readable regular file; UTF-8, copied. Its name (last path component) is the
- *                 default file name.
- * @return FLICKR_OK, FLICKR_EINVAL, FLICKR_EIO (missing, unreadable, not a regular file) or FLICKR_ENOMEM.
+ * @param path     a readable regular file: bytes as the OS takes them (a file name need not be
+ *                 UTF-8), NUL-terminated, non-empty. Its last component is the default file name,
+ *                 sent as UTF-8 text: bytes that are not UTF-8 become U+FFFD, and `"`, `\` and
+ *                 control characters are percent-encoded in the multipart header.
+ * @return FLICKR_OK, FLICKR_EINVAL (NULL or empty path, a file larger than any upload), FLICKR_EIO
+ *         (missing, unreadable, not a regular file) or FLICKR_ENOMEM.
  * @note Added in 0.1. Thread-safe.
  */
 FLICKR_API int flickr_upload_source_new_file(flickr_upload_source **out, const char *path);
@@ -160,8 +172,8 @@ FLICKR_API int flickr_replace(flickr_response **out, flickr_context *ctx, flickr
 /**
  * @brief Start an upload and return at once; it ends like a call started with flickr_call_async().
  *
- * flickr_request_cancel() stops it mid-body; nothing is left behind (the
- * file is closed, no partial state is kept).
+ * flickr_request_cancel() stops it mid-body; nothing is left behind (no
+ * partial state is kept; a file source's descriptor is closed once the source is freed too).
  *
  * @param[out] out  receives the request; release with flickr_request_free().
  * @param progress  may be NULL; @param done may be NULL; both receive userdata.
@@ -183,7 +195,8 @@ FLICKR_API int flickr_replace_async(flickr_request **out, flickr_context *ctx, f
 
 /**
  * @brief Upload a file: flickr_upload() with a file source.
- * @param path a readable regular file; its name is sent as the file name.
+ * @param path a readable regular file, bytes as the OS takes them; opened once, as by
+ *             flickr_upload_source_new_file(); its name is sent as the file name.
  * Other parameters and results as for flickr_upload().
  * @note Added in 0.1. Thread-safe.
  */
@@ -192,6 +205,7 @@ FLICKR_API int flickr_upload_file(flickr_response **out, flickr_context *ctx, co
 
 /**
  * @brief Replace a photo with a file: flickr_replace() with a file source.
+ * @param path as for flickr_upload_file().
  * @note Added in 0.1. Thread-safe.
  */
 FLICKR_API int flickr_replace_file(flickr_response **out, flickr_context *ctx, const char *path,

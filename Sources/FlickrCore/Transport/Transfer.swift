@@ -112,7 +112,6 @@ final class Transfer: @unchecked Sendable {
     }
 
     private func cleanup() {
-        upload?.close()
         upload = nil
         if let recycle {
             recycle(easy, leavesSetup)
@@ -436,7 +435,6 @@ final class Transfer: @unchecked Sendable {
         finished = true
         var status = 0
         _ = flickr__easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-        upload?.close()  // the file descriptor goes as soon as the exchange ends
         let result: Result<HTTPOutcome, FlickrError>
         if curlCode == CURLE_OK {
             if let upload { progress?.complete(total: upload.length) }
@@ -470,7 +468,6 @@ final class Transfer: @unchecked Sendable {
     func finish(with error: FlickrError) {
         guard !finished else { return }
         finished = true
-        upload?.close()
         completion(self, .failure(error))
     }
 }

@@ -37,18 +37,14 @@ final class MultipartBody {
 
     var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
-    /// Names and file names in quotes: `"`, CR and LF escaped as browsers do (%22 %0D %0A).
-    private static func quoted(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "%22"
-            case "\r": out += "%0D"
-            case "\n": out += "%0A"
-            default: out.unicodeScalars.append(scalar)
-            }
+    /// Names and file names in quotes, as browsers write them (`"` as %22, CR %0D, LF %0A), and
+    /// every other control byte and `\` percent-encoded too: a file name comes from a path, where
+    /// any byte but `/` and NUL may stand, and a parser that reads quoted-pairs takes `\"` for a
+    /// quote inside the string.
+    static func quoted(_ text: String) -> String {
+        PercentEncoding.encode(text) {
+            $0 >= 0x20 && $0 != 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
         }
-        return out
     }
 
     /// Fills `buffer` with the next bytes; 0 at the end.
@@ -93,9 +89,5 @@ final class MultipartBody {
         guard reader.seek(to: photoOffset) else { return false }
         position = offset
         return true
-    }
-
-    func close() {
-        reader.close()
     }
 }

@@ -2,11 +2,12 @@
 
 import Glibc
 
-/// The photo bytes of one transfer attempt: an open file read with pread, a
-/// borrowed buffer, or the caller's stream. Closed when the transfer ends.
+/// The photo bytes of one transfer attempt: the source's open file read with pread, a
+/// borrowed buffer, or the caller's stream.
 final class UploadReader {
     private let kind: UploadSource.Kind
-    private var descriptor: Int32 = -1
+    /// A file as this attempt found it: it must be the same when its last byte is read.
+    private let fileAtStart: UploadFile.Snapshot?
     /// Bytes this attempt will send.
     let length: Int64
     private(set) var position: Int64 = 0
@@ -14,43 +15,20 @@ final class UploadReader {
     // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
     convenience init(_ kind: UploadSource.Kind) throws(FlickrError) {
         switch kind {
-        case .file(let path):
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw FlickrError(.io, "cannot open \"\(path)\": \(UploadSource.errnoText())") }
-            var info = stat()
-            guard fstat(fd, &info) == 0 else {
-                Glibc.close(fd)
-                throw FlickrError(.io, "cannot read \"\(path)\": \(UploadSource.errnoText())")
-            }
-            do {
-                try UploadSource.checkFileSize(info.st_size, path: path)  // it may have grown since
-            } catch {
-                Glibc.close(fd)
-                throw error
-            }
-            self.init(kind: kind, descriptor: fd, length: Int64(info.st_size))
+        case .file(let file):
+            let snapshot = try file.snapshot()  // the size now: it may have changed since it was opened
+            self.init(kind: kind, fileAtStart: snapshot, length: snapshot.size)
         case .memory(_, let count):
-            self.init(kind: kind, descriptor: -1, length: Int64(count))
+            self.init(kind: kind, fileAtStart: nil, length: Int64(count))
         case .stream(_, _, let length):
-            self.init(kind: kind, descriptor: -1, length: length)
+            self.init(kind: kind, fileAtStart: nil, length: length)
         }
     }
 
-    private init(kind: UploadSource.Kind, descriptor: Int32, length: Int64) {
+    private init(kind: UploadSource.Kind, fileAtStart: UploadFile.Snapshot?, length: Int64) {
         self.kind = kind
-        self.descriptor = descriptor
+        self.fileAtStart = fileAtStart
         self.length = length
-    }
-
-    deinit {
-        close()
-    }
-
-    func close() {
-        if descriptor >= 0 {
-            Glibc.close(descriptor)
-            descriptor = -1
-        }
     }
 
     /// Reads up to `buffer.count` bytes, never past `length`; 0 at the end.
@@ -59,11 +37,23 @@ final class UploadReader {
         guard wanted > 0, let base = buffer.baseAddress else { return 0 }
         var got: Int
         switch kind {
-        case .file(let path):
+        case .file(let file):
             repeat {
-                got = pread(descriptor, base, wanted, off_t(position))
+                got = pread(file.descriptor, base, wanted, off_t(position))
             } while got < 0 && errno == EINTR
-            guard got >= 0 else { throw FlickrError(.io, "cannot read \"\(path)\": \(UploadSource.errnoText())") }
+            guard got >= 0 else {
+                throw FlickrError(.io, "cannot read \"\(file.displayPath)\": \(UploadFile.errnoText())")
+            }
+            guard got > 0 else {
+                throw FlickrError(.io, "\"\(file.displayPath)\" shrank while it was being sent: it ended after "
+                                  + "\(position) of \(length) bytes")
+            }
+            // Its last byte is held back until the file is found unchanged: a file written to
+            // meanwhile (grown, or rewritten in place) would reach Flickr as a photo never on disk.
+            if position + Int64(got) == length, let fileAtStart, try file.snapshot() != fileAtStart {
+                throw FlickrError(.io, "\"\(file.displayPath)\" changed while it was being sent: send it again "
+                                  + "once it is complete")
+            }
         case .memory(let source, _):
             guard let source else { return 0 }
             base.copyMemory(from: source + Int(position), byteCount: wanted)

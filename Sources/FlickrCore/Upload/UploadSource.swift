@@ -1,17 +1,15 @@
 // SPDX-License-Identifier: MIT
 
-import Glibc
-
 /// A caller's read callback: fills up to `capacity` bytes, returns how many
 /// (0 at the end), or a negative number to fail. Same type as flickr_read_fn.
 package typealias UploadReadFunction = @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Int64
 
-/// Where an upload's photo bytes come from. Nothing is copied or opened here:
-/// a file is opened, and a stream read, only while a transfer sends it, so a
-/// source held by the caller keeps no file descriptor and no data.
+/// Where an upload's photo bytes come from. Nothing is copied: a file is opened once, here (so
+/// a source holds one descriptor until it and its uploads are gone), a buffer is borrowed, a
+/// stream is read only while a transfer sends it.
 package final class UploadSource: @unchecked Sendable {
     package enum Kind {
-        case file(path: String)
+        case file(UploadFile)
         /// Borrowed: the caller keeps the bytes alive until the upload ends.
         case memory(base: UnsafeRawPointer?, count: Int)
         case stream(read: UploadReadFunction, userdata: UInt, length: Int64)
@@ -31,25 +29,19 @@ package final class UploadSource: @unchecked Sendable {
         if let filename { try setFilename(filename) }
     }
 
+    /// A file source: `path` as the OS takes it (bytes), opened now and read by every attempt.
+    package convenience init(path: [UInt8]) throws(FlickrError) {
+        try self.init(.file(try UploadFile(path: path)))
+    }
+
     private init(validKind kind: Kind) {
         self.kind = kind
     }
 
     private static func validate(_ kind: Kind) throws(FlickrError) {
         switch kind {
-        case .file(let path):
-            guard !path.isEmpty else { throw .invalid("the path must not be empty") }
-            var info = stat()
-            guard stat(path, &info) == 0 else {
-                throw FlickrError(.io, "cannot upload \"\(path)\": \(UploadSource.errnoText())")
-            }
-            guard (info.st_mode & S_IFMT) == S_IFREG else {
-                throw FlickrError(.io, "cannot upload \"\(path)\": not a regular file")
-            }
-            try checkFileSize(info.st_size, path: path)
-            guard access(path, R_OK) == 0 else {
-                throw FlickrError(.io, "cannot upload \"\(path)\": \(UploadSource.errnoText())")
-            }
+        case .file:
+            break  // checked as it was opened
         case .memory(let base, let count):
             guard count >= 0, base != nil || count == 0 else { throw .invalid("the buffer must not be NULL") }
             guard Int64(count) <= UploadSource.maxLength else { throw .invalid("the buffer is too large") }
@@ -62,9 +54,7 @@ package final class UploadSource: @unchecked Sendable {
     /// The file name sent in the multipart body: set, else the path's last component, else "photo".
     package var filename: String {
         if let filenameOverride { return filenameOverride }
-        if case .file(let path) = kind, let name = path.split(separator: "/").last, !name.isEmpty {
-            return String(name)
-        }
+        if case .file(let file) = kind, !file.name.isEmpty { return file.name }
         return "photo"
     }
 
@@ -84,20 +74,8 @@ package final class UploadSource: @unchecked Sendable {
         mimeTypeOverride = type
     }
 
-    /// A file's size as the file system reports it (a sparse file can claim 2^63-1 bytes): checked
-    /// like a caller's length before any arithmetic uses it.
-    static func checkFileSize(_ size: off_t, path: String) throws(FlickrError) {
-        guard size >= 0, Int64(size) <= maxLength else {
-            throw .invalid("cannot upload \"\(path)\": \(size) bytes is more than any upload (at most \(maxLength))")
-        }
-    }
-
-    /// Opens the bytes for one transfer attempt.
+    /// The bytes of one transfer attempt.
     func openReader() throws(FlickrError) -> UploadReader {
         try UploadReader(kind)
-    }
-
-    static func errnoText() -> String {
-        String(cString: strerror(errno))
     }
 }

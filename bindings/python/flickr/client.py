@@ -537,8 +537,10 @@ class Flickr(Methods):
                length: int | None = None, **args: Any) -> dict:
         """Uploads a photo and returns Flickr's answer as a dict.
 
-        `photo` is a path, bytes-like data, or a binary file object (read as
-        the upload goes; `length` when its size cannot be told). `progress(sent,
+        `photo` is a path (a str, as os.listdir spells any file name, or an
+        os.PathLike, bytes-based too), bytes-like data (the photo itself), or a
+        binary file object (read as the upload goes; `length` when its size
+        cannot be told). `progress(sent,
         total)` is called as the body goes out, on this thread; an
         exception it raises, or returning False, stops the upload (the
         exception is re-raised here; False gives `flickr.Aborted`). `args` are

@@ -71,6 +71,16 @@ def _stream_length(stream: BinaryIO, length: Optional[int]) -> int:
         raise errors.InvalidArgument(errors.EINVAL, "cannot tell the stream's size: pass length=") from None
 
 
+def _path_bytes(path: Union[str, os.PathLike]) -> bytes:
+    """A path as the OS takes it: bytes, so that a name that is not UTF-8 (a str from os.listdir
+    holds it surrogate-escaped, as "caf\\udce9.png") names the same file, not a UTF-8 spelling
+    of the escapes."""
+    encoded = os.fsencode(path)
+    if b"\0" in encoded:  # ctypes would cut the path there: another file
+        raise errors.InvalidArgument(errors.EINVAL, "path must not contain NUL characters")
+    return encoded
+
+
 def make_source(source: Source, filename: Optional[str], mime_type: Optional[str], length: Optional[int],
                 callbacks_for) -> tuple:
     """A C upload source for `source` (an `_ffi.UploadSource` the caller closes), plus what must stay
@@ -80,7 +90,7 @@ def make_source(source: Source, filename: Optional[str], mime_type: Optional[str
     keep: list = []
     stream = None
     if isinstance(source, (str, os.PathLike)):
-        lib.flickr_upload_source_new_file(handle.out, _ffi.encode(os.fspath(source), "path"))
+        lib.flickr_upload_source_new_file(handle.out, _path_bytes(source))
     elif isinstance(source, (bytes, bytearray, memoryview)):
         buffer: object
         if isinstance(source, bytes):

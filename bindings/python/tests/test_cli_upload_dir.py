@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """`flickr upload DIR`: the images of a directory, sorted, one failure not stopping the others."""
 import json
+import os
 import struct
 import uuid
 
@@ -152,3 +153,32 @@ def test_an_escaping_name_in_the_listing_of_links(library_path, sandbox, linked)
     result = run(sandbox, "upload", str(linked), "--json")
     assert result.returncode == 0, result.stderr
     assert "\\x1b]0;pwned\\x07\\x1b[2J.jpg -> " in result.stderr and "\x1b" not in result.stderr
+
+
+def test_names_that_are_not_utf8_upload(library_path, sandbox, tmp_path):
+    """Issue 29, 4d: before, each such file failed with "path is not valid UTF-8" and the batch
+    exited 2. Now they upload, Flickr gets the names as UTF-8 (U+FFFD for the bytes that are not),
+    the JSON lines name the files as Python spells them (json.loads, then os.fsencode, gives the
+    path back) and the summary shows the bytes escaped."""
+    tag = "raw" + uuid.uuid4().hex[:12]
+    folder = tmp_path / "raw"
+    folder.mkdir()
+    names = [b"caf\xe9.jpg", b"na\xefve \xff.png", b"plain.jpg"]
+    for name in names:
+        with open(bytes(folder) + b"/" + name, "wb") as file:
+            file.write(JPEG)
+    result = run(sandbox, "upload", str(folder), "--tags", tag, "--json")
+    print(result.stderr)
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [os.fsencode(line["file"]) for line in lines] == [bytes(folder) + b"/" + n for n in names]
+    assert "uploaded 3 of 3 files" in result.stderr
+    assert "caf\\xe9.jpg -> " in result.stderr
+    assert len(tagged(sandbox, tag)) == 3
+    received = []
+    for line in lines:
+        info = run(sandbox, "call", "flickr.sandbox.getFileInfo", f"photo_id={line['photo_id']}")
+        assert info.returncode == 0, info.stderr
+        received.append(json.loads(info.stdout)["file"]["name"])
+    assert received == ["caf\ufffd.jpg", "na\ufffdve \ufffd.png", "plain.jpg"]
+    print(f"{len(lines)} files uploaded, {len(names) - 1} of them named in bytes that are not UTF-8")

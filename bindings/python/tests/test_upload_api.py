@@ -2,6 +2,8 @@
 """Flickr.upload / replace / wait_ticket against the sandbox over real sockets."""
 import hashlib
 import io
+import os
+import pathlib
 import time
 
 import pytest
@@ -187,3 +189,33 @@ def test_upload_errors(api, library_path, sandbox, tmp_path):
     with flickr.Flickr(sandbox.api_key, sandbox.api_secret, **endpoints(sandbox)) as anonymous:
         with pytest.raises(flickr.StateError, match="need a user"):
             anonymous.upload(photo_bytes(10))
+
+
+def test_paths_are_bytes_as_the_os_takes_them(api, tmp_path):
+    """Issue 29, 4d: a file name that is not UTF-8 uploads, given as os.listdir spells it (a str
+    with surrogate escapes), as a bytes-based PathLike (os.DirEntry of a bytes scandir) or as a
+    pathlib.Path; the file name Flickr gets is UTF-8, the byte it could not read as U+FFFD. Before,
+    the str went to the library as UTF-8 of its escapes and failed: "path is not valid UTF-8"."""
+    data = photo_bytes(5000)
+    (tmp_path / "d").mkdir()
+    raw = bytes(tmp_path / "d") + b"/caf\xe9.jpg"
+    with open(raw, "wb") as file:
+        file.write(data)
+    listed = os.path.join(str(tmp_path / "d"), os.listdir(tmp_path / "d")[0])
+    assert "\udce9" in listed
+    entry = next(iter(os.scandir(bytes(tmp_path / "d"))))
+    sources = {"str": listed, "DirEntry of bytes": entry, "pathlib": pathlib.Path(listed)}
+    for kind, source in sources.items():
+        answer = api.upload(source)
+        file = stored(api, answer["photoid"]["_text"])
+        assert file["sha256"] == hashlib.sha256(data).hexdigest(), kind
+        assert file["name"] == "caf\ufffd.jpg", kind
+    print(f"{len(sources)} uploads of a file name that is not UTF-8")
+    replaced = api.replace(listed, answer["photoid"]["_text"])
+    assert replaced["photoid"]["_text"] == answer["photoid"]["_text"]
+
+
+def test_a_path_with_nul_is_refused_not_cut_short(api, tmp_path):
+    (tmp_path / "a.jpg").write_bytes(photo_bytes(1000))
+    with pytest.raises(flickr.InvalidArgument, match="NUL"):
+        api.upload(str(tmp_path / "a.jpg") + "\0ignored")  # ctypes would have sent .../a.jpg

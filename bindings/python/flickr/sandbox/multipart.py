@@ -39,6 +39,12 @@ def boundary_from_content_type(content_type: str) -> str | None:
 _DISPOSITION_PARAM = re.compile(r';\s*([^=;\s]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))')
 
 
+def as_text(value: str, invalid: str = "replace") -> str:
+    """A header value as text: bytes that were not UTF-8 as U+FFFD, or as \\xNN with
+    ``invalid="backslashreplace"`` (to show what a client sent)."""
+    return value.encode("utf-8", "surrogateescape").decode("utf-8", invalid)
+
+
 def parse_disposition(value: str) -> dict[str, str]:
     """Parameters of a Content-Disposition header (``name``, ``filename``), raw UTF-8 allowed."""
     params = {}
@@ -52,8 +58,9 @@ class MultipartParser:
     """Incremental parser.
 
     ``on_part(headers) -> sink`` is called at each part start with its headers
-    (lower-case names); the returned sink receives the part's bytes through
-    ``write`` and is ``close``-d at the part's end.
+    (lower-case names; in values, bytes that are not UTF-8 are surrogate-escaped: see as_text);
+    the returned sink receives the part's bytes through ``write`` and is ``close``-d at the
+    part's end.
     """
 
     def __init__(self, boundary: str, on_part: Callable[[dict[str, str]], PartSink]):
@@ -132,7 +139,8 @@ class MultipartParser:
                 if b":" not in line:
                     raise MultipartError("malformed part header")
                 name, _, value = line.partition(b":")
-                headers[name.strip().lower().decode("latin-1")] = value.strip().decode("utf-8", "replace")
+                # surrogateescape: bytes that are not UTF-8 stay visible to the caller (see as_text).
+                headers[name.strip().lower().decode("latin-1")] = value.strip().decode("utf-8", "surrogateescape")
             self._buf = buf[j + 2:]
             self._sink = self._on_part(headers)
             self._state = "body"

@@ -40,7 +40,7 @@ CREATE TABLE IF NOT EXISTS photos (
     datetaken TEXT NOT NULL, views INTEGER NOT NULL DEFAULT 0, media TEXT NOT NULL DEFAULT 'photo',
     originalformat TEXT NOT NULL DEFAULT 'jpg', width INTEGER NOT NULL, height INTEGER NOT NULL,
     latitude REAL, longitude REAL, accuracy INTEGER, place_id TEXT REFERENCES places(place_id),
-    file_path TEXT, file_size INTEGER, file_sha256 TEXT, ticket_ready REAL
+    file_path TEXT, file_size INTEGER, file_sha256 TEXT, ticket_ready REAL, file_name TEXT
 );
 CREATE INDEX IF NOT EXISTS photos_owner ON photos(owner);
 CREATE INDEX IF NOT EXISTS photos_upload ON photos(dateupload);
@@ -97,6 +97,9 @@ class Store:
         self._db.execute("PRAGMA foreign_keys = ON")
         self._db.execute("PRAGMA journal_mode = WAL")
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(photos)")}
+        if "file_name" not in columns:  # a data directory from before uploads kept their file name
+            self._db.execute("ALTER TABLE photos ADD COLUMN file_name TEXT")
 
     @contextmanager
     def transaction(self) -> Iterator[Store]:

@@ -29,7 +29,7 @@ from .errors import ApiError, BodyError, OAuthProblem
 from .faults import FAULT_PARAM
 from .images import dimensions, sniff
 from .methods.photos import add_tags, split_tags
-from .multipart import (MultipartError, MultipartParser, PartSink, boundary_from_content_type,
+from .multipart import (MultipartError, MultipartParser, PartSink, as_text, boundary_from_content_type,
                         parse_disposition)
 from .params import parse_unsigned
 from .request import Prepared, Request
@@ -46,7 +46,8 @@ ASYNC_DELAY = 0.5  # seconds until an async ticket completes
 class _FileSink:
     """Writes one file part to disk, hashing and counting as it goes."""
 
-    def __init__(self, directory: str):
+    def __init__(self, directory: str, name: str):
+        self.name = name  # the part's file name as sent, bytes that are not UTF-8 as \xNN
         fd, self.path = tempfile.mkstemp(prefix=".upload-", dir=directory)
         self._file = os.fdopen(fd, "wb")
         self.sha256 = hashlib.sha256()
@@ -125,7 +126,7 @@ def prepare(req: Request, replace: bool) -> Prepared:
     else:
         def on_part(headers: dict[str, str]) -> PartSink:
             disposition = parse_disposition(headers.get("content-disposition", ""))
-            name = disposition.get("name", "")
+            name = as_text(disposition.get("name", ""))
             if name == "photo":
                 if upload.photo is not None:
                     return _Discard()
@@ -136,7 +137,8 @@ def prepare(req: Request, replace: bool) -> Prepared:
                     raise _Refused(R.text(problem.status, problem.body)) from None
                 except ApiError as err:
                     raise _Refused(R.api_error(err)) from None
-                upload.photo = _FileSink(req.site.store.photo_dir)
+                upload.photo = _FileSink(req.site.store.photo_dir,
+                                         as_text(disposition.get("filename", ""), "backslashreplace"))
                 return upload.photo
             if "filename" in disposition:
                 return _Discard()  # other file parts are not Flickr arguments
@@ -243,15 +245,15 @@ def _store_new(store: Store, nsid: str, args: dict[str, str], sink: _FileSink, k
     store.run(
         "INSERT INTO photos(id, owner, secret, originalsecret, server, farm, title, description,"
         " ispublic, isfriend, isfamily, safety_level, content_type, hidden, dateupload, lastupdate,"
-        " datetaken, media, originalformat, width, height, file_path, file_size, file_sha256)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        " datetaken, media, originalformat, width, height, file_path, file_size, file_sha256, file_name)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (photo_id, nsid, secret, original, C.SERVER, C.FARM, args.get("title", ""),
          args.get("description", ""), _int_arg(args, "is_public", range(2), 1),
          _int_arg(args, "is_friend", range(2), 0), _int_arg(args, "is_family", range(2), 0),
          _int_arg(args, "safety_level", range(1, 4), 1), _int_arg(args, "content_type", range(1, 4), 1),
          _int_arg(args, "hidden", range(1, 3), 1), now, now,
          time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(now)), media, fmt, width, height, path,
-         sink.size, sink.sha256.hexdigest()))
+         sink.size, sink.sha256.hexdigest(), sink.name))
     tags = split_tags(args.get("tags", ""))
     if tags:
         add_tags(store, photo_id, nsid, tags)
@@ -267,8 +269,8 @@ def _replace(store: Store, photo: sqlite3.Row, sink: _FileSink, kind: tuple[str,
     width, height = dimensions(path) or DEFAULT_DIMENSIONS
     # lastupdate always moves on, even within the upload's second: clients key caches on it.
     lastupdate = max(int(time.time()), photo["lastupdate"] + 1)
-    store.run("UPDATE photos SET file_path=?, file_size=?, file_sha256=?, originalformat=?, media=?,"
-              " width=?, height=?, lastupdate=? WHERE id=?",
-              (path, sink.size, sink.sha256.hexdigest(), fmt, media, width, height,
+    store.run("UPDATE photos SET file_path=?, file_size=?, file_sha256=?, file_name=?, originalformat=?,"
+              " media=?, width=?, height=?, lastupdate=? WHERE id=?",
+              (path, sink.size, sink.sha256.hexdigest(), sink.name, fmt, media, width, height,
                lastupdate, photo["id"]))
     return photo["id"]

@@ -49,14 +49,22 @@ extension Context {
     /// True on this context's worker thread, where done callbacks (and async requests' progress callbacks) run.
     package var isOnWorkerThread: Bool { engine.isWorkerThread }
 
-    /// Runs an operation (a call, a token request, an upload) and waits for the answer.
-    package func perform(_ operation: any Operation) throws(FlickrError) -> Response {
+    /// Runs an operation (a call, a token request, an upload) and waits for the answer; its time
+    /// limit counts from `startedNs`.
+    package func perform(_ operation: any Operation, startedNs: UInt64 = Engine.nowNs())
+        throws(FlickrError) -> Response
+    {
+        try refuseOnWorkerThread()
+        let request = Request(context: self, operation: operation, onComplete: nil, inline: true, startedNs: startedNs)
+        try request.start()
+        return try request.wait().get()
+    }
+
+    /// A synchronous call from a done callback of this context would wait for the worker it blocks.
+    func refuseOnWorkerThread() throws(FlickrError) {
         if engine.isWorkerThread {
             throw FlickrError(.state, "synchronous calls cannot be made from a done callback; use flickr_call_async")
         }
-        let request = Request(context: self, operation: operation, onComplete: nil, inline: true)
-        try request.start()
-        return try request.wait().get()
     }
 
     /// Starts an operation; `onComplete` runs once on the engine's thread when it ends.

@@ -5,7 +5,9 @@
  * behind: 404, an answer that is not an image, an image over the bound, a dropped body,
  * an unwritable directory, a full disk (RLIMIT_FSIZE). Hardening: files the cache did not
  * write are never counted, touched or deleted; symbolic links are never followed; files of
- * 2^62 bytes do not overflow eviction's sums; a replaced photo is never served stale. */
+ * 2^62 bytes do not overflow eviction's sums; a replaced photo is never served stale. A cache lock
+ * that another thread or process holds (a stopped one too) is waited for only until the call's time
+ * limit, its interrupt callback or a cancel. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -870,6 +872,412 @@ static void test_replace_elsewhere_seen_by_lastupdate(void) {
     free(served_new);
 }
 
+/* ---- A held cache lock: the wait ends with the call's time limit, the interrupt callback or cancel ---- */
+
+#ifndef F_OFD_SETLK
+#define F_OFD_SETLK 37 /* Linux's, declared by <fcntl.h> only with _GNU_SOURCE */
+#endif
+
+static const char *status_name(int rc) {
+    switch (rc) {
+    case FLICKR_OK: return "FLICKR_OK";
+    case FLICKR_ETIMEOUT: return "FLICKR_ETIMEOUT";
+    case FLICKR_EABORTED: return "FLICKR_EABORTED";
+    default: return "another error";
+    }
+}
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Takes the kind of lock the library takes (an OFD write lock) on bytes [start, start + len) of
+ * the cache's lock file at `path` (len 0: to its end, every entry and the directory). Returns
+ * the descriptor holding it, or -1. Async-signal-safe: a forked child of this threaded test uses it. */
+static int take_cache_lock(const char *path, off_t start, off_t len) {
+    struct flock lock;
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    memset(&lock, 0, sizeof lock);
+    lock.l_type = F_WRLCK;
+    lock.l_whence = SEEK_SET;
+    lock.l_start = start;
+    lock.l_len = len;
+    if (fd >= 0 && fcntl(fd, F_OFD_SETLK, &lock) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+/* A process that holds the cache's lock (as take_cache_lock) until it is killed: another program
+ * in the middle of a download, or one stopped there (Ctrl-Z). */
+static pid_t spawn_holder(const char *dir, off_t start, off_t len) {
+    char path[512], ok = '0';
+    int ready[2];
+    pid_t pid;
+    snprintf(path, sizeof path, "%s/" CACHE_LOCK, dir);
+    if (pipe(ready) != 0) {
+        perror("pipe");
+        exit(2);
+    }
+    pid = fork();
+    if (pid == 0) {
+        ok = take_cache_lock(path, start, len) >= 0 ? '1' : '0';
+        if (write(ready[1], &ok, 1) != 1) _exit(1);
+        for (;;) pause();
+    }
+    close(ready[1]);
+    if (read(ready[0], &ok, 1) != 1) ok = '0';
+    close(ready[0]);
+    CHECK(pid > 0 && ok == '1');
+    return pid;
+}
+
+static void stop_holder(pid_t holder) {
+    int status = 0;
+    kill(holder, SIGSTOP);
+    CHECK(waitpid(holder, &status, WUNTRACED) == holder && WIFSTOPPED(status));
+}
+
+static void kill_holder(pid_t holder) {
+    kill(holder, SIGKILL); /* a stopped process dies too; the kernel drops its lock */
+    waitpid(holder, NULL, 0);
+}
+
+/* Releases the lock (kills the holding process, or closes the holding descriptor) once `seconds`
+ * have passed, unless disarmed before: the library used to wait for a lock without limit, and a
+ * test of that must fail, not hang. */
+struct watchdog {
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    int disarmed, fired;
+    pid_t holder;
+    int fd;
+    int seconds;
+    pthread_t thread;
+};
+
+static void *watchdog_run(void *arg) {
+    struct watchdog *w = arg;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += w->seconds;
+    pthread_mutex_lock(&w->lock);
+    while (!w->disarmed && pthread_cond_timedwait(&w->wake, &w->lock, &until) != ETIMEDOUT) {
+    }
+    if (!w->disarmed) {
+        w->fired = 1;
+        if (w->holder > 0) {
+            kill(w->holder, SIGKILL);
+        } else {
+            close(w->fd);
+        }
+        fprintf(stderr, "watchdog: the fetch still waited after %d s: lock released\n", w->seconds);
+    }
+    pthread_mutex_unlock(&w->lock);
+    return NULL;
+}
+
+static void watchdog_start(struct watchdog *w, pid_t holder, int fd) {
+    pthread_mutex_init(&w->lock, NULL);
+    pthread_cond_init(&w->wake, NULL);
+    w->disarmed = w->fired = 0;
+    w->holder = holder;
+    w->fd = fd;
+    w->seconds = 8;
+    pthread_create(&w->thread, NULL, watchdog_run, w);
+}
+
+/* Disarms and joins the watchdog; whether it had fired (the lock is then gone). */
+static int watchdog_stop(struct watchdog *w) {
+    pthread_mutex_lock(&w->lock);
+    w->disarmed = 1;
+    pthread_cond_signal(&w->wake);
+    pthread_mutex_unlock(&w->lock);
+    pthread_join(w->thread, NULL);
+    pthread_cond_destroy(&w->wake);
+    pthread_mutex_destroy(&w->lock);
+    return w->fired;
+}
+
+/* The interrupt callback of a caller who asks to stop `after` seconds past `start`. */
+struct stop_after {
+    double start, after;
+};
+
+static int stop_after(void *userdata) {
+    const struct stop_after *s = userdata;
+    return now_s() - s->start >= s->after;
+}
+
+/* One flickr_photo_fetch, on whatever thread runs it, timed. */
+struct fetch_job {
+    flickr_context *ctx;
+    const flickr_value *photo;
+    const char *size;
+    int rc;
+    double seconds;
+    char *path;
+    char message[512];
+};
+
+static void *run_fetch(void *arg) {
+    struct fetch_job *job = arg;
+    double start = now_s();
+    job->path = NULL;
+    job->rc = flickr_photo_fetch(&job->path, job->ctx, job->photo, job->size);
+    job->seconds = now_s() - start;
+    snprintf(job->message, sizeof job->message, "%s", job->rc == FLICKR_OK ? "" : flickr_error_last()->message);
+    return NULL;
+}
+
+static struct fetch_job fetch_on_thread(flickr_context *ctx, const flickr_value *photo, const char *size) {
+    struct fetch_job job = {ctx, photo, size, 0, 0, NULL, ""};
+    pthread_t thread;
+    pthread_create(&thread, NULL, run_fetch, &job);
+    pthread_join(thread, NULL);
+    return job;
+}
+
+/* The timeout's message names the entry and the option, never the photo's secret. */
+static void check_timeout_message(const char *message, const flickr_value *photo) {
+    CHECK(strstr(message, "FLICKR_OPT_TIMEOUT_MS") != NULL);
+    CHECK(strstr(message, "flickr-cache-") != NULL && strstr(message, attr(photo, "id")) != NULL);
+    CHECK(strstr(message, attr(photo, "secret")) == NULL);
+}
+
+/* Another process holds the entry's lock (the whole lock file): a 2 s call times out in 2 s;
+ * with the holder stopped, an interrupt after 300 ms ends the wait at once; once the holder
+ * is gone, the fetch downloads. The old library waited in F_OFD_SETLKW until the lock was free. */
+static void test_lock_held_by_another_process(void) {
+    const char *dir = new_dir();
+    flickr_context *ctx = fetch_context(dir);
+    const flickr_value *photo = photo_at(3);
+    pid_t holder = spawn_holder(dir, 0, 0);
+    struct watchdog w;
+    struct stop_after stop = {0, 0.3};
+    struct fetch_job job;
+    int before;
+
+    flickr_context_set_long(ctx, FLICKR_OPT_TIMEOUT_MS, 2000);
+    watchdog_start(&w, holder, -1);
+    job = fetch_on_thread(ctx, photo, "b");
+    CHECK(!watchdog_stop(&w));
+    printf("cache lock held by another process: %s after %.2f s of a 2 s time limit\n", status_name(job.rc),
+           job.seconds);
+    CHECK_EQ_INT(job.rc, FLICKR_ETIMEOUT);
+    CHECK(job.path == NULL);
+    CHECK(job.seconds >= 1.9 && job.seconds < 4.0);
+    check_timeout_message(job.message, photo);
+
+    stop_holder(holder);
+    flickr_context_set_long(ctx, FLICKR_OPT_TIMEOUT_MS, 60000);
+    flickr_context_set_interrupt(ctx, stop_after, &stop);
+    watchdog_start(&w, holder, -1);
+    stop.start = now_s();
+    job = fetch_on_thread(ctx, photo, "b");
+    CHECK(!watchdog_stop(&w));
+    printf("cache lock held by a stopped process: %s %.0f ms after the interrupt callback said stop\n",
+           status_name(job.rc), (job.seconds - stop.after) * 1000);
+    CHECK_EQ_INT(job.rc, FLICKR_EABORTED);
+    CHECK(job.seconds >= 0.29 && job.seconds < 0.8);
+    flickr_context_set_interrupt(ctx, NULL, NULL);
+
+    kill_holder(holder);
+    before = download_count();
+    job = fetch_on_thread(ctx, photo, "b");
+    CHECK_EQ_INT(job.rc, FLICKR_OK);
+    CHECK(job.path != NULL && is_whole_jpeg(job.path));
+    CHECK_EQ_INT(download_count(), before + 1);
+    CHECK_EQ_INT(list_dir(dir).temporaries, 0);
+    flickr_free(job.path);
+    flickr_context_free(ctx);
+}
+
+/* The same with the lock held in this process (by another open of the lock file, as another
+ * thread's fetch holds it), and with the library's own download on another thread holding it. */
+static void test_lock_held_in_this_process(void) {
+    const char *dir = new_dir();
+    flickr_context *ctx = fetch_context(dir), *slow_ctx;
+    const flickr_value *photo = photo_at(4);
+    char path[512], url[600];
+    int fd, released = 0;
+    struct watchdog w;
+    struct stop_after stop = {0, 0.3};
+    struct fetch_job job, slow;
+    flickr_response *slow_photo;
+    pthread_t slow_thread;
+    int before, i;
+
+    snprintf(path, sizeof path, "%s/" CACHE_LOCK, dir);
+    fd = take_cache_lock(path, 0, 0);
+    CHECK(fd >= 0);
+    flickr_context_set_long(ctx, FLICKR_OPT_TIMEOUT_MS, 1000);
+    watchdog_start(&w, 0, fd);
+    job = fetch_on_thread(ctx, photo, "b");
+    released |= watchdog_stop(&w);
+    printf("cache lock held by this process: %s after %.2f s of a 1 s time limit\n", status_name(job.rc), job.seconds);
+    CHECK_EQ_INT(job.rc, FLICKR_ETIMEOUT);
+    CHECK(job.seconds >= 0.95 && job.seconds < 3.0);
+    check_timeout_message(job.message, photo);
+
+    flickr_context_set_long(ctx, FLICKR_OPT_TIMEOUT_MS, 60000);
+    flickr_context_set_interrupt(ctx, stop_after, &stop);
+    if (!released) watchdog_start(&w, 0, fd);
+    stop.start = now_s();
+    job = fetch_on_thread(ctx, photo, "b");
+    if (!released) released |= watchdog_stop(&w);
+    printf("cache lock held by this process: %s %.0f ms after the interrupt callback said stop\n",
+           status_name(job.rc), (job.seconds - stop.after) * 1000);
+    CHECK_EQ_INT(job.rc, FLICKR_EABORTED);
+    CHECK(job.seconds >= 0.29 && job.seconds < 0.8);
+    flickr_context_set_interrupt(ctx, NULL, NULL);
+
+    if (!released) close(fd);
+    job = fetch_on_thread(ctx, photo, "b");
+    CHECK_EQ_INT(job.rc, FLICKR_OK);
+    CHECK(job.path != NULL && is_whole_jpeg(job.path));
+    flickr_free(job.path);
+
+    /* A download on another thread holds the entry (the server answers after 2 s): a fetch of
+     * the same image with a 0.5 s limit times out instead of waiting for it, then finds it cached. */
+    photo = photo_at(5);
+    original_with_fault(url, sizeof url, photo, "latency=2000");
+    slow_photo = photo_from(attr(photo, "id"), attr(photo, "secret"), attr(photo, "server"), url);
+    slow_ctx = fetch_context(dir);
+    slow = (struct fetch_job){slow_ctx, flickr_response_root(slow_photo), "o", 0, 0, NULL, ""};
+    pthread_create(&slow_thread, NULL, run_fetch, &slow);
+    for (i = 0; i < 10000 && list_dir(dir).temporaries == 0; i++) { /* its file exists: it holds the entry */
+        struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+    }
+    CHECK(i < 10000);
+    flickr_context_set_long(ctx, FLICKR_OPT_TIMEOUT_MS, 500);
+    job = fetch_on_thread(ctx, flickr_response_root(slow_photo), "o");
+    printf("entry being downloaded by another thread: %s after %.2f s of a 0.5 s time limit\n", status_name(job.rc),
+           job.seconds);
+    CHECK_EQ_INT(job.rc, FLICKR_ETIMEOUT);
+    CHECK(job.seconds >= 0.45 && job.seconds < 1.5);
+    pthread_join(slow_thread, NULL);
+    CHECK_EQ_INT(slow.rc, FLICKR_OK);
+    before = download_count();
+    job = fetch_on_thread(ctx, flickr_response_root(slow_photo), "o");
+    CHECK_EQ_INT(job.rc, FLICKR_OK);
+    CHECK_EQ_STR(job.path, slow.path);
+    CHECK_EQ_INT(download_count(), before); /* cached by the other thread's download */
+    flickr_free(job.path);
+    flickr_free(slow.path);
+    flickr_response_free(slow_photo);
+    flickr_context_free(slow_ctx);
+    flickr_context_free(ctx);
+}
+
+/* Whether a download's temporary file is in `dir` and no descriptor of this process has it open:
+ * its body is written and closed, so its rename is waiting for the directory lock. */
+static int download_closed(const char *dir) {
+    char part[512] = "", link[512], target[512];
+    struct dirent *entry;
+    DIR *d = opendir(dir);
+    size_t n;
+    ssize_t got;
+    int open_here = 0;
+    if (d == NULL) return 0;
+    while ((entry = readdir(d)) != NULL) {
+        n = strlen(entry->d_name);
+        if (entry->d_name[0] == '.' && n > 5 && strcmp(entry->d_name + n - 5, ".part") == 0)
+            snprintf(part, sizeof part, "%s/%s", dir, entry->d_name);
+    }
+    closedir(d);
+    if (part[0] == '\0') return 0;
+    d = opendir("/proc/self/fd");
+    if (d == NULL) return 0;
+    while ((entry = readdir(d)) != NULL) {
+        snprintf(link, sizeof link, "/proc/self/fd/%s", entry->d_name);
+        got = readlink(link, target, sizeof target - 1);
+        if (got > 0) {
+            target[got] = '\0';
+            if (strcmp(target, part) == 0) open_here = 1;
+        }
+    }
+    closedir(d);
+    return !open_here;
+}
+
+/* Another process holds only the directory lock (byte 0: renames and evictions), as one stopped
+ * mid-eviction would: the download completes, then its rename waits. A synchronous fetch times
+ * out; an asynchronous one ends at once when cancelled (the worker waited in F_OFD_SETLKW and
+ * the cancel did nothing), or at its time limit; nothing is left behind. */
+static void test_directory_lock_held(void) {
+    const char *dir = new_dir();
+    flickr_context *ctx = fetch_context(dir);
+    const flickr_value *photo = photo_at(6);
+    pid_t holder = spawn_holder(dir, 0, 1);
+    struct watchdog w;
+    struct fetch_job job;
+    struct done_record r = {PTHREAD_MUTEX_INITIALIZER, 0, -1, "", "", pthread_self()};
+    flickr_request *req = NULL;
+    double start, waited;
+    int i, rc;
+
+    stop_holder(holder);
+    flickr_context_set_long(ctx, FLICKR_OPT_TIMEOUT_MS, 1000);
+    watchdog_start(&w, holder, -1);
+    job = fetch_on_thread(ctx, photo, "q");
+    CHECK(!watchdog_stop(&w));
+    printf("directory lock held by a stopped process: flickr_photo_fetch %s after %.2f s of a 1 s time limit\n",
+           status_name(job.rc), job.seconds);
+    CHECK_EQ_INT(job.rc, FLICKR_ETIMEOUT);
+    CHECK(job.seconds >= 0.95 && job.seconds < 3.0);
+    CHECK(strstr(job.message, "directory lock") != NULL);
+    CHECK_EQ_INT(list_dir(dir).images, 0);
+    CHECK_EQ_INT(list_dir(dir).temporaries, 0);
+
+    flickr_context_set_long(ctx, FLICKR_OPT_TIMEOUT_MS, 60000);
+    watchdog_start(&w, holder, -1);
+    CHECK_EQ_INT(flickr_photo_fetch_async(&req, ctx, photo, "q", on_fetched, &r), FLICKR_OK);
+    for (i = 0; i < 10000 && !download_closed(dir); i++) {
+        struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+    }
+    CHECK(i < 10000);
+    start = now_s();
+    flickr_request_cancel(req);
+    rc = flickr_request_wait(req);
+    waited = now_s() - start;
+    CHECK(!watchdog_stop(&w));
+    printf("directory lock held by a stopped process: flickr_photo_fetch_async %s %.0f ms after "
+           "flickr_request_cancel\n", status_name(rc), waited * 1000);
+    CHECK_EQ_INT(rc, FLICKR_EABORTED);
+    CHECK(waited < 0.5);
+    CHECK_EQ_INT(r.status, FLICKR_EABORTED);
+    flickr_request_free(req);
+
+    flickr_context_set_long(ctx, FLICKR_OPT_TIMEOUT_MS, 1000);
+    watchdog_start(&w, holder, -1);
+    req = NULL;
+    start = now_s();
+    CHECK_EQ_INT(flickr_photo_fetch_async(&req, ctx, photo, "q", on_fetched, &r), FLICKR_OK);
+    rc = flickr_request_wait(req);
+    waited = now_s() - start;
+    CHECK(!watchdog_stop(&w));
+    printf("directory lock held by a stopped process: flickr_photo_fetch_async %s after %.2f s of a 1 s time "
+           "limit\n", status_name(rc), waited);
+    CHECK_EQ_INT(rc, FLICKR_ETIMEOUT);
+    CHECK(waited >= 0.95 && waited < 3.0);
+    flickr_request_free(req);
+    CHECK_EQ_INT(list_dir(dir).images, 0);
+    CHECK_EQ_INT(list_dir(dir).temporaries, 0);
+
+    kill_holder(holder);
+    job = fetch_on_thread(ctx, photo, "q");
+    CHECK_EQ_INT(job.rc, FLICKR_OK);
+    CHECK(job.path != NULL && is_whole_jpeg(job.path));
+    flickr_free(job.path);
+    flickr_context_free(ctx);
+}
+
 int main(int argc, char **argv) {
     flickr_context *ctx;
     const char *search[] = {"per_page", "20", "extras", "url_o,original_format", NULL};
@@ -899,6 +1307,9 @@ int main(int argc, char **argv) {
     test_giant_files_do_not_trap();
     test_replace_then_fetch();
     test_replace_elsewhere_seen_by_lastupdate();
+    test_lock_held_by_another_process();
+    test_lock_held_in_this_process();
+    test_directory_lock_held();
     flickr_response_free(search_response);
     TEST_MAIN_END();
 }

@@ -70,7 +70,7 @@ typedef enum flickr_option {
     FLICKR_OPT_BASE_URL = 14,
 
     /** Total time limit of one call in milliseconds, from the moment it starts: every attempt,
-     *  retry back-off and rate-limit wait included (a retry or a rate-limit slot that would start
+     *  retry back-off and rate-limit wait included, and a photo fetch's wait for the cache's locks (a retry or a rate-limit slot that would start
      *  past it is not waited for: the call fails with FLICKR_ETIMEOUT at once). Also checked while
      *  a compressed answer decodes. Uploads are bounded by the two upload limits below instead.
      *  0 means none. Default 30000. */
@@ -141,7 +141,8 @@ typedef void (*flickr_log_fn)(const char *line, void *userdata);
  * @brief Asked while a synchronous call waits whether to give up; non-zero stops the call.
  *
  * Called on the thread that made the call, about every 100 ms while it waits: for the
- * network, a retry's back-off, a rate-limit slot, an upload ticket. A call that is stopped
+ * network, a retry's back-off, a rate-limit slot, an upload ticket, a photo cache entry or
+ * directory that another thread or process holds locked. A call that is stopped
  * fails with FLICKR_EABORTED (an upload stopped after its whole body was sent may still
  * have created the photo; its message says so). Calls that end sooner never call it.
  * Bindings use it to deliver a Ctrl-C promptly (Python runs its signal handlers only when

@@ -91,8 +91,13 @@ FLICKR_API char *flickr_photo_short_url(const char *photo_id);
  * again; using it marks it as recently used. The image is streamed to a temporary file in the
  * cache directory and renamed into place once complete and checked, so no thread or process
  * ever sees a partial file. Threads and processes asking for the same image at once download
- * it once: the others wait for it. The download is a plain GET of the public image URL (no
- * credentials are sent), with the context's timeouts, retries, proxy and TLS settings.
+ * it once: the others wait for it. That wait is part of the call and bounded like the rest of
+ * it: FLICKR_OPT_TIMEOUT_MS counts from the call's start, the wait included, and the interrupt
+ * callback (flickr_context_set_interrupt()) is asked every 100 ms during it, so a holder that
+ * never lets go (a process stopped with Ctrl-Z, a download that hangs) costs at most the time
+ * limit; the same holds for the short wait for the directory's lock before the rename. The
+ * download is a plain GET of the public image URL (no credentials are sent), with the
+ * context's timeouts, retries, proxy and TLS settings.
  *
  * The directory may hold other files: the cache counts, touches and deletes only its own, named
  * `flickr-cache-{key}[-u{lastupdate}][-alt1|-alt2].{ext}`, where key is the image URL's Flickr
@@ -127,7 +132,10 @@ FLICKR_API char *flickr_photo_short_url(const char *photo_id);
  *         FLICKR_OPT_MAX_RESPONSE_BYTES); FLICKR_EIO when the cache directory cannot be created or
  *         written (message from the system: not a directory, read-only, disk full...), its lock file
  *         is a symbolic link or not a regular file, or the image's name and both `-alt` names are
- *         taken by links or directories; FLICKR_ESTATE
+ *         taken by links or directories; FLICKR_ETIMEOUT also when another thread or process held
+ *         the image's cache entry (or the directory's lock) until the time limit passed (the
+ *         message names the entry, without the photo's secret); FLICKR_EABORTED when the interrupt
+ *         callback said stop; FLICKR_ESTATE
  *         with no cache directory configured nor HOME set, or from a done callback of the same
  *         context; network codes as for flickr_call(). Nothing is cached on failure and no
  *         partial file is left.
@@ -144,6 +152,9 @@ FLICKR_API int flickr_photo_fetch(char **path_out, flickr_context *ctx, const fl
  * `path` (the file), `url` (where it came from), `bytes` (its size), `cached` ("1" when no
  * download was needed, else "0"). Concurrent asynchronous fetches of the same image do not wait
  * for one another: each may download it, and the last rename wins (the files are the same).
+ * The rename waits for the directory's lock (held for moments by another fetch's rename and
+ * eviction) within the time limit; flickr_request_cancel() ends that wait at once. The wait
+ * runs on the worker thread and holds up the context's other transfers while it lasts.
  *
  * @param[out] out receives the request; release it with flickr_request_free(). NULL on failure.
  * @param ctx         the context.

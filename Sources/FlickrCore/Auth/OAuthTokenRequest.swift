@@ -79,8 +79,9 @@ package final class OAuthTokenRequest: Operation {
 
     package var parsesXML: Bool { false }
 
-    package func interpret(status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>?, url: String)
-        -> Result<Response, FlickrError>
+    package func interpret(
+        status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>?, url: String, within limit: WaitLimit
+    ) -> Result<Response, FlickrError>
     {
         OAuthTokenRequest.interpret(step: step.path, status: status, body: body)
     }

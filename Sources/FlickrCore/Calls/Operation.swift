@@ -15,9 +15,11 @@ package protocol Operation: AnyObject, Sendable {
     func httpRequest(endpoint: String, settings: Settings) throws(FlickrError) -> HTTPRequest
     /// Whether the body is XML to stream into the mapper as it arrives.
     var parsesXML: Bool { get }
-    /// The outcome of a completed exchange. `parsed` is nil when `parsesXML` is false.
-    func interpret(status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>?, url: String)
-        -> Result<Response, FlickrError>
+    /// The outcome of a completed exchange. `parsed` is nil when `parsesXML` is false. `limit` ends
+    /// any wait it makes (the photo cache's lock): the call's deadline, interrupt or cancel.
+    func interpret(
+        status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>?, url: String, within limit: WaitLimit
+    ) -> Result<Response, FlickrError>
     /// Safe to send twice (a GET call): retried after passing failures without opting in.
     var isIdempotent: Bool { get }
     /// Whether the request can be sent again at all (a one-shot stream cannot).
@@ -83,8 +85,9 @@ extension RESTCall: Operation {
     /// not plainly a success (so that failures read exactly as flickr_call's).
     package var parsesXML: Bool { !discardsAnswer }
 
-    package func interpret(status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>?, url: String)
-        -> Result<Response, FlickrError>
+    package func interpret(
+        status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>?, url: String, within limit: WaitLimit
+    ) -> Result<Response, FlickrError>
     {
         var parsed = parsed
         if discardsAnswer {

@@ -27,24 +27,25 @@ package final class Request: @unchecked Sendable {
     private let state = Locked(State())
     private let done = Latch()
     private let retryPolicy: RetryPolicy
-    private let startedNs = Engine.nowNs()
+    private let startedNs: UInt64
     /// When the call must be over, every attempt, back-off and rate-limit wait included
     /// (FLICKR_OPT_TIMEOUT_MS from the start); 0 when unlimited or the operation keeps its own clocks.
     private let deadlineNs: UInt64
     /// Synchronous: every attempt runs on the calling thread (no handoff to the worker).
     private let inline: Bool
 
-    init(context: Context, operation: any Operation, onComplete: Completion?, inline: Bool = false) {
+    /// `startedNs`: when the call began, if before this request (a fetch that first waited for its cache entry).
+    init(context: Context, operation: any Operation, onComplete: Completion?, inline: Bool = false,
+         startedNs: UInt64 = Engine.nowNs()) {
         self.context = context
+        self.startedNs = startedNs
         self.operation = operation
         self.inline = inline
         self.settings = context.snapshot
         self.onComplete = onComplete
         retryPolicy = RetryPolicy(
             settings: settings, idempotent: operation.isIdempotent, resendable: operation.isResendable)
-        let timeoutMs = settings.number(.timeoutMs)
-        deadlineNs = operation.hasCallDeadline && timeoutMs > 0
-            ? startedNs.addingSaturated(.nanoseconds(milliseconds: timeoutMs)) : 0
+        deadlineNs = operation.hasCallDeadline ? WaitLimit.deadline(startedNs: startedNs, settings: settings) : 0
     }
 
     /// The outcome once complete, else nil.
@@ -163,9 +164,17 @@ package final class Request: @unchecked Sendable {
                 follow(location, from: endpoint, status: http.status, verb: verb)
                 return
             }
-            finishOrRetry(operation.interpret(status: http.status, body: body, parsed: parse?.finish(), url: url),
-                          retryAfterSeconds: http.retryAfterSeconds, endpoint: endpoint)
+            let interpreted = operation.interpret(
+                status: http.status, body: body, parsed: parse?.finish(), url: url, within: waitLimit)
+            finishOrRetry(interpreted, retryAfterSeconds: http.retryAfterSeconds, endpoint: endpoint)
         }
+    }
+
+    /// What ends a wait of `interpret` (the photo cache's lock): the call's deadline, and the interrupt
+    /// callback (synchronous) or a cancel (asynchronous: the worker must not wait on regardless).
+    private var waitLimit: WaitLimit {
+        WaitLimit(deadlineNs: deadlineNs, interrupt: inline ? settings.interrupt : nil,
+                  isCancelled: { [self] in state.withLock { $0.cancelled } })
     }
 
     /// Completes, or tries again after a passing failure as the retry policy allows.

@@ -104,8 +104,9 @@ package final class PhotoDownload: Operation {
         return adjusted
     }
 
-    package func interpret(status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>?, url: String)
-        -> Result<Response, FlickrError>
+    package func interpret(
+        status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>?, url: String, within limit: WaitLimit
+    ) -> Result<Response, FlickrError>
     {
         guard let current = writer.withLock({ $0 }) else {
             return .failure(FlickrError(.error, "the download of \(url) has no file"))
@@ -123,7 +124,7 @@ package final class PhotoDownload: Operation {
         return Result { () throws(FlickrError) -> Response in
             // The directory exists: the download's file is in it.
             let lock = try CacheLock(directory: cache.directory)
-            let path = try cache.commit(current.file, as: entry, stamp: current.stamp, lock: lock)
+            let path = try cache.commit(current.file, as: entry, stamp: current.stamp, lock: lock, within: limit)
             return try PhotoDownload.response(
                 path: path, url: self.url, bytes: current.file.bytesWritten, cached: false, httpStatus: status)
         }
@@ -140,11 +141,18 @@ package final class PhotoDownload: Operation {
 extension Context {
     /// Fetches a photo synchronously. The entry's lock is held from the cache
     /// check to the rename, so threads and processes asking for the same image
-    /// at once download it once: the others wait, then find it cached.
+    /// at once download it once: the others wait, then find it cached. The wait
+    /// is part of the call: its time limit counts from before it, and the
+    /// interrupt callback is asked during it.
     package func fetch(_ download: PhotoDownload) throws(FlickrError) -> Response {
+        try refuseOnWorkerThread()  // before a wait for the lock, not after it
+        let startedNs = Engine.nowNs()
+        let settings = snapshot
+        let limit = WaitLimit(deadlineNs: WaitLimit.deadline(startedNs: startedNs, settings: settings),
+                              interrupt: settings.interrupt, isCancelled: nil)
         let lock = try download.cache.openLock()
-        try lock.lockEntry(download.entry)
+        try lock.lockEntry(download.entry, within: limit)
         defer { lock.unlockEntry(download.entry) }
-        return try perform(download)
+        return try perform(download, startedNs: startedNs)
     }
 }

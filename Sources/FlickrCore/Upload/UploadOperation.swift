@@ -104,8 +104,9 @@ package final class UploadOperation: Operation {
         }
     }
 
-    package func interpret(status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>?, url: String)
-        -> Result<Response, FlickrError>
+    package func interpret(
+        status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>?, url: String, within limit: WaitLimit
+    ) -> Result<Response, FlickrError>
     {
         ResponseInterpreter.interpret(
             status: status, body: body, parsed: parsed ?? .failure(FlickrError(.parse, "no XML body")), url: url)

@@ -27,6 +27,16 @@ import Testing
         #expect(stamp([:]) == nil)
     }
 
+    @Test func messagesNameEntriesWithoutTheirSecret() {
+        let flickr = "flickr-cache-53012345678_0a1b2c3d4e_b.jpg"
+        #expect(CacheName.withoutSecret(flickr) == "flickr-cache-53012345678_*_b.jpg")
+        #expect(CacheName.withoutSecret("flickr-cache-5_ab.jpg") == "flickr-cache-5_*.jpg")
+        #expect(CacheName.withoutSecret("flickr-cache-5_ab-u17-alt1.png") == "flickr-cache-5_*-u17-alt1.png")
+        #expect(CacheName.withoutSecret("flickr-cache-5_ab_o-u17.png") == "flickr-cache-5_*_o-u17.png")
+        let hashed = "flickr-cache-h0123456789abcdef.img"
+        #expect(CacheName.withoutSecret(hashed) == hashed)
+    }
+
     @Test func otherURLsAreHashed() {
         for url in ["http://h/services/rest/?method=x", "http://h/a/B_C.jpg", "http://h/1_a-alt1.jpg", "http://h/1_a.exe",
                     "http://h/1_a.img", "http://h/x/../1_a_b_c.jpg"] {

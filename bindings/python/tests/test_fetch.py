@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: MIT
 """Flickr.fetch_photo / fetch_photo_async: the bounded on-disk photo cache, against the sandbox."""
 import logging
+import fcntl
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -13,6 +15,7 @@ import pytest
 import flickr
 from flickr.sandbox.images import header_dimensions
 from libtest import PACKAGE_DIR, endpoints, running_sandbox
+from test_interrupt import default_sigint
 
 
 def make_api(sandbox, cache_dir, **options):
@@ -319,3 +322,88 @@ def test_replace_elsewhere_is_seen_through_lastupdate(sandbox, photos, tmp_path)
         assert original(dict(after, originalsecret=info["originalsecret"], originalformat="jpg")) == new
         info = api.call("flickr.photos.getInfo", photo_id=photo_id)["photo"]
         assert original(info) == new
+
+
+class HeldCacheLock:
+    """The whole of the cache's lock file locked as another program would hold it (a POSIX lock:
+    it conflicts with the library's OFD locks, even in this process). A watchdog lets go after
+    8 s: the library used to wait for the lock without limit, and a test of that must fail, not hang."""
+
+    def __init__(self, directory):
+        self.file = open(os.path.join(directory, ".flickr-cache.lock"), "a+b")
+        fcntl.lockf(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        self.watchdog = threading.Timer(8, self.release)
+
+    def release(self):
+        self.file.close()  # drops the lock
+
+    def __enter__(self):
+        self.watchdog.start()
+        return self
+
+    def __exit__(self, *exc_info):
+        self.watchdog.cancel()
+        self.release()
+
+
+def test_a_held_cache_lock_ends_at_the_time_limit(sandbox, photos, tmp_path):
+    with make_api(sandbox, tmp_path, timeout_ms=1000) as api:
+        with HeldCacheLock(tmp_path):
+            start = time.monotonic()
+            with pytest.raises(flickr.Timeout, match="photo cache entry") as raised:
+                api.fetch_photo(photos[0], "q")
+            waited = time.monotonic() - start
+        print(f"held cache lock: Timeout after {waited:.2f} s of a 1 s time limit")
+    assert 0.95 <= waited < 3
+    assert photos[0]["secret"] not in str(raised.value)
+    with make_api(sandbox, tmp_path) as api:
+        assert is_whole_jpeg(api.fetch_photo(photos[0], "q"))  # released: downloaded
+
+
+CTRL_C_SCRIPT = textwrap.dedent("""
+    import sys, flickr
+    api = flickr.Flickr("key", "secret", photo_cache_dir=sys.argv[1], photo_endpoint="http://127.0.0.1:9/photos",
+                        timeout_ms=60000)
+    print("fetching", flush=True)
+    try:
+        api.fetch_photo({"id": "5", "secret": "ab", "server": "1"}, "b")
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+        sys.exit(0)
+    print("not interrupted", flush=True)
+    sys.exit(1)
+""")
+
+
+def has_open(pid, path):
+    """Whether process `pid` has `path` open."""
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{fd}") == str(path):
+                return True
+        except OSError:
+            pass
+    return False
+
+
+def test_ctrl_c_during_a_cache_lock_wait(tmp_path):
+    """The fetch waits for a cache entry another program holds: Ctrl-C raises KeyboardInterrupt at once."""
+    with HeldCacheLock(tmp_path):
+        process = subprocess.Popen([sys.executable, "-c", CTRL_C_SCRIPT, str(tmp_path)], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, env=dict(os.environ), preexec_fn=default_sigint)
+        try:
+            assert process.stdout.readline().strip() == "fetching"
+            deadline = time.monotonic() + 10
+            # The library opens the lock file inside the call, right before it waits.
+            while not has_open(process.pid, tmp_path / ".flickr-cache.lock") and time.monotonic() < deadline:
+                time.sleep(0.001)
+            sent = time.monotonic()
+            process.send_signal(signal.SIGINT)
+            output, errors = process.communicate(timeout=30)
+        finally:
+            process.kill()
+        latency = time.monotonic() - sent
+    print(f"Ctrl-C during a cache lock wait: KeyboardInterrupt after {latency * 1000:.0f} ms (process exit included)")
+    assert process.returncode == 0, (output, errors)
+    assert output.strip() == "interrupted"
+    assert latency < 1.0

@@ -9,12 +9,16 @@ import Glibc
 /// downloaded. OFD locks belong to one open of the file, so two threads of one
 /// process exclude each other as two processes do, and the kernel drops them
 /// when the holder closes the file or dies: a crashed downloader never wedges the cache.
+/// A live one may hold a lock for as long as it likes (a stopped process, a slow download), so
+/// no wait here blocks in the kernel: each polls a non-blocking attempt within the call's
+/// `WaitLimit` (deadline, interrupt callback, cancel).
 final class CacheLock {
-    // Linux's OFD lock commands (<fcntl.h> with _GNU_SOURCE, not imported into Swift).
+    // Linux's OFD lock command (<fcntl.h> with _GNU_SOURCE, not imported into Swift). Its
+    // blocking twin F_OFD_SETLKW is not used: it waits without limit, deaf to every stop.
     private static let setLock: Int32 = 37  // F_OFD_SETLK
-    private static let setLockWait: Int32 = 38  // F_OFD_SETLKW
 
     private let fd: Int32
+    private let directory: String
 
     /// Opens (creating) the directory's lock file. A symbolic link (or anything but a regular file)
     /// there is refused, never followed: the cache would otherwise create or open a file elsewhere.
@@ -36,52 +40,62 @@ final class CacheLock {
             close(fd)
             throw FlickrError(.io, "the photo cache's lock file \(path) is not a regular file (remove it)")
         }
-        self.init(fd: fd)
+        self.init(fd: fd, directory: directory)
     }
 
-    private init(fd: Int32) {
+    private init(fd: Int32, directory: String) {
         self.fd = fd
+        self.directory = directory
     }
 
     deinit {
         close(fd)  // releases every lock this open holds
     }
 
-    /// Blocks until this open holds the whole-directory lock.
-    func lockDirectory() throws(FlickrError) {
-        try set(F_WRLCK, at: 0, wait: true)
+    /// Waits, within `limit`, until this open holds the whole-directory lock (held by renames
+    /// and evictions, for moments, unless their process is stopped).
+    func lockDirectory(within limit: WaitLimit) throws(FlickrError) {
+        try limit.poll(waitingFor: {
+            "the photo cache's directory lock on \(directory) (held by another thread or process)"
+        }) { () throws(FlickrError) -> Bool in try take(F_WRLCK, at: 0) }
     }
 
     func unlockDirectory() {
-        try? set(F_UNLCK, at: 0, wait: false)
+        _ = try? take(F_UNLCK, at: 0)
     }
 
-    /// Blocks until this open holds the entry's lock.
-    func lockEntry(_ name: String) throws(FlickrError) {
-        try set(F_WRLCK, at: CacheLock.offset(of: name), wait: true)
+    /// Waits, within `limit`, until this open holds the entry's lock (held while it is downloaded).
+    func lockEntry(_ name: String, within limit: WaitLimit) throws(FlickrError) {
+        try limit.poll(waitingFor: {
+            "the photo cache entry \(CacheName.withoutSecret(name)) in \(directory), which another thread or "
+                + "process is downloading (or holds locked)"
+        }) { () throws(FlickrError) -> Bool in try take(F_WRLCK, at: CacheLock.offset(of: name)) }
     }
 
     /// Takes the entry's lock if free; false when another thread or process holds it.
     func tryLockEntry(_ name: String) -> Bool {
-        (try? set(F_WRLCK, at: CacheLock.offset(of: name), wait: false)) != nil
+        (try? take(F_WRLCK, at: CacheLock.offset(of: name))) == true
     }
 
     func unlockEntry(_ name: String) {
-        try? set(F_UNLCK, at: CacheLock.offset(of: name), wait: false)
+        _ = try? take(F_UNLCK, at: CacheLock.offset(of: name))
     }
 
-    private func set(_ type: Int32, at offset: Int64, wait: Bool) throws(FlickrError) {
+    /// Sets the byte's lock without waiting: false when another open holds it.
+    private func take(_ type: Int32, at offset: Int64) throws(FlickrError) -> Bool {
         var request = flock()
         request.l_type = Int16(type)
         request.l_whence = Int16(SEEK_SET)
         request.l_start = off_t(offset)
         request.l_len = 1
         request.l_pid = 0  // required by OFD locks
-        while fcntl(fd, wait ? CacheLock.setLockWait : CacheLock.setLock, &request) != 0 {
+        while fcntl(fd, CacheLock.setLock, &request) != 0 {
             let code = errno
             if code == EINTR { continue }
+            if code == EAGAIN || code == EACCES { return false }
             throw CacheError.io("cannot lock the photo cache", errno: code)
         }
+        return true
     }
 
     /// An entry's byte: 1 + a 40-bit FNV-1a hash of its name (a collision only serialises two entries).

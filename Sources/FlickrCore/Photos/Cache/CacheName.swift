@@ -66,6 +66,17 @@ enum CacheName {
         return digits.isEmpty ? nil : String(decoding: digits, as: UTF8.self)
     }
 
+    /// The entry's name with its Flickr key's secret left out ("flickr-cache-123_*_b.jpg"), for
+    /// messages: the secret lets anyone see the photo, however private.
+    static func withoutSecret(_ entry: String) -> String {
+        guard entry.hasPrefix(prefix) else { return entry }
+        let parts = entry.split(separator: "_", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count >= 2 else { return entry }  // a hash key: nothing to hide
+        // Without a size, the secret runs up to "-u", "-alt" or the extension.
+        let rest = parts[1].drop { $0 != "-" && $0 != "." }
+        return parts[0] + "_*" + rest + (parts.count > 2 ? "_" + parts[2] : "")
+    }
+
     /// Whether `name` is an entry's (any slot), by the grammar above.
     static func isEntry(_ name: String) -> Bool {
         let bytes = Array(name.utf8)

@@ -123,12 +123,13 @@ package struct PhotoCache: Sendable {
 
     /// Moves a complete download into place as `entry` (its first slot not taken by a link or a
     /// directory), then evicts the least recently used files until the cache fits its bound again.
-    /// `stamp` is the photo's replace generation when the download started.
-    func commit(_ writer: CacheWriter, as entry: String, stamp: ReplacedPhotos.Stamp?, lock: CacheLock)
-        throws(FlickrError) -> String
+    /// `stamp` is the photo's replace generation when the download started; `limit` bounds the wait
+    /// for the directory lock.
+    func commit(_ writer: CacheWriter, as entry: String, stamp: ReplacedPhotos.Stamp?, lock: CacheLock,
+                within limit: WaitLimit) throws(FlickrError) -> String
     {
         try writer.finish()
-        try lock.lockDirectory()
+        try lock.lockDirectory(within: limit)
         defer { lock.unlockDirectory() }
         let slot = CacheName.slots(of: entry).first { name in
             if case .foreign = state(of: name) { return false }

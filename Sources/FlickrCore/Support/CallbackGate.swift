@@ -55,6 +55,20 @@ package enum CallbackGate {
         return true
     }
 
+    // fork() (ForkGuard): callbacks that were running on other threads at the fork do not exist in
+    // the child, so it counts only its own thread's.
+    static func lockForFork() { state.lockForFork() }
+
+    static func unlockAfterFork(child: Bool) {
+        if child {
+            let own = depth
+            state.unlockAfterFork()
+            state.withLock { $0.running = own }
+        } else {
+            state.unlockAfterFork()
+        }
+    }
+
     private static var depth: Int {
         guard let key = depthKey else { return 0 }
         return Int(bitPattern: UInt(bitPattern: pthread_getspecific(key)))

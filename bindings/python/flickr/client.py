@@ -6,10 +6,12 @@ import atexit
 import ctypes
 import itertools
 import logging
+import os
 import pathlib
 import queue
 import threading
 import time
+import weakref
 from concurrent.futures import Future, InvalidStateError
 from typing import TYPE_CHECKING, Any, Iterator, Union
 
@@ -144,7 +146,10 @@ def _deliver(future: Future, convert, response, error: BaseException | None) -> 
 
 
 _STOP = object()  # wakes an idle dispatcher thread to see whether it should end
+_IN_FLIGHT_AT_FORK = ("the request was in flight when the process forked: it belongs to the parent process, and ends"
+                      " in the child without an answer (start it again in the child)")
 _dispatcher_serials = itertools.count(1)
+_dispatchers: "weakref.WeakSet[_Dispatcher]" = weakref.WeakSet()  # for the fork handler
 
 
 class _Dispatcher:
@@ -176,6 +181,8 @@ class _Dispatcher:
         self._taken = 0  # outcomes taken so far: the next one's turn
         self._turn = 0  # the turn that may deliver now
         self._turn_since: float | None = None  # when that turn started delivering
+        self._delivering: dict[int, Future] = {}  # by turn: futures taken, not yet completed
+        _dispatchers.add(self)
 
     # -- called by the Flickr object and the worker --------------------------
 
@@ -255,6 +262,7 @@ class _Dispatcher:
                 self._idle -= 1
                 self._in_flight -= 1
                 turn, self._taken = self._taken, self._taken + 1
+                self._delivering[turn] = item[0]
                 if self._ended():
                     self._queue.put(_STOP)
                 # Before delivering, which may block: someone must be there for the next outcome.
@@ -279,8 +287,27 @@ class _Dispatcher:
             self._turn, self._turn_since = turn, time.monotonic()
             self._lock.notify_all()  # the next turn's thread starts counting its grace
 
+    def after_fork_in_child(self, orphans: list[tuple]) -> None:
+        """In the child of a fork: no dispatcher thread exists here, and the lock may have been held
+        by one at the fork. Outcomes queued before the fork are delivered here too; `orphans` (the
+        requests that were in flight, which end here without a done callback) and the deliveries
+        that a thread of the parent was making fail with the fork error."""
+        self._lock = threading.Condition()
+        redo = [(future, None, _ffi.Response(), errors.StateError(errors.ESTATE, _IN_FLIGHT_AT_FORK))
+                for future in self._delivering.values()]
+        self._delivering.clear()
+        self._in_flight += len(redo)  # taken once already
+        self._idle = 0
+        self._turn, self._turn_since = self._taken, None
+        for outcome in redo + orphans:
+            self._queue.put(outcome)
+        if not self._queue.empty():
+            self._idle = 1
+            self._spawn()
+
     def _end_turn(self, turn: int) -> None:
         with self._lock:
+            self._delivering.pop(turn, None)
             if self._turn == turn:  # not overtaken: hand over to the next turn
                 self._turn, self._turn_since = turn + 1, None
                 self._lock.notify_all()
@@ -301,6 +328,27 @@ def _cancel_pending_at_exit():
     # a call into one after that crashes the process. Waits for callbacks already running.
     if _ffi.is_loaded():
         _ffi.lib().flickr_shutdown_callbacks(5000)
+
+
+def _after_fork_in_child() -> None:
+    """os.register_at_fork: the child of a fork starts the binding's thread state afresh (the
+    library does the same for its own: docs/threading.md, "Across fork()")."""
+    global _pending_lock
+    _pending_lock = threading.Lock()  # another thread may have held it at the fork
+    orphans: dict[_Dispatcher, list[tuple]] = {}
+    for pending in list(_pending.values()):
+        if pending.request is None:
+            continue  # its outcome was queued before the fork (delivered by the dispatcher)
+        # In flight at the fork: the library ended it in the child, with no done callback.
+        with _ffi.Request(pending.request):
+            error = _ffi.error_from_record(_ffi.lib().flickr_request_error(pending.request).contents)
+        orphans.setdefault(pending.dispatcher, []).append((pending.future, None, _ffi.Response(), error))
+    _pending.clear()
+    for dispatcher in list(_dispatchers):
+        dispatcher.after_fork_in_child(orphans.get(dispatcher, []))
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 class RequestFuture(Future):

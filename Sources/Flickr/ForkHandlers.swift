@@ -9,12 +9,18 @@ import Glibc
 /// request table's), then the process-wide ones; the parent and the child give them back in
 /// reverse. None is ever held while the library calls the caller's code, so prepare only waits
 /// for other threads' short critical sections. The child's handler then starts it afresh.
+///
+/// Prepare also makes sure no lazily initialised global the child needs is being initialised by
+/// another thread at the fork (the child would wait for that thread for good): touching one waits
+/// for its initialiser. The registries and the globals it locks are touched by locking them.
 enum ForkHandlers {
     /// Swift runs a global's initialiser once: the first context installs the handlers.
     static let installed: Bool = pthread_atfork(prepare, parent, child) == 0
 
     private static let prepare: @convention(c) () -> Void = {
+        ErrorSlot.initialiseBeforeFork()
         ForkGuard.prepareContexts()
+        contexts.lockForFork()
         requests.lockForFork { $0.lockForFork() }
         responses.lockForFork()
         pagers.lockForFork()
@@ -38,6 +44,7 @@ enum ForkHandlers {
         } else {
             requests.unlockAfterFork { $0.unlockAfterForkInParent() }
         }
+        contexts.unlockAfterFork()
         ForkGuard.afterForkContexts()
     }
 }

@@ -57,7 +57,10 @@ package enum CallbackGate {
 
     // fork() (ForkGuard): callbacks that were running on other threads at the fork do not exist in
     // the child, so it counts only its own thread's.
-    static func lockForFork() { state.lockForFork() }
+    static func lockForFork() {
+        _ = depth  // its key is made now, not halfway through in another thread
+        state.lockForFork()
+    }
 
     static func unlockAfterFork(child: Bool) {
         if child {

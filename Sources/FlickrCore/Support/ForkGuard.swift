@@ -34,6 +34,11 @@ package enum ForkGuard {
     package static func prepareContexts() { Context.lockAllForFork() }
 
     package static func prepareGlobals() {
+        // Lazily made globals every call needs, made now if another thread is making them.
+        _ = Engine.isAnyWorkerThread
+        _ = RequestHeaders.plainGet
+        _ = try? CurlGlobal.ensure()
+        _ = inFlightAtFork
         CallbackGate.lockForFork()
         ReplacedPhotos.lockForFork()
         NonceBytes.shared.lockForFork()

@@ -108,7 +108,7 @@ def _on_done(request, status, response, userdata):
     # This runs on the library's worker thread, which every transfer of the context shares:
     # it only copies the outcome and queues it; a dispatcher thread completes the future.
     with _pending_lock:
-        pending = _pending.pop(userdata or 0, None)
+        pending = _pending.get(userdata or 0)
         if pending is not None:
             pending.request = None  # from here on, cancel() must not touch the C request
     if pending is None:
@@ -124,6 +124,8 @@ def _on_done(request, status, response, userdata):
         except BaseException as failure:  # never let an exception escape into C
             error = failure
     pending.dispatcher.put((pending.future, pending.convert, owned, error))
+    with _pending_lock:  # only now: a child forked before the put fails the future (_after_fork_in_child)
+        _pending.pop(userdata or 0, None)
 
 
 def _deliver(future: Future, convert, response, error: BaseException | None) -> None:
@@ -287,19 +289,25 @@ class _Dispatcher:
             self._turn, self._turn_since = turn, time.monotonic()
             self._lock.notify_all()  # the next turn's thread starts counting its grace
 
-    def after_fork_in_child(self, orphans: list[tuple]) -> None:
+    def after_fork_in_child(self, orphans: list[tuple], unqueued: list[Future]) -> None:
         """In the child of a fork: no dispatcher thread exists here, and the lock may have been held
         by one at the fork. Outcomes queued before the fork are delivered here too; `orphans` (the
-        requests that were in flight, which end here without a done callback) and the deliveries
-        that a thread of the parent was making fail with the fork error."""
+        requests that were in flight, which end here without a done callback), the futures of
+        `unqueued` whose outcome is not in the queue (the worker was on its way to queue it), and
+        the deliveries that a thread of the parent was making fail with the fork error."""
         self._lock = threading.Condition()
+        queued = []
+        while not self._queue.empty():
+            queued.append(self._queue.get_nowait())
+        have = {id(item[0]) for item in queued if item is not _STOP}
+        lost = [future for future in unqueued if id(future) not in have]
         redo = [(future, None, _ffi.Response(), errors.StateError(errors.ESTATE, _IN_FLIGHT_AT_FORK))
-                for future in self._delivering.values()]
+                for future in list(self._delivering.values()) + lost]
+        self._in_flight += len(self._delivering)  # taken once already
         self._delivering.clear()
-        self._in_flight += len(redo)  # taken once already
         self._idle = 0
         self._turn, self._turn_since = self._taken, None
-        for outcome in redo + orphans:
+        for outcome in queued + redo + orphans:
             self._queue.put(outcome)
         if not self._queue.empty():
             self._idle = 1
@@ -336,16 +344,19 @@ def _after_fork_in_child() -> None:
     global _pending_lock
     _pending_lock = threading.Lock()  # another thread may have held it at the fork
     orphans: dict[_Dispatcher, list[tuple]] = {}
+    unqueued: dict[_Dispatcher, list[Future]] = {}
     for pending in list(_pending.values()):
         if pending.request is None:
-            continue  # its outcome was queued before the fork (delivered by the dispatcher)
+            # Ended in the parent; its outcome is queued unless the worker had not queued it yet.
+            unqueued.setdefault(pending.dispatcher, []).append(pending.future)
+            continue
         # In flight at the fork: the library ended it in the child, with no done callback.
         with _ffi.Request(pending.request):
             error = _ffi.error_from_record(_ffi.lib().flickr_request_error(pending.request).contents)
         orphans.setdefault(pending.dispatcher, []).append((pending.future, None, _ffi.Response(), error))
     _pending.clear()
     for dispatcher in list(_dispatchers):
-        dispatcher.after_fork_in_child(orphans.get(dispatcher, []))
+        dispatcher.after_fork_in_child(orphans.get(dispatcher, []), unqueued.get(dispatcher, []))
 
 
 os.register_at_fork(after_in_child=_after_fork_in_child)

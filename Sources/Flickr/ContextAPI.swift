@@ -21,6 +21,7 @@ public func flickr_context_new(
     boundary { () throws(FlickrError) in
         guard let out else { throw .invalid("out must not be NULL") }
         out.pointee = nil
+        _ = ForkHandlers.installed  // before any request exists
         let context = try Context(
             apiKey: try requiredString(apiKey, "api_key"),
             sharedSecret: try optionalString(sharedSecret, "shared_secret"))

@@ -33,6 +33,9 @@ enum ErrorSlot {
         return status == 0 ? key : nil
     }()
 
+    /// fork() (ForkHandlers): the key is made before the fork, never halfway through it.
+    static func initialiseBeforeFork() { _ = key }
+
     // Racy only in the out-of-keys fallback, where one shared record is the best left.
     nonisolated(unsafe) private static let sharedFallback: UnsafeMutablePointer<Slot> = newSlot()
 

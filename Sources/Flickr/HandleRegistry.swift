@@ -47,4 +47,26 @@ final class HandleRegistry<Object: AnyObject & Sendable>: Sendable {
             Unmanaged<Object>.fromOpaque(UnsafeRawPointer(handle)).release()
         }
     }
+
+    // fork() (ForkHandlers): the table is held across the fork; `each` visits the live objects
+    // meanwhile (no object can be freed while the table is held: a release first unlists it).
+
+    func lockForFork(each: (Object) -> Void = { _ in }) {
+        live.lockForFork()
+        visitLockedForFork(each)
+    }
+
+    func unlockAfterFork(each: (Object) -> Void = { _ in }) {
+        visitLockedForFork(each)
+        live.unlockAfterFork()
+    }
+
+    private func visitLockedForFork(_ each: (Object) -> Void) {
+        live.peekLockedForFork { table in
+            for key in table.keys {
+                guard let raw = UnsafeRawPointer(bitPattern: key) else { continue }
+                each(Unmanaged<Object>.fromOpaque(raw).takeUnretainedValue())
+            }
+        }
+    }
 }

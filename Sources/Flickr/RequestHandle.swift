@@ -91,6 +91,29 @@ final class RequestHandle: @unchecked Sendable {
     }
 
     var errorRecord: UnsafePointer<flickr_error> { UnsafePointer(record) }
+
+    // fork() (ForkHandlers): the handle's lock, then its request's, are held across the fork.
+
+    func lockForFork() {
+        core.lockForFork()
+        core.peekLockedForFork { $0 }?.lockForFork()
+    }
+
+    func unlockAfterForkInParent() {
+        core.peekLockedForFork { $0 }?.unlockAfterForkInParent()
+        core.unlockAfterFork()
+    }
+
+    /// A request still in flight ends in the child with ForkGuard.inFlightAtFork, recorded for
+    /// flickr_request_error (no done callback reports it).
+    func unlockAfterForkInChild() {
+        let request = core.peekLockedForFork { $0 }
+        core.unlockAfterFork()
+        if request?.unlockAfterForkInChild() == true { setRecord(ForkGuard.inFlightAtFork) }
+    }
+
+    static func lockSerialForFork() { lastSerial.lockForFork() }
+    static func unlockSerialAfterFork() { lastSerial.unlockAfterFork() }
 }
 
 /// Starts an operation as a flickr_request: the shared body of every `*_async` entry point.

@@ -4,9 +4,19 @@
 /// What `flickr_context` points to: the settings behind a lock, shared by
 /// every thread and request that uses the context.
 package final class Context: Sendable {
-    private let settings: Locked<Settings>
-    /// The connection pools, and the worker thread of asynchronous requests.
-    let engine: Engine
+    private struct Shared {
+        var settings: Settings
+        /// The connection pools, and the worker thread of asynchronous requests.
+        var engine: Engine
+        /// ForkGuard.generation when `engine` was made: another one means this is a child of a
+        /// fork, and the engine is the parent's.
+        var generation: UInt64
+    }
+
+    private let shared: Locked<Shared>
+
+    /// Every live context, by address, for the fork handlers (ForkGuard).
+    private static let live = Locked<Set<UInt>>([])
 
     // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
     package convenience init(apiKey: String, sharedSecret: String?) throws(FlickrError) {
@@ -15,61 +25,112 @@ package final class Context: Sendable {
     }
 
     private init(settings: Settings, engine: Engine) {
-        self.settings = Locked(settings)
-        self.engine = engine
+        self.shared = Locked(Shared(settings: settings, engine: engine, generation: ForkGuard.generation))
+        let address = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
+        _ = Context.live.withLock { $0.insert(address) }
     }
 
     deinit {
-        engine.shutdown()
+        let address = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
+        _ = Context.live.withLock { $0.remove(address) }
+        let (engine, ours) = shared.withLock { ($0.engine, $0.generation == ForkGuard.generation) }
+        if ours {
+            engine.shutdown()
+        } else {
+            engine.abandon()  // the parent's worker does not exist here to be stopped
+        }
     }
 
     /// A consistent copy of the settings, taken when a request starts.
     package var snapshot: Settings {
-        settings.withLock { $0 }
+        shared.withLock { $0.settings }
+    }
+
+    /// The settings and the engine for a request starting now. The first request in the child of a
+    /// fork makes the context a new engine (its own connections and worker); the parent's is leaked.
+    func session() throws(FlickrError) -> (Settings, Engine) {
+        try shared.withLock { (s: inout Shared) throws(FlickrError) -> (Settings, Engine) in
+            if s.generation != ForkGuard.generation {
+                let fresh = try Engine()
+                s.engine.abandon()
+                s.engine = fresh
+                s.generation = ForkGuard.generation
+            }
+            return (s.settings, s.engine)
+        }
     }
 
     package func set(_ option: ContextOption, string value: String?) throws(FlickrError) {
-        try settings.withLock { (s: inout Settings) throws(FlickrError) in try s.set(option, string: value) }
+        try shared.withLock { (s: inout Shared) throws(FlickrError) in try s.settings.set(option, string: value) }
     }
 
     package func setLog(_ sink: LogSink?) {
-        settings.withLock { $0.log = sink }
+        shared.withLock { $0.settings.log = sink }
     }
 
     package func setInterrupt(_ check: InterruptCheck?) {
-        settings.withLock { $0.interrupt = check }
+        shared.withLock { $0.settings.interrupt = check }
     }
 
     package func set(_ option: ContextOption, number value: Int) throws(FlickrError) {
-        try settings.withLock { (s: inout Settings) throws(FlickrError) in try s.set(option, number: value) }
+        try shared.withLock { (s: inout Shared) throws(FlickrError) in try s.settings.set(option, number: value) }
+    }
+
+    // fork() (ForkGuard): the list, then each context, are held across the fork.
+
+    static func lockAllForFork() {
+        live.lockForFork()
+        forEachListed { $0.shared.lockForFork() }
+    }
+
+    static func unlockAllAfterFork() {
+        forEachListed { $0.shared.unlockAfterFork() }
+        live.unlockAfterFork()
+    }
+
+    /// The listed contexts, without retaining them: one may be in its deinit, waiting for the list's
+    /// lock to unlist itself (its properties are whole until then).
+    private static func forEachListed(_ body: (Context) -> Void) {
+        live.peekLockedForFork { addresses in
+            for address in addresses {
+                guard let raw = UnsafeRawPointer(bitPattern: address) else { continue }
+                Unmanaged<Context>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
+            }
+        }
     }
 }
 
 extension Context {
     /// True on this context's worker thread, where done callbacks (and async requests' progress callbacks) run.
-    package var isOnWorkerThread: Bool { engine.isWorkerThread }
+    package var isOnWorkerThread: Bool { shared.withLock { $0.generation == ForkGuard.generation && $0.engine.isWorkerThread } }
 
     /// Runs an operation (a call, a token request, an upload) and waits for the answer; its time
     /// limit counts from `startedNs`.
     package func perform(_ operation: any Operation, startedNs: UInt64 = Engine.nowNs())
         throws(FlickrError) -> Response
     {
-        try refuseOnWorkerThread()
-        let request = Request(context: self, operation: operation, onComplete: nil, inline: true, startedNs: startedNs)
+        let (settings, engine) = try session()
+        if engine.isWorkerThread { throw Self.syncCallFromDoneCallback }
+        let request = Request(context: self, settings: settings, engine: engine, operation: operation, onComplete: nil,
+                              inline: true, startedNs: startedNs)
         try request.start()
         return try request.wait().get()
     }
 
     /// A synchronous call from a done callback of this context would wait for the worker it blocks.
     func refuseOnWorkerThread() throws(FlickrError) {
-        if engine.isWorkerThread {
-            throw FlickrError(.state, "synchronous calls cannot be made from a done callback; use flickr_call_async")
-        }
+        if isOnWorkerThread { throw Self.syncCallFromDoneCallback }
+    }
+
+    private static var syncCallFromDoneCallback: FlickrError {
+        FlickrError(.state, "synchronous calls cannot be made from a done callback; use flickr_call_async")
     }
 
     /// Starts an operation; `onComplete` runs once on the engine's thread when it ends.
     package func start(_ operation: any Operation, onComplete: Request.Completion?) throws(FlickrError) -> Request {
-        let request = Request(context: self, operation: operation, onComplete: onComplete)
+        let (settings, engine) = try session()
+        let request = Request(context: self, settings: settings, engine: engine, operation: operation,
+                              onComplete: onComplete)
         try request.start()
         return request
     }

@@ -121,7 +121,9 @@ FLICKR_API int flickr_call_async(flickr_request **out, flickr_context *ctx, cons
  * @param req the request.
  * @return its status (FLICKR_OK or a FLICKR_E* code; also recorded for flickr_error_last()),
  *         FLICKR_EINVAL for a request that is not live, or FLICKR_ESTATE when called from a
- *         done callback (of any context) for a request that has not ended yet.
+ *         done callback (of any context) for a request that has not ended yet. In the child of
+ *         a fork(), a request that was in flight at the fork has ended there with FLICKR_ESTATE
+ *         (it is the parent's; its done callback is not called in the child).
  * @note Added in 0.1. Thread-safe.
  */
 FLICKR_API int flickr_request_wait(flickr_request *req);

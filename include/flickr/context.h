@@ -162,7 +162,10 @@ typedef int (*flickr_interrupt_fn)(void *userdata);
  *                       NULL or "" makes a context that can only make unsigned calls.
  * @return FLICKR_OK, FLICKR_EINVAL (NULL out, missing key, invalid UTF-8 or control
  *         characters) or FLICKR_ENOMEM.
- * @note Added in 0.1. Thread-safe. Makes no network access.
+ * @note Added in 0.1. Thread-safe. Makes no network access. Fork-safe: a child of fork() may go on
+ *       using the context; its first request there gets the child its own connections and worker
+ *       thread (the parent's are left to the parent, their memory leaked in the child), and
+ *       requests in flight at the fork end in the child with FLICKR_ESTATE (docs/threading.md).
  */
 FLICKR_API int flickr_context_new(flickr_context **out, const char *api_key, const char *shared_secret);
 

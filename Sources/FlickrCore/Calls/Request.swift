@@ -21,6 +21,8 @@ package final class Request: @unchecked Sendable {
     static let maxRedirects = 5
 
     private let context: Context  // kept alive while the request lives
+    /// The context's engine when the request started (in a child of a fork, the parent's stays theirs).
+    private let engine: Engine
     private let operation: any Operation
     private let settings: Settings
     private let onComplete: Completion?
@@ -35,13 +37,14 @@ package final class Request: @unchecked Sendable {
     private let inline: Bool
 
     /// `startedNs`: when the call began, if before this request (a fetch that first waited for its cache entry).
-    init(context: Context, operation: any Operation, onComplete: Completion?, inline: Bool = false,
-         startedNs: UInt64 = Engine.nowNs()) {
+    init(context: Context, settings: Settings, engine: Engine, operation: any Operation, onComplete: Completion?,
+         inline: Bool = false, startedNs: UInt64 = Engine.nowNs()) {
         self.context = context
+        self.engine = engine
         self.startedNs = startedNs
         self.operation = operation
         self.inline = inline
-        self.settings = context.snapshot
+        self.settings = settings
         self.onComplete = onComplete
         retryPolicy = RetryPolicy(
             settings: settings, idempotent: operation.isIdempotent, resendable: operation.isResendable)
@@ -60,7 +63,7 @@ package final class Request: @unchecked Sendable {
             if inline {
                 complete(local)
             } else {
-                try context.engine.post { [self] in complete(local) }  // done callbacks run on the worker
+                try engine.post { [self] in complete(local) }  // done callbacks run on the worker
             }
             return
         }
@@ -91,7 +94,7 @@ package final class Request: @unchecked Sendable {
             s.cancelled = true
             return s.result == nil ? s.transfer : nil
         }
-        if let transfer { context.engine.cancel(transfer) }
+        if let transfer { engine.cancel(transfer) }
     }
 
     // MARK: Attempts
@@ -107,7 +110,7 @@ package final class Request: @unchecked Sendable {
         } else if let destination = try operation.bodySink() {
             sink = destination.write
         }
-        let engine = context.engine
+        let engine = engine
         var recycle: (@Sendable (UnsafeMutableRawPointer, EasySetup?) -> Void)?
         var pooled: (easy: UnsafeMutableRawPointer, warm: Bool)?
         if inline {
@@ -260,6 +263,36 @@ package final class Request: @unchecked Sendable {
         } catch {
             complete(.failure(error))
         }
+    }
+
+    // MARK: fork() (ForkGuard; the C layer reaches each live request through its handle)
+
+    package func lockForFork() {
+        state.lockForFork()
+        done.lockForFork()
+    }
+
+    package func unlockAfterForkInParent() {
+        done.unlockAfterForkInParent()
+        state.unlockAfterFork()
+    }
+
+    /// In the child, once unlocked: a request that had not ended belongs to the parent; it ends here
+    /// with ForkGuard.inFlightAtFork, without its done callback (one running at the fork, on the
+    /// parent's worker, counts as returned). Its transfer's curl handle is on the parent's
+    /// connection: left as it is. True when it ended so (the caller records the error).
+    package func unlockAfterForkInChild() -> Bool {
+        done.unlockAfterForkInChild()
+        state.unlockAfterFork()
+        let (ended, transfer) = state.withLock { s -> (Bool, Transfer?) in
+            defer { s.transfer = nil }
+            guard s.result == nil else { return (false, s.transfer) }
+            s.result = .failure(ForkGuard.inFlightAtFork)
+            return (true, s.transfer)
+        }
+        transfer?.abandon()
+        done.open()
+        return ended
     }
 
     private func complete(_ result: Result<Response, FlickrError>) {

@@ -31,6 +31,15 @@ final class NonceBytes: @unchecked Sendable {
         }
     }
 
+    func lockForFork() { block.lockForFork() }
+
+    /// A child drops the bytes it shares with its parent: both would hand out the same nonces
+    /// (the server refuses a nonce used twice in one second: oauth_problem=nonce_used).
+    func unlockAfterFork(child: Bool) {
+        block.unlockAfterFork()
+        if child { block.withLock { $0.used = $0.words.count } }
+    }
+
     private static func fill(_ words: inout [UInt64]) {
         let filled = words.withUnsafeMutableBytes { raw -> Bool in
             var offset = 0

@@ -258,6 +258,9 @@ package struct OAuthRequestSigner: Sendable {
 
     private static let lastEndpoint = Locked<(url: String, endpoint: EndpointURL, base: String)?>(nil)
 
+    static func lockForFork() { lastEndpoint.lockForFork() }
+    static func unlockAfterFork() { lastEndpoint.unlockAfterFork() }
+
     /// A parameter with its RFC 3986 encodings and its position among the parameters (for a stable order).
     private struct EncodedPair {
         var pair: (String, String)

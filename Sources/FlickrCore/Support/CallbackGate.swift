@@ -55,6 +55,23 @@ package enum CallbackGate {
         return true
     }
 
+    // fork() (ForkGuard): callbacks that were running on other threads at the fork do not exist in
+    // the child, so it counts only its own thread's.
+    static func lockForFork() {
+        _ = depth  // its key is made now, not halfway through in another thread
+        state.lockForFork()
+    }
+
+    static func unlockAfterFork(child: Bool) {
+        if child {
+            let own = depth
+            state.unlockAfterFork()
+            state.withLock { $0.running = own }
+        } else {
+            state.unlockAfterFork()
+        }
+    }
+
     private static var depth: Int {
         guard let key = depthKey else { return 0 }
         return Int(bitPattern: UInt(bitPattern: pthread_getspecific(key)))

@@ -29,4 +29,16 @@ package final class Locked<Value>: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
     }
+
+    // fork(): ForkGuard's handlers hold the lock from before the fork until after it in both
+    // processes, so that no other thread holds it (or is halfway through changing the value) at the
+    // instant of the fork. A lock another thread held then would stay locked in the child for good.
+
+    /// Takes the lock in the fork prepare handler; `unlockAfterFork` gives it back in each process.
+    package func lockForFork() { pthread_mutex_lock(mutex) }
+
+    package func unlockAfterFork() { pthread_mutex_unlock(mutex) }
+
+    /// The value, read by a fork handler that holds the lock through `lockForFork`.
+    package func peekLockedForFork<Result>(_ body: (Value) -> Result) -> Result { body(value) }
 }

@@ -277,6 +277,18 @@ final class Engine: @unchecked Sendable {
         curl_multi_wakeup(multi)
     }
 
+    /// In the child of a fork, for the parent's engine: its worker thread does not exist here and its
+    /// connections are the parent's sockets, so it is never touched again, nor freed (curl's cleanup
+    /// could write a TLS close_notify on them). Kept in a list, for the child's life.
+    func abandon() {
+        Engine.abandoned.withLock { $0.append(self) }
+    }
+
+    private static let abandoned = Locked<[Engine]>([])
+
+    static func lockAbandonedForFork() { abandoned.lockForFork() }
+    static func unlockAbandonedAfterFork() { abandoned.unlockAfterFork() }
+
     /// Stops the worker (the context is gone, so no request is left) and waits for
     /// it to exit, so that its sockets and TLS state are gone when this returns —
     /// unless called on the worker itself (a context freed from a done callback),
@@ -333,7 +345,11 @@ final class Engine: @unchecked Sendable {
     private func run() {
         shared.withLock { $0.worker = pthread_self() }
         if let key = Engine.workerKey { pthread_setspecific(key, UnsafeRawPointer(bitPattern: 1)) }
+        let generation = ForkGuard.generation
         while true {
+            // A done callback forked, and this is the child: the loop's transfers and connections
+            // are the parent's. The thread ends (the child with it, this being its only thread).
+            if ForkGuard.generation != generation { return }
             let now = Engine.nowNs()
             let (incoming, cancels, posted, exit, nextDue, maxConnections) = shared.withLock {
                 state -> ([Transfer], [Transfer], [@Sendable () -> Void], Bool, UInt64?, Int) in
@@ -414,7 +430,9 @@ final class Engine: @unchecked Sendable {
             let code = message.pointee.data.result
             curl_multi_remove_handle(multi, easy)
             if let transfer = active.removeValue(forKey: easy) {
+                let generation = ForkGuard.generation
                 transfer.finish(curlCode: code)
+                if ForkGuard.generation != generation { return }  // forked in the done callback: see run()
             }
         }
     }

@@ -36,4 +36,16 @@ final class Latch: @unchecked Sendable {
         }
         pthread_mutex_unlock(mutex)
     }
+
+    /// fork(): held across the fork, like `Locked.lockForFork`.
+    func lockForFork() { pthread_mutex_lock(mutex) }
+
+    func unlockAfterForkInParent() { pthread_mutex_unlock(mutex) }
+
+    /// In the child the condition is made anew: threads of the parent that waited on it do not
+    /// exist here, and glibc's broadcast would wait for them to wake.
+    func unlockAfterForkInChild() {
+        pthread_cond_init(condition, nil)
+        pthread_mutex_unlock(mutex)
+    }
 }

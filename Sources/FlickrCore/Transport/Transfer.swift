@@ -56,6 +56,8 @@ final class Transfer: @unchecked Sendable {
     /// the options it leaves set (nil when they are not plain `setup`: uploads, failed setup).
     private let recycle: (@Sendable (UnsafeMutableRawPointer, EasySetup?) -> Void)?
     private var leavesSetup: EasySetup?
+    /// In the child of a fork: the handle is on the parent's connection, never cleaned up here.
+    private var abandoned = false
 
     /// `easy` is a handle from the engine's pool (given back through `recycle`), or nil for a new
     /// one; `warm` when the pool says it already has this request's `EasySetup` options set.
@@ -113,7 +115,9 @@ final class Transfer: @unchecked Sendable {
 
     private func cleanup() {
         upload = nil
-        if let recycle {
+        if abandoned {
+            // Leaked: curl_easy_cleanup could write (a TLS close_notify) on the parent's socket.
+        } else if let recycle {
             recycle(easy, leavesSetup)
         } else {
             curl_easy_cleanup(easy)
@@ -428,6 +432,9 @@ final class Transfer: @unchecked Sendable {
     }
 
     // MARK: Completion (the thread running the transfer)
+
+    /// In the child of a fork, for a transfer that was in flight: its handle stays untouched.
+    func abandon() { abandoned = true }
 
     /// Runs the completion once, with curl's result for this handle.
     func finish(curlCode: CURLcode) {

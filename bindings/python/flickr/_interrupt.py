@@ -18,6 +18,7 @@ Only the default handler is stood in for: a program's own SIGINT handler is left
 from __future__ import annotations
 
 import ctypes
+import os
 import signal
 import threading
 from typing import Any, Callable
@@ -47,6 +48,17 @@ def _check(_userdata) -> int:
 
 #: The context's flickr_interrupt_fn; module-level, so the thunk lives as long as the library.
 CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)(_check)
+
+
+def _after_fork_in_child() -> None:
+    # The child's main thread is the one that forked (threading's own handler, registered before
+    # this one, has made it so); a blocking call another thread was in does not exist here.
+    global _MAIN, _blocking, _noted
+    _MAIN = threading.main_thread().ident
+    _blocking = _noted = False
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def interruptible(function):

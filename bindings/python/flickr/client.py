@@ -6,10 +6,12 @@ import atexit
 import ctypes
 import itertools
 import logging
+import os
 import pathlib
 import queue
 import threading
 import time
+import weakref
 from concurrent.futures import Future, InvalidStateError
 from typing import TYPE_CHECKING, Any, Iterator, Union
 
@@ -106,7 +108,7 @@ def _on_done(request, status, response, userdata):
     # This runs on the library's worker thread, which every transfer of the context shares:
     # it only copies the outcome and queues it; a dispatcher thread completes the future.
     with _pending_lock:
-        pending = _pending.pop(userdata or 0, None)
+        pending = _pending.get(userdata or 0)
         if pending is not None:
             pending.request = None  # from here on, cancel() must not touch the C request
     if pending is None:
@@ -122,6 +124,8 @@ def _on_done(request, status, response, userdata):
         except BaseException as failure:  # never let an exception escape into C
             error = failure
     pending.dispatcher.put((pending.future, pending.convert, owned, error))
+    with _pending_lock:  # only now: a child forked before the put fails the future (_after_fork_in_child)
+        _pending.pop(userdata or 0, None)
 
 
 def _deliver(future: Future, convert, response, error: BaseException | None) -> None:
@@ -144,7 +148,10 @@ def _deliver(future: Future, convert, response, error: BaseException | None) -> 
 
 
 _STOP = object()  # wakes an idle dispatcher thread to see whether it should end
+_IN_FLIGHT_AT_FORK = ("the request was in flight when the process forked: it belongs to the parent process, and ends"
+                      " in the child without an answer (start it again in the child)")
 _dispatcher_serials = itertools.count(1)
+_dispatchers: "weakref.WeakSet[_Dispatcher]" = weakref.WeakSet()  # for the fork handler
 
 
 class _Dispatcher:
@@ -176,6 +183,8 @@ class _Dispatcher:
         self._taken = 0  # outcomes taken so far: the next one's turn
         self._turn = 0  # the turn that may deliver now
         self._turn_since: float | None = None  # when that turn started delivering
+        self._delivering: dict[int, Future] = {}  # by turn: futures taken, not yet completed
+        _dispatchers.add(self)
 
     # -- called by the Flickr object and the worker --------------------------
 
@@ -255,6 +264,7 @@ class _Dispatcher:
                 self._idle -= 1
                 self._in_flight -= 1
                 turn, self._taken = self._taken, self._taken + 1
+                self._delivering[turn] = item[0]
                 if self._ended():
                     self._queue.put(_STOP)
                 # Before delivering, which may block: someone must be there for the next outcome.
@@ -279,8 +289,33 @@ class _Dispatcher:
             self._turn, self._turn_since = turn, time.monotonic()
             self._lock.notify_all()  # the next turn's thread starts counting its grace
 
+    def after_fork_in_child(self, orphans: list[tuple], unqueued: list[Future]) -> None:
+        """In the child of a fork: no dispatcher thread exists here, and the lock may have been held
+        by one at the fork. Outcomes queued before the fork are delivered here too; `orphans` (the
+        requests that were in flight, which end here without a done callback), the futures of
+        `unqueued` whose outcome is not in the queue (the worker was on its way to queue it), and
+        the deliveries that a thread of the parent was making fail with the fork error."""
+        self._lock = threading.Condition()
+        queued = []
+        while not self._queue.empty():
+            queued.append(self._queue.get_nowait())
+        have = {id(item[0]) for item in queued if item is not _STOP}
+        lost = [future for future in unqueued if id(future) not in have]
+        redo = [(future, None, _ffi.Response(), errors.StateError(errors.ESTATE, _IN_FLIGHT_AT_FORK))
+                for future in list(self._delivering.values()) + lost]
+        self._in_flight += len(self._delivering)  # taken once already
+        self._delivering.clear()
+        self._idle = 0
+        self._turn, self._turn_since = self._taken, None
+        for outcome in queued + redo + orphans:
+            self._queue.put(outcome)
+        if not self._queue.empty():
+            self._idle = 1
+            self._spawn()
+
     def _end_turn(self, turn: int) -> None:
         with self._lock:
+            self._delivering.pop(turn, None)
             if self._turn == turn:  # not overtaken: hand over to the next turn
                 self._turn, self._turn_since = turn + 1, None
                 self._lock.notify_all()
@@ -301,6 +336,30 @@ def _cancel_pending_at_exit():
     # a call into one after that crashes the process. Waits for callbacks already running.
     if _ffi.is_loaded():
         _ffi.lib().flickr_shutdown_callbacks(5000)
+
+
+def _after_fork_in_child() -> None:
+    """os.register_at_fork: the child of a fork starts the binding's thread state afresh (the
+    library does the same for its own: docs/threading.md, "Across fork()")."""
+    global _pending_lock
+    _pending_lock = threading.Lock()  # another thread may have held it at the fork
+    orphans: dict[_Dispatcher, list[tuple]] = {}
+    unqueued: dict[_Dispatcher, list[Future]] = {}
+    for pending in list(_pending.values()):
+        if pending.request is None:
+            # Ended in the parent; its outcome is queued unless the worker had not queued it yet.
+            unqueued.setdefault(pending.dispatcher, []).append(pending.future)
+            continue
+        # In flight at the fork: the library ended it in the child, with no done callback.
+        with _ffi.Request(pending.request):
+            error = _ffi.error_from_record(_ffi.lib().flickr_request_error(pending.request).contents)
+        orphans.setdefault(pending.dispatcher, []).append((pending.future, None, _ffi.Response(), error))
+    _pending.clear()
+    for dispatcher in list(_dispatchers):
+        dispatcher.after_fork_in_child(orphans.get(dispatcher, []), unqueued.get(dispatcher, []))
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 class RequestFuture(Future):

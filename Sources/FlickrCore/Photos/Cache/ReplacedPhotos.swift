@@ -27,6 +27,9 @@ enum ReplacedPhotos {
 
     private static let state = Locked(State())
 
+    static func lockForFork() { state.lockForFork() }
+    static func unlockAfterFork() { state.unlockAfterFork() }
+
     /// Records that the photo's image was (or may have been) replaced.
     static func record(_ photoID: String) {
         state.withLock { s in

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+
+import Glibc
+
+/// fork() in a process that has used the library (docs/threading.md, "Across fork()").
+///
+/// A child has one thread, the one that forked, and a copy of the parent's memory: the contexts'
+/// worker threads are gone, their kept-alive connections are sockets the parent still uses, and a
+/// lock another thread held at the fork instant stays held for good. So:
+/// - every lock the child may take is held by the fork handlers across fork() (prepare takes them
+///   in one order, the parent and child handlers give them back), so none is held, and no value is
+///   halfway through a change, in the child;
+/// - the child counts one more `generation`; a context sees the change on first use and starts
+///   afresh with a new engine (no connections, no worker), leaking the parent's without touching
+///   it (cleaning it up would write TLS close_notify on the parent's sockets);
+/// - requests in flight at the fork are the parent's: in the child they end at once with
+///   `inFlightAtFork`, without their done callbacks.
+///
+/// The C layer installs the handlers with the first context (`ForkHandlers` in Sources/Flickr) and
+/// calls these around its own (its handle registries).
+package enum ForkGuard {
+    /// 0 in the process that loaded the library, one more in each child of a fork. Written only by
+    /// the child handler, while the child has a single thread; every later thread starts after it.
+    nonisolated(unsafe) package private(set) static var generation: UInt64 = 0
+
+    /// How the requests that were in flight at the fork end in the child.
+    package static let inFlightAtFork = FlickrError(
+        .state, "the request was in flight when the process forked: it belongs to the parent process, and ends"
+            + " in the child without an answer (start it again in the child)")
+
+    // Called in this order by the C layer's handlers, around its own locks: prepareContexts,
+    // (its registries), prepareGlobals; after the fork, in each process, the reverse.
+
+    package static func prepareContexts() { Context.lockAllForFork() }
+
+    package static func prepareGlobals() {
+        // Lazily made globals every call needs, made now if another thread is making them.
+        _ = Engine.isAnyWorkerThread
+        _ = RequestHeaders.plainGet
+        _ = try? CurlGlobal.ensure()
+        _ = inFlightAtFork
+        CallbackGate.lockForFork()
+        ReplacedPhotos.lockForFork()
+        NonceBytes.shared.lockForFork()
+        OAuthRequestSigner.lockForFork()
+        Engine.lockAbandonedForFork()
+    }
+
+    /// `child`: in the child, which counts one more generation (it runs first there).
+    package static func afterForkGlobals(child: Bool) {
+        if child { generation &+= 1 }
+        Engine.unlockAbandonedAfterFork()
+        OAuthRequestSigner.unlockAfterFork()
+        NonceBytes.shared.unlockAfterFork(child: child)
+        ReplacedPhotos.unlockAfterFork()
+        CallbackGate.unlockAfterFork(child: child)
+    }
+
+    package static func afterForkContexts() { Context.unlockAllAfterFork() }
+}

@@ -15,7 +15,7 @@ then one command and a diff of data/flickr-methods.json.
 
 Derived files (never edit them by hand):
 - Sources/FlickrCore/Catalogue/MethodTable.swift  the table compiled into libflickr.so
-- sandbox/flickr_sandbox/catalogue.py      the sandbox's copy (it runs without libflickr.so)
+- sandbox/flickr_sandbox/catalogue.py               the sandbox's copy (it runs without libflickr.so)
 - bindings/python/flickr/api.pyi                   typing stubs of Flickr.<group>.<method>(...)
 Python's Flickr objects read the table from the library at run time (flickr_method_at), and a
 test checks that the library, the sandbox module and the JSON agree.

@@ -32,8 +32,8 @@ BIN = BUILD / "bench"
 PY = sys.executable
 MiB = 1024 * 1024
 
-sys.path.insert(0, str(ROOT / "bindings" / "python"))
-from flickr.sandbox import SandboxProcess  # noqa: E402
+sys.path.insert(0, str(ROOT / "sandbox"))
+from flickr_sandbox import SandboxProcess  # noqa: E402
 
 
 def log(*args):
@@ -47,7 +47,7 @@ def log(*args):
 class Server:
     """A bench server process (bench/server.c) that prints its base URL first.
 
-    The sandbox is a flickr.sandbox.launch.SandboxProcess instead: it hands over its credentials too.
+    The sandbox is a flickr_sandbox.launch.SandboxProcess instead: it hands over its credentials too.
     """
 
     def __init__(self, argv, env=None, cwd=None):
@@ -434,7 +434,7 @@ def main():
     wanted = {int(w) for w in cfg.workloads.split(",")}
 
     env = dict(os.environ, FLICKR_LIBRARY=str(BUILD / "libflickr.so.0"),
-               PYTHONPATH=str(ROOT / "bindings/python"), PYTHONDONTWRITEBYTECODE="1")
+               PYTHONPATH=os.pathsep.join((str(ROOT / "bindings/python"), str(ROOT / "sandbox"))), PYTHONDONTWRITEBYTECODE="1")
     started = datetime.datetime.now(datetime.timezone.utc)
     sandbox = SandboxProcess(env=env, stderr=subprocess.DEVNULL)
     fast = Server([BIN / "benchserver", "--port", "0"])

@@ -15,7 +15,7 @@ then one command and a diff of data/flickr-methods.json.
 
 Derived files (never edit them by hand):
 - Sources/FlickrCore/Catalogue/MethodTable.swift  the table compiled into libflickr.so
-- bindings/python/flickr/sandbox/catalogue.py      the sandbox's copy (it runs without libflickr.so)
+- sandbox/flickr_sandbox/catalogue.py               the sandbox's copy (it runs without libflickr.so)
 - bindings/python/flickr/api.pyi                   typing stubs of Flickr.<group>.<method>(...)
 Python's Flickr objects read the table from the library at run time (flickr_method_at), and a
 test checks that the library, the sandbox module and the JSON agree.
@@ -33,7 +33,7 @@ import xml.etree.ElementTree as ET
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATA = ROOT / "data" / "flickr-methods.json"
 SWIFT = ROOT / "Sources/FlickrCore/Catalogue/MethodTable.swift"
-SANDBOX = ROOT / "bindings/python/flickr/sandbox/catalogue.py"
+SANDBOX = ROOT / "sandbox/flickr_sandbox/catalogue.py"
 STUBS = ROOT / "bindings/python/flickr/api.pyi"
 PERMISSIONS = ["none", "read", "write", "delete"]  # flickr.reflection's requiredperms 0..3
 # Set by libflickr on every call (and refused from callers): never an argument a caller passes.

@@ -19,10 +19,11 @@ BUILD = REPO / "build"
 EXAMPLES = BUILD / "bindings" / "c" / "examples"
 PHOTO = REPO / "bindings" / "c" / "examples" / "photo.jpg"
 sys.path.insert(0, str(REPO / "bindings" / "python"))
+sys.path.insert(0, str(REPO / "sandbox"))
 sys.path.insert(0, str(REPO / "bindings" / "c" / "examples"))
 os.environ.setdefault("FLICKR_LIBRARY", str(BUILD / "libflickr.so.0"))
 
-from flickr.sandbox import SandboxProcess, SandboxStartError  # noqa: E402
+from flickr_sandbox import SandboxProcess, SandboxStartError  # noqa: E402
 
 
 def heading(text: str) -> None:
@@ -115,7 +116,7 @@ def main() -> int:
         if real:
             heading("Against the real Flickr (FLICKR_API_KEY is set)")
         else:
-            heading("Starting the sandbox (python -m flickr.sandbox)")
+            heading("Starting the sandbox (python -m flickr_sandbox)")
             sandbox_process = start_sandbox(env)
             settings = sandbox_process.settings
             print(f"sandbox at {settings.url}, data in {settings.data_dir}")

@@ -21,11 +21,12 @@ import urllib.parse
 import xml.etree.ElementTree as ET
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "bindings" / "python"))
+sys.path.insert(0, str(REPO / "sandbox"))
 
-from flickr.sandbox import Sandbox, png, scenes  # noqa: E402
-from flickr.sandbox.raster import Raster  # noqa: E402
-from flickr.sandbox.seed import TITLES  # noqa: E402
+from flickr_sandbox import Sandbox  # noqa: E402
+from flickr_sandbox.pictures import png, scenes  # noqa: E402
+from flickr_sandbox.pictures.raster import Raster  # noqa: E402
+from flickr_sandbox.seed import TITLES  # noqa: E402
 
 # Titles of the contact sheet: one of each scene and its variants.
 SHEET = ["Sunset over the bay", "Harbour lights", "Lighthouse", "東京の夜", "Blue hour", "Rainy street",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Runs every test: Swift unit tests (swift test), C tests (ctest), Python tests (pytest), the
-# example viewer's tests (pytest, in headless Chromium),
+# sandbox's tests (pytest sandbox/tests), the example viewer's tests (pytest, in headless Chromium),
 # then the quick reliability runs: valgrind memcheck, the ASan+UBSan and TSan builds, libFuzzer smoke runs.
 # Installs what it needs first: system packages, then the Python test packages into the
 # project's venv (scripts/venv.sh), whose python3 every suite below runs. Each runner prints its
@@ -26,12 +26,18 @@ swift test ${CI:+-Xswiftc -warnings-as-errors} || failed+=("swift test")
 echo "== C tests (ctest)"
 ctest --test-dir build --output-on-failure || failed+=("ctest")
 
-echo "== Python tests (pytest)"
-FLICKR_LIBRARY="$root/build/libflickr.so.0" PYTHONPATH="$root/bindings/python" \
+# The client (bindings/python) and the sandbox, its tests' server (sandbox/), as a checkout has them.
+pythonpath="$root/bindings/python:$root/sandbox"
+
+echo "== Python tests (pytest bindings/python/tests)"
+FLICKR_LIBRARY="$root/build/libflickr.so.0" PYTHONPATH="$pythonpath" \
     python -m pytest "$root/bindings/python/tests" -v -p no:cacheprovider || failed+=("pytest")
 
+echo "== Sandbox tests (pytest sandbox/tests)"
+PYTHONPATH="$root/sandbox" python -m pytest "$root/sandbox/tests" -v -p no:cacheprovider || failed+=("sandbox")
+
 echo "== Viewer tests (pytest bindings/python/examples/viewer/tests: headless Chromium; screenshots in build/viewer-screenshots)"
-FLICKR_LIBRARY="$root/build/libflickr.so.0" PYTHONPATH="$root/bindings/python" \
+FLICKR_LIBRARY="$root/build/libflickr.so.0" PYTHONPATH="$pythonpath" \
     python -m pytest "$root/bindings/python/examples/viewer/tests" -v -p no:cacheprovider || failed+=("viewer")
 
 # Reliability (quick forms; README "Testing" has the long ones).
@@ -48,4 +54,4 @@ if ((${#failed[@]})); then
     echo "FAILED suites: ${failed[*]}" >&2
     exit 1
 fi
-echo "All suites passed: swift test, ctest, pytest, viewer, valgrind, sanitizers, fuzz."
+echo "All suites passed: swift test, ctest, pytest, sandbox, viewer, valgrind, sanitizers, fuzz."

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Runs a test program against a fresh sandbox: starts `python -m flickr.sandbox
---port 0` (with --tls for `--tls`) through flickr.sandbox.launch, passes its URL and
+"""Runs a test program against a fresh sandbox: starts `python -m flickr_sandbox
+--port 0` (with --tls for `--tls`) through flickr_sandbox.launch, passes its URL and
 credentials to the program in FLICKR_SANDBOX_* environment variables (and in the
 FLICKR_* ones the examples and the CLI read), and stops the sandbox afterwards.
 
@@ -12,8 +12,8 @@ import pathlib
 import subprocess
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bindings" / "python"))
-from flickr.sandbox import SandboxProcess, SandboxStartError  # noqa: E402
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "sandbox"))
+from flickr_sandbox import SandboxProcess, SandboxStartError  # noqa: E402
 
 args = sys.argv[1:]
 tls = args[:1] == ["--tls"]

@@ -11,7 +11,7 @@
  *    (the library never does this by itself) and calls flickr.test.login.
  *
  * FLICKR_ENDPOINT points every service at a Flickr-compatible server, such as the
- * sandbox (python -m flickr.sandbox). Uses only <flickr.h>. */
+ * sandbox (python -m flickr_sandbox). Uses only <flickr.h>. */
 #include <flickr.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -17,8 +17,8 @@ import urllib.error
 import urllib.request
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
-sys.path.insert(0, str(REPO / "bindings" / "python"))
-from flickr.sandbox import SandboxProcess, SandboxStartError  # noqa: E402
+sys.path.insert(0, str(REPO / "sandbox"))
+from flickr_sandbox import SandboxProcess, SandboxStartError  # noqa: E402
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):

@@ -3,7 +3,7 @@
 
 Importing this package does not load the native library; it is loaded on
 first use (see ``flickr._ffi`` for where it is looked for), so the sandbox
-(``python -m flickr.sandbox``) runs without it.
+(``python -m flickr_sandbox``) runs without it.
 """
 from __future__ import annotations
 

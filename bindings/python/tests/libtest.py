@@ -8,14 +8,20 @@ import subprocess
 import sys
 import threading
 
-from flickr.sandbox import SandboxProcess
-
 REPO = pathlib.Path(__file__).resolve().parents[3]
 PACKAGE_DIR = REPO / "bindings" / "python"
+# The sandbox, the tests' server, is a distribution of its own (sandbox/flickr_sandbox).
+SANDBOX_DIR = REPO / "sandbox"
+# A checkout's client and sandbox: the PYTHONPATH of the programs the tests start.
+PYTHONPATH = os.pathsep.join((str(PACKAGE_DIR), str(SANDBOX_DIR)))
+if str(SANDBOX_DIR) not in sys.path:
+    sys.path.append(str(SANDBOX_DIR))
+
+from flickr_sandbox import SandboxProcess  # noqa: E402
 
 
 def running_sandbox(*extra) -> SandboxProcess:
-    """A sandbox process (`python -m flickr.sandbox --port 0 EXTRA...`) with its settings
+    """A sandbox process (`python -m flickr_sandbox --port 0 EXTRA...`) with its settings
     (`.url`, `.api_key`...): a context manager, or stop it with `.stop()`."""
     return SandboxProcess(*extra)
 
@@ -29,7 +35,7 @@ def cli_env(sandbox, *, token=True, env_extra=None) -> dict:
     """The environment of a `flickr` command run against `sandbox`, as a user would: credentials in
     the environment (and the sandbox's pre-authorised token unless `token` is False), no token store."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("FLICKR_") or k == "FLICKR_LIBRARY"}
-    env.update(sandbox.settings.client_environment(token=token), PYTHONPATH=str(PACKAGE_DIR),
+    env.update(sandbox.settings.client_environment(token=token), PYTHONPATH=PYTHONPATH,
                FLICKR_TOKEN_STORE=os.devnull + ".none")
     env.update(env_extra or {})
     return env

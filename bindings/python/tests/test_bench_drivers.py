@@ -11,13 +11,13 @@ import os
 import subprocess
 import sys
 
-from libtest import REPO
+from libtest import PYTHONPATH, REPO
 
 BENCH = REPO / "bench"
 
 
 def run_driver(*argv, env_extra=None) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(REPO / "bindings" / "python"), **(env_extra or {}))
+    env = dict(os.environ, PYTHONPATH=PYTHONPATH, **(env_extra or {}))
     done = subprocess.run([sys.executable, *map(str, argv)], capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])

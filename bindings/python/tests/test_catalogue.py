@@ -13,7 +13,7 @@ import time
 import pytest
 
 import flickr
-from flickr.sandbox.catalogue import METHODS as SANDBOX_CATALOGUE
+from flickr_sandbox.catalogue import METHODS as SANDBOX_CATALOGUE
 from libtest import REPO, endpoints
 
 DATA = json.loads((REPO / "data" / "flickr-methods.json").read_text())

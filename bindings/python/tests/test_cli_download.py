@@ -8,8 +8,8 @@ import zlib
 
 import pytest
 
-from flickr.sandbox.images import header_dimensions
-from flickr.sandbox.jpeg import placeholder_jpeg
+from flickr_sandbox.images import header_dimensions
+from flickr_sandbox.pictures.jpeg import placeholder_jpeg
 from libtest import answering, run_cli
 
 WIDE = placeholder_jpeg(2100, 900, (200, 30, 30))  # has every size up to k (2048)

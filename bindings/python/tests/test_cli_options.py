@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: MIT
 """The `flickr` command line's option handling: options anywhere after the command, help texts."""
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
-from libtest import run_cli as run
+from libtest import PACKAGE_DIR, cli_env, run_cli as run
 
 
 def test_call_options_between_parameters(library_path, sandbox):
@@ -54,6 +57,34 @@ def test_sandbox_takes_its_own_options_after_global_ones(library_path, sandbox):
     refused = run(sandbox, "-v", "sandbox", "--port", "0", "--no-such-option")
     assert refused.returncode == 2
     assert "--no-such-option" in refused.stderr
+
+
+def run_without_the_sandbox(sandbox, *argv, pythonpath=PACKAGE_DIR):
+    """`flickr ARGV` with the client alone: PYTHONPATH without sandbox/, and no site-packages (-S),
+    where a flickr-sandbox could be installed."""
+    env = dict(cli_env(sandbox), PYTHONPATH=str(pythonpath))
+    return subprocess.run([sys.executable, "-S", "-m", "flickr", *argv], capture_output=True, text=True,
+                          timeout=60, env=env)
+
+
+@pytest.mark.parametrize("argv", [["sandbox", "--port", "0"], ["sandbox", "--help"]])
+def test_sandbox_not_installed_says_how_to_install_it_in_one_line(library_path, sandbox, argv):
+    result = run_without_the_sandbox(sandbox, *argv)
+    assert (result.returncode, result.stdout) == (2, ""), result.stderr
+    assert result.stderr == ("flickr: the sandbox is a separate package: pip install flickr-sandbox "
+                             "(from a checkout: pip install ./sandbox)\n")
+
+
+def test_a_broken_sandbox_is_not_called_missing(library_path, sandbox, tmp_path):
+    """Only flickr_sandbox itself missing means "install it": an import failing inside it is a bug."""
+    (tmp_path / "flickr_sandbox").mkdir()
+    (tmp_path / "flickr_sandbox" / "__init__.py").write_text("")
+    (tmp_path / "flickr_sandbox" / "__main__.py").write_text("import no_such_module_of_the_sandbox\n")
+    result = run_without_the_sandbox(sandbox, "sandbox", "--port", "0",
+                                     pythonpath=os.pathsep.join((str(PACKAGE_DIR), str(tmp_path))))
+    assert result.returncode == 1 and "pip install" not in result.stderr, result.stderr
+    assert result.stderr.startswith("flickr: unexpected error: ModuleNotFoundError: No module named "
+                                    "'no_such_module_of_the_sandbox'"), result.stderr
 
 
 def described_options(help_text: str) -> dict:

@@ -5,7 +5,7 @@ import threading
 import pytest
 
 import flickr
-from flickr.sandbox import Sandbox
+from flickr_sandbox import Sandbox
 from libtest import endpoints
 
 

@@ -13,7 +13,7 @@ import time
 import pytest
 
 import flickr
-from flickr.sandbox.images import header_dimensions
+from flickr_sandbox.images import header_dimensions
 from libtest import PACKAGE_DIR, endpoints, running_sandbox
 from test_interrupt import default_sigint
 

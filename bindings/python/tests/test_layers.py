@@ -7,8 +7,8 @@ and under ``if TYPE_CHECKING:`` (the type checker follows it). ``from X import a
 module X.a when there is one, else to X (a name X defines); a package's ``__init__`` counts only
 where it is named, not behind each of its submodules, since Python runs it before them anyway.
 
-The sandbox (flickr/sandbox) is in the graph, but only cycles that take in a module outside it are
-reported: the sandbox is being restructured separately, and its own cycles are fixed there.
+The sandbox is a distribution of its own (sandbox/flickr_sandbox, with its own layer test): the
+client imports it in one place only, lazily, where `flickr sandbox` runs it.
 """
 from __future__ import annotations
 
@@ -20,7 +20,9 @@ import sys
 
 from libtest import PACKAGE_DIR
 
-SANDBOX = "flickr.sandbox"
+SANDBOX = "flickr_sandbox"
+#: The one module of the client that imports the sandbox (inside the function that runs it).
+SANDBOX_IMPORTER = "flickr.cli.sandbox"
 
 #: Lowest first. A module imports from its own layer or the ones below it (the cycle test keeps a
 #: layer's own imports acyclic); docs/python.md says why each module sits where it does.
@@ -129,13 +131,37 @@ def test_the_graph_sees_every_kind_of_import():
     assert "flickr._ffi" in edges["flickr.client"]  # from . import _ffi
     assert "flickr.oauth" in edges["flickr.client"]  # lazy, in a method, and under TYPE_CHECKING
     assert "flickr" in edges["flickr.cli.common"]  # from .. import Flickr: the package itself
-    assert "flickr.sandbox.__main__" in edges["flickr.cli.sandbox"]
-    assert any(in_sandbox(name) for name in edges) and len(edges) > 40
+    assert "flickr.cli.common" in edges["flickr.cli.sandbox"]
+    assert len(edges) > 25
 
 
-def test_no_import_cycle_outside_the_sandbox():
+def sandbox_imports(source: str) -> list[tuple[int, bool]]:
+    """(line, at module level) of each import of the sandbox in the Python `source`."""
+    tree = ast.parse(source)
+    top = {id(node) for node in tree.body}
+    found = []
+    for node in ast.walk(tree):
+        names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
+            [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+        if any(in_sandbox(name) for name in names):
+            found.append((node.lineno, id(node) in top))
+    return found
+
+
+def test_the_client_imports_the_sandbox_only_where_flickr_sandbox_runs_it():
+    """The client installs and runs without flickr-sandbox: one lazy import, in the CLI's command."""
+    importers = {name: sandbox_imports(path.read_text(encoding="utf-8")) for name, path in modules().items()}
+    importers = {name: lines for name, lines in importers.items() if lines}
+    assert set(importers) == {SANDBOX_IMPORTER}, importers
+    assert not any(top for _, top in importers[SANDBOX_IMPORTER]), "the sandbox import must stay lazy"
+    # The finder sees every form, at the top or in a function.
+    assert sandbox_imports("import flickr_sandbox\ndef f():\n    from flickr_sandbox.launch import x\n"
+                           "import flickr_sandbox.pictures as p\n") == [(1, True), (4, True), (3, False)]
+
+
+def test_no_import_cycle():
     edges = graph()
-    found = [component for component in cycles(edges) if not all(in_sandbox(name) for name in component)]
+    found = cycles(edges)
     described = ["; ".join(f"{name} -> {', '.join(sorted(edges[name] & set(component)))}" for name in component)
                  for component in found]
     assert not found, "import cycles:\n" + "\n".join(described)
@@ -150,10 +176,10 @@ def layer_of(name: str) -> int | None:
 
 def test_every_module_has_a_layer_and_imports_none_above_it():
     edges = graph()
-    unplaced = [name for name in edges if not in_sandbox(name) and layer_of(name) is None]
+    unplaced = [name for name in edges if layer_of(name) is None]
     assert not unplaced, f"modules without a layer in LAYERS (and docs/python.md): {unplaced}"
-    upward = [(name, target) for name, targets in edges.items() if not in_sandbox(name)
-              for target in targets if not in_sandbox(target) and (name, target) not in UPWARD
+    upward = [(name, target) for name, targets in edges.items()
+              for target in targets if (name, target) not in UPWARD
               and layer_of(target) > layer_of(name)]  # type: ignore[operator]
     assert not upward, f"imports from a higher layer: {upward}"
 

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: MIT
 """Wheels of the binding: a wheel that bundles libflickr.so is a platform wheel for the
-library's machine; a plain build never ships a library, however many copies lie about.
+library's machine; a plain build never ships a library, however many copies lie about, nor the
+sandbox. The sandbox's own wheel (flickr-sandbox, from sandbox/) holds it and runs.
 
-Each test builds from a copy of bindings/python (pip builds in the source tree, and the tests
-plant stale copies there), with `pip wheel --no-deps --no-build-isolation`: no index is asked.
+Each test builds from a copy of bindings/python or sandbox (pip builds in the source tree, and the
+tests plant stale copies there), with `pip wheel --no-deps --no-build-isolation`: no index is asked.
 """
 import hashlib
 import os
@@ -17,16 +18,21 @@ import pytest
 
 import flickr
 
-from libtest import PACKAGE_DIR
+from libtest import PACKAGE_DIR, SANDBOX_DIR
+
+
+def copy_source(directory, tmp_path):
+    """A copy of `directory` without build output."""
+    copy = tmp_path / "src"
+    shutil.copytree(directory, copy, ignore=shutil.ignore_patterns(
+        "__pycache__", "build", "*.egg-info", "tests", "examples", ".mypy_cache"))
+    return copy
 
 
 @pytest.fixture
 def source(tmp_path):
     """A copy of bindings/python without build output."""
-    copy = tmp_path / "src"
-    shutil.copytree(PACKAGE_DIR, copy, ignore=shutil.ignore_patterns(
-        "__pycache__", "build", "*.egg-info", "tests", "examples", ".mypy_cache"))
-    return copy
+    return copy_source(PACKAGE_DIR, tmp_path)
 
 
 def build_wheel(source, out, bundle=None):
@@ -80,16 +86,38 @@ def test_a_plain_build_never_ships_a_stale_library(library_path, source, tmp_pat
     assert wheel.name == f"flickr-{flickr.__version__}-py3-none-any.whl"
     assert wheel_metadata(wheel)["Root-Is-Purelib"] == "true"
     with zipfile.ZipFile(wheel) as archive:
-        assert not [name for name in archive.namelist() if "libflickr" in name]
+        names = archive.namelist()
+    assert not [name for name in names if "libflickr" in name]
     assert not (source / "build" / "lib" / "flickr" / "libflickr.so.0").exists()
+    # The client only: the sandbox is a distribution of its own.
+    assert "flickr/cli/sandbox.py" in names
+    assert not [name for name in names if name.startswith(("flickr/sandbox/", "flickr_sandbox/"))], names
 
 
-def test_bundling_refuses_what_is_no_library(source, tmp_path):
-    text = tmp_path / "libflickr.so.0"
-    text.write_text("not a library\n")
-    built = build_wheel(source, tmp_path / "dist", bundle=text)
-    assert built.returncode != 0
-    assert "not an ELF shared library" in built.stdout + built.stderr
-    missing = build_wheel(source, tmp_path / "dist", bundle=tmp_path / "nowhere.so")
-    assert missing.returncode != 0 and "no such file" in missing.stdout + missing.stderr
-    assert not list((tmp_path / "dist").glob("*.whl"))
+def test_the_sandbox_wheel_holds_the_sandbox_and_runs(tmp_path):
+    built = build_wheel(copy_source(SANDBOX_DIR, tmp_path), tmp_path / "dist")
+    assert built.returncode == 0, built.stdout + built.stderr
+    wheel = only_wheel(tmp_path / "dist")
+    assert wheel.name == f"flickr_sandbox-{flickr.__version__}-py3-none-any.whl"  # released together
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        metadata = archive.read(f"flickr_sandbox-{flickr.__version__}.dist-info/METADATA").decode()
+    expected = {"flickr_sandbox/__main__.py", "flickr_sandbox/py.typed", "flickr_sandbox/catalogue.py",
+                "flickr_sandbox/methods/photos.py", "flickr_sandbox/pictures/__init__.py",
+                "flickr_sandbox/pictures/jpeg.py", "flickr_sandbox/pictures/scenes.py"}
+    assert expected <= names, sorted(expected - names)
+    assert not [name for name in names if name.startswith(("flickr/", "tests/"))], sorted(names)
+    assert "Name: flickr-sandbox" in metadata and "Provides-Extra: tls" in metadata
+    # Installed alone, with no checkout on the path, it starts: `python -m flickr_sandbox --help`.
+    site = tmp_path / "site"
+    installed = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet",
+                                "--target", str(site), str(wheel)], capture_output=True, text=True, timeout=300,
+                               env=dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1"))
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    env = dict({k: v for k, v in os.environ.items() if k != "PYTHONPATH"}, PYTHONPATH=str(site))
+    where = subprocess.run([sys.executable, "-c", "import flickr_sandbox; print(flickr_sandbox.__file__)"],
+                           cwd=tmp_path, capture_output=True, text=True, timeout=60, env=env)
+    assert where.stdout.startswith(str(site / "flickr_sandbox")), where.stdout + where.stderr
+    shown = subprocess.run([sys.executable, "-m", "flickr_sandbox", "--help"],
+                           cwd=tmp_path, capture_output=True, text=True, timeout=60, env=env)
+    assert shown.returncode == 0 and "usage: python -m flickr_sandbox" in shown.stdout, shown.stdout + shown.stderr

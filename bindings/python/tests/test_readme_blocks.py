@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from libtest import PACKAGE_DIR, REPO, running_sandbox
+from libtest import PACKAGE_DIR, PYTHONPATH, REPO, running_sandbox
 
 READMES = [REPO / "README.md", PACKAGE_DIR / "README.md"]
 PLACEHOLDER_URL = "http://127.0.0.1:8080"
@@ -130,7 +130,7 @@ def workplace(library_path, readme_sandbox, tmp_path_factory):
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("FLICKR_", "XDG_")) and k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env.update(
-        FLICKR_LIBRARY=str(library_path), PYTHONPATH=str(PACKAGE_DIR), PYTHONUNBUFFERED="1",
+        FLICKR_LIBRARY=str(library_path), PYTHONPATH=PYTHONPATH, PYTHONUNBUFFERED="1",
         PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", HOME=str(home), BROWSER="true",
         XDG_CONFIG_HOME=str(home / ".config"), XDG_CACHE_HOME=str(home / ".cache"),
         FLICKR_TOKEN_STORE=str(home / ".config" / "tokens.json"),

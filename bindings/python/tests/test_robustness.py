@@ -339,7 +339,7 @@ def test_redirects_to_another_host_are_refused(library_path, bystander):
 
 
 def test_redirects_from_https_to_http_are_refused(library_path, tmp_path, bystander):
-    from flickr.sandbox import tls
+    from flickr_sandbox import tls
     ca, cert, key = tls.generate(str(tmp_path), "127.0.0.1")
     routes = {
         "/down": (302, {"Location": lambda s: f"http://127.0.0.1:{s.port}/ok"}, b""),

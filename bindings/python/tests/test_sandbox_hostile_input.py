@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from flickr.sandbox.methods import METHODS
+from flickr_sandbox.methods import METHODS
 
 HUGE = "1" * 40
 TWENTY = "9" * 20
@@ -244,13 +244,13 @@ def test_every_method_answers_hostile_numbers(sandbox, method):
 @pytest.fixture
 def own_sandbox():
     """An in-process sandbox, for tests that plant a bug in it."""
-    from flickr.sandbox import Sandbox
+    from flickr_sandbox import Sandbox
     with Sandbox() as sb:
         yield sb
 
 
 def test_a_bug_in_a_method_answers_500_and_is_logged(own_sandbox, monkeypatch, caplog):
-    from flickr.sandbox.methods import Method
+    from flickr_sandbox.methods import Method
 
     def broken(call):
         raise RuntimeError("planted bug")
@@ -268,13 +268,13 @@ def test_a_bug_in_a_method_answers_500_and_is_logged(own_sandbox, monkeypatch, c
         assert conn.getresponse().status == 200
     finally:
         conn.close()
-    logged = [r for r in caplog.records if r.name == "flickr.sandbox" and r.exc_info]
+    logged = [r for r in caplog.records if r.name == "flickr_sandbox" and r.exc_info]
     assert logged and "planted bug" in str(logged[0].exc_info[1])
     assert "api_key" not in logged[0].getMessage()  # the path only, never the query
 
 
 def test_a_bug_while_reading_the_request_answers_500(own_sandbox, monkeypatch, caplog):
-    from flickr.sandbox import server
+    from flickr_sandbox import server
 
     def broken(req):
         raise ValueError("planted bug")
@@ -282,7 +282,7 @@ def test_a_bug_while_reading_the_request_answers_500(own_sandbox, monkeypatch, c
     reply = send(own_sandbox, "POST", "/services/rest/", {"method": "flickr.test.echo"})
     assert reply.status == 500 and b"500 Internal Server Error" in reply.body
     assert reply.headers["Connection"] == "close"  # the body may not have been read
-    assert any(r.name == "flickr.sandbox" and r.exc_info for r in caplog.records)
+    assert any(r.name == "flickr_sandbox" and r.exc_info for r in caplog.records)
 
 
 # -- OAuth parameters in the Authorization header ---------------------------------------------

@@ -1,23 +1,25 @@
 # SPDX-License-Identifier: MIT
 """mypy over the whole package, as a user's type checker sees it (the package ships py.typed):
-`python3 -m mypy -p flickr` in bindings/python finds no error. pyproject.toml makes it strict for
-the sandbox (every function annotated, every body checked); the generated flickr/api.pyi types
-the catalogue's attribute calls, checked in test_catalogue.py."""
+`python3 -m mypy -p flickr` in bindings/python finds no error, nor `python3 -m mypy -p
+flickr_sandbox` in sandbox/, whose pyproject.toml makes it strict (every function annotated,
+every body checked); the generated flickr/api.pyi types the catalogue's attribute calls, checked
+in test_catalogue.py."""
 import importlib.util
 import subprocess
 import sys
 
 import pytest
 
-from libtest import PACKAGE_DIR
+from libtest import PACKAGE_DIR, SANDBOX_DIR
 
 
-def test_mypy_finds_no_error_in_the_package(tmp_path):
+@pytest.mark.parametrize("package, directory", [("flickr", PACKAGE_DIR), ("flickr_sandbox", SANDBOX_DIR)])
+def test_mypy_finds_no_error_in_the_package(package, directory, tmp_path):
     if importlib.util.find_spec("mypy") is None:
         pytest.fail("mypy is not installed: pip install -r bindings/python/requirements-test.txt")
     result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache"), "-p", "flickr"],
-        cwd=PACKAGE_DIR, capture_output=True, text=True, timeout=600)
+        [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache"), "-p", package],
+        cwd=directory, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.startswith("Success: no issues found"), result.stdout
 

@@ -18,8 +18,10 @@ import pytest
 VIEWER_DIR = Path(__file__).resolve().parents[1]
 REPO = Path(__file__).resolve().parents[5]
 sys.path.insert(0, str(VIEWER_DIR))
+if str(REPO / "sandbox") not in sys.path:  # the sandbox from this checkout, as the client tests find it
+    sys.path.append(str(REPO / "sandbox"))
 
-from flickr import sandbox as flickr_sandbox  # noqa: E402
+import flickr_sandbox  # noqa: E402
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 from viewer import create_app  # noqa: E402
 from viewer.flickr_service import FlickrService, connect  # noqa: E402

@@ -10,10 +10,12 @@ import urllib.request
 from pathlib import Path
 
 VIEWER_DIR = Path(__file__).resolve().parents[1]
+SANDBOX_DIR = VIEWER_DIR.parents[3] / "sandbox"  # flickr_sandbox from this checkout
 
 
 def test_the_command_starts_a_sandbox_and_the_viewer(tmp_path):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(VIEWER_DIR), os.environ.get("PYTHONPATH", "")]))
+    path = [str(VIEWER_DIR), str(SANDBOX_DIR), os.environ.get("PYTHONPATH", "")]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
     process = subprocess.Popen([sys.executable, "-m", "viewer", "--sandbox", "--port", "0",
                                 "--data-dir", str(tmp_path)], stdout=subprocess.PIPE, text=True, env=env)
     try:

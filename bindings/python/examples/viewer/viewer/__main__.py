@@ -62,7 +62,7 @@ def choose_flickr(args: argparse.Namespace, stack: ExitStack) -> tuple[str, str,
     key, secret = os.environ.get("FLICKR_API_KEY"), os.environ.get("FLICKR_API_SECRET")
     if key and secret and not (args.sandbox or args.endpoint):
         return key, secret, {}, args.data_dir or _data_home() / "flickr", "Flickr"
-    from flickr import sandbox
+    import flickr_sandbox as sandbox
 
     data_dir = args.data_dir or _data_home() / "sandbox"
     if args.endpoint and not args.sandbox:

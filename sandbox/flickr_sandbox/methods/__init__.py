@@ -3,7 +3,7 @@
 
 Each module registers its methods with :func:`~.registry.method`; a method receives a
 :class:`Call` and returns the payload (a list of envelope Nodes) or raises
-:class:`~flickr.sandbox.errors.ApiError`.  Importing this package imports every module, so
+:class:`~flickr_sandbox.errors.ApiError`.  Importing this package imports every module, so
 ``METHODS`` is complete.
 """
 

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-REPO = pathlib.Path(__file__).resolve().parents[4]
-PLACES = ["README.md", "bindings/python/README.md", "docs", "bindings/c/examples", "bindings/python/examples",
+REPO = pathlib.Path(__file__).resolve().parents[2]
+PLACES = ["README.md", "bindings/python/README.md", "sandbox/README.md", "docs", "bindings/c/examples", "bindings/python/examples",
           "scripts/demo.sh"]
 SUFFIXES = {".md", ".c", ".h", ".py", ".sh", ".html", ".js"}
 # A method name: flickr.<group>[.<group>...].<lowerCamelCase>, a whole word (not module paths such

@@ -11,11 +11,13 @@ import sys
 
 import pytest
 
+# sbclient beside this file; flickr_sandbox from this checkout (sandbox/), whatever PYTHONPATH says.
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from sbclient import Client  # noqa: E402
 
-from flickr.sandbox import Sandbox  # noqa: E402
+from flickr_sandbox import Sandbox  # noqa: E402
 
 
 @pytest.fixture(scope="session")

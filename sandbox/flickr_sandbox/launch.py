@@ -4,16 +4,16 @@
 The one way the tests, the C tests (``Tests/c/with_sandbox.py``), the examples, the demo and
 the bench start a sandbox of their own::
 
-    from flickr.sandbox import SandboxProcess
+    from flickr_sandbox import SandboxProcess
 
-    with SandboxProcess("--tls") as sandbox:      # python -m flickr.sandbox --port 0 --tls
+    with SandboxProcess("--tls") as sandbox:      # python -m flickr_sandbox --port 0 --tls
         sandbox.url, sandbox.api_key, sandbox.ca_file   # sandbox.settings: a Settings
         subprocess.run(program, env=dict(os.environ, **sandbox.settings.client_environment()))
 
 The child is started with ``--print-settings json`` and its first stdout line read as
-:class:`~flickr.sandbox.settings.Settings`, so that nobody parses the lines printed for people.
+:class:`~flickr_sandbox.settings.Settings`, so that nobody parses the lines printed for people.
 A process, not a thread: the sandbox then runs beside a client that may crash or hold the GIL
-(an in-process one is :class:`flickr.sandbox.Sandbox`).
+(an in-process one is :class:`flickr_sandbox.Sandbox`).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from typing import IO, Mapping, Union
 
 from .settings import Settings, SettingsView
 
-# The directory holding the flickr package: the child imports the same sandbox as its parent.
-PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
+# The directory holding the flickr_sandbox package: the child imports the same sandbox as its parent.
+PACKAGE_ROOT = str(Path(__file__).resolve().parents[1])
 START_TIMEOUT = 60.0  # seconds until the settings line; seeding takes well under one
 _Stderr = Union[int, IO[bytes], IO[str], None]
 
@@ -38,7 +38,7 @@ class SandboxStartError(RuntimeError):
 
 
 class SandboxProcess(SettingsView):
-    """``python -m flickr.sandbox --port 0 OPTIONS...`` as a child process, with its settings.
+    """``python -m flickr_sandbox --port 0 OPTIONS...`` as a child process, with its settings.
 
     ``options`` are the sandbox's own (``--tls``, ``--latency-ms N``, ``--data DIR``...); without
     ``--port`` it picks a free port.  ``env`` is the child's environment (default: this one's);
@@ -48,7 +48,7 @@ class SandboxProcess(SettingsView):
 
     def __init__(self, *options: str, env: Mapping[str, str] | None = None, stderr: _Stderr = None,
                  python: str = sys.executable, timeout: float = START_TIMEOUT):
-        argv = [python, "-m", "flickr.sandbox", "--print-settings", "json", *options]
+        argv = [python, "-m", "flickr_sandbox", "--print-settings", "json", *options]
         if not any(o == "--port" or o.startswith("--port=") for o in options):
             argv += ["--port", "0"]
         child_env = dict(os.environ if env is None else env)

@@ -19,9 +19,10 @@ import zlib
 import pytest
 from sbclient import Client
 
-from flickr.sandbox import Sandbox, jpeg, pictures, png, scenes
-from flickr.sandbox import constants as C
-from flickr.sandbox.images import header_dimensions
+from flickr_sandbox import Sandbox
+from flickr_sandbox import constants as C
+from flickr_sandbox.images import header_dimensions
+from flickr_sandbox.pictures import cache, jpeg, png, scenes
 
 URL_EXTRAS = "url_sq,url_q,url_t,url_s,url_n,url_w,url_m,url_z,url_c,url_l,url_h,url_k,url_o"
 
@@ -128,7 +129,7 @@ def test_pictures_are_kept_on_disk_and_follow_lastupdate(fresh_sandbox):
     photo = fresh_sandbox.store.one("SELECT * FROM photos WHERE owner = ? AND title LIKE 'Kitten%' LIMIT 1",
                                     (C.USER_NSID,))
     path = sizes_of(client, photo["id"])["Small 320"][0]
-    kept = os.path.join(pictures.directory(fresh_sandbox.data_dir), str(photo["id"]), f"{photo['lastupdate']}_n.jpg")
+    kept = os.path.join(cache.directory(fresh_sandbox.data_dir), str(photo["id"]), f"{photo['lastupdate']}_n.jpg")
     kitten = get(client, path)[2]
     made = os.stat(kept).st_mtime_ns
     assert get(client, path)[2] == kitten and os.stat(kept).st_mtime_ns == made  # served from disk
@@ -161,9 +162,9 @@ def test_an_uploaded_png_is_scaled(fresh_sandbox, tmp_path):
     assert client.raw("GET", medium.replace(".jpg", "_z.jpg")).status == 404  # 640 px: above the original's 600
     row = fresh_sandbox.store.photo(photo_id)
     # The pixels the JPEGs encode: the thirds, scaled; a square is the middle of the picture.
-    small = pictures.raster_of(row, "m", (240, 120))
+    small = cache.raster_of(row, "m", (240, 120))
     assert [small.pixels[i:i + 3] for i in (0, 120 * 3, 239 * 3)] == [b"\xff\0\0", b"\0\xff\0", b"\0\0\xff"]
-    square = pictures.raster_of(row, "q", (150, 150))
+    square = cache.raster_of(row, "q", (150, 150))
     assert [square.pixels[i:i + 3] for i in (0, 75 * 3, 149 * 3)] == [b"\xff\0\0", b"\0\xff\0", b"\0\0\xff"]
 
 

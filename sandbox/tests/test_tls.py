@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""``--tls`` certificates, both ways: trustme (the flickr[sandbox] extra) and the openssl command."""
+"""``--tls`` certificates, both ways: trustme (the flickr-sandbox[tls] extra) and the openssl command."""
 import shutil
 import ssl
 import urllib.error
@@ -7,15 +7,15 @@ import urllib.request
 
 import pytest
 
-from flickr.sandbox import Sandbox, tls
-from flickr.sandbox import constants as C
+from flickr_sandbox import Sandbox, tls
+from flickr_sandbox import constants as C
 
 
 @pytest.fixture(params=["trustme", "openssl"])
 def maker(request, monkeypatch):
     """Which of the two makes the certificates in this test."""
     if request.param == "trustme" and tls._trustme() is None:
-        pytest.skip("trustme is not installed (pip install 'flickr[sandbox]')")
+        pytest.skip("trustme is not installed (pip install 'flickr-sandbox[tls]')")
     if request.param == "openssl":
         if shutil.which("openssl") is None:
             pytest.skip("no openssl command")
@@ -44,5 +44,5 @@ def test_the_certificate_names_the_host(maker, tmp_path):
 def test_without_either_it_says_what_to_install(monkeypatch, tmp_path):
     monkeypatch.setattr(tls, "_trustme", lambda: None)
     monkeypatch.setattr(shutil, "which", lambda name: None)
-    with pytest.raises(tls.TLSSetupError, match="flickr\\[sandbox\\].*openssl"):
+    with pytest.raises(tls.TLSSetupError, match="flickr-sandbox\\[tls\\].*openssl"):
         tls.generate(str(tmp_path), "127.0.0.1")

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""``python -m flickr.sandbox``: output lines, signals, --data, --tls, --help; the in-process API."""
+"""``python -m flickr_sandbox``: output lines, signals, --data, --tls, --help; the in-process API."""
 import os
 import re
 import signal
@@ -11,14 +11,14 @@ import urllib.request
 
 import pytest
 
-from flickr.sandbox import Sandbox
-from flickr.sandbox import constants as C
+from flickr_sandbox import Sandbox
+from flickr_sandbox import constants as C
 
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
 
 
 def start(*args):
-    proc = subprocess.Popen([sys.executable, "-m", "flickr.sandbox", *args], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "flickr_sandbox", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=ENV)
     lines = [proc.stdout.readline().rstrip("\n")]
     expected = 7 + ("--tls" in args)
@@ -94,7 +94,7 @@ def test_tls():
 
 
 def test_help_documents_credentials_and_faults():
-    out = subprocess.run([sys.executable, "-m", "flickr.sandbox", "--help"], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-m", "flickr_sandbox", "--help"], capture_output=True, text=True,
                          env=ENV, check=True).stdout
     for needle in (C.API_KEY, C.API_SECRET, C.OAUTH_TOKEN, C.OAUTH_TOKEN_SECRET, C.AUTH_TOKEN, C.USER_NSID,
                    "sandbox_fault", "X-Sandbox-Fault", "times=N", "key=K", "http429", "huge=BYTES", "--latency-ms"):
@@ -103,9 +103,9 @@ def test_help_documents_credentials_and_faults():
 
 def test_port_in_use_fails_cleanly():
     with Sandbox() as sb:
-        proc = subprocess.run([sys.executable, "-m", "flickr.sandbox", "--port", str(sb.port)],
+        proc = subprocess.run([sys.executable, "-m", "flickr_sandbox", "--port", str(sb.port)],
                               capture_output=True, text=True, env=ENV, timeout=20)
-        assert proc.returncode == 1 and proc.stdout == "" and "flickr.sandbox:" in proc.stderr
+        assert proc.returncode == 1 and proc.stdout == "" and "flickr_sandbox:" in proc.stderr
 
 
 def test_in_process_api(tmp_path):

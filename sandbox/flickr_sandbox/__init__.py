@@ -1,19 +1,20 @@
 # SPDX-License-Identifier: MIT
 """A local Flickr-compatible HTTP server for tests, demos and offline development.
 
-Run it with ``python -m flickr.sandbox --port 0``, in-process::
+Run it with ``python -m flickr_sandbox --port 0``, in-process::
 
-    from flickr.sandbox import Sandbox
+    from flickr_sandbox import Sandbox
     with Sandbox() as sb:
         ...  # sb.url, sb.api_key, sb.api_secret, sb.oauth_token, ... (sb.settings)
 
 or in a child process whose settings are handed over (what tests and scripts use)::
 
-    from flickr.sandbox import SandboxProcess
+    from flickr_sandbox import SandboxProcess
     with SandboxProcess() as sb:
         ...  # the same attributes; sb.settings.client_environment() for a program's environment
 
-See README.md beside this file for the protocol coverage and fault injection.
+See the distribution's README.md (sandbox/README.md in a checkout) for the protocol coverage and
+fault injection.
 """
 
 from .constants import API_KEY, API_SECRET, AUTH_TOKEN, OAUTH_TOKEN, OAUTH_TOKEN_SECRET, USER_NSID

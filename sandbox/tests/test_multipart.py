@@ -5,7 +5,7 @@ import random
 import pytest
 from sbclient import multipart
 
-from flickr.sandbox.multipart import (MultipartError, MultipartParser, boundary_from_content_type,
+from flickr_sandbox.multipart import (MultipartError, MultipartParser, boundary_from_content_type,
                                       parse_disposition)
 
 

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
-"""``python -m flickr.sandbox``: run the sandbox until SIGINT or SIGTERM.
+"""``python -m flickr_sandbox``: run the sandbox until SIGINT or SIGTERM.
 
 The first stdout line is the base URL; ``name=value`` lines follow (see --help).  With
-``--print-settings json`` stdout gets one JSON line instead, what flickr.sandbox.launch reads.
+``--print-settings json`` stdout gets one JSON line instead, what flickr_sandbox.launch reads.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ fault injection (parameter sandbox_fault=SPEC or header X-Sandbox-Fault: SPEC):
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m flickr.sandbox",
+        prog="python -m flickr_sandbox",
         description="A local Flickr-compatible API server (REST, OAuth 1.0a, upload) for tests.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, required=True, help="TCP port; 0 picks a free one")
@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
                           latency_ms=args.latency_ms, verbose=args.verbose,
                           max_upload_bytes=args.max_upload_bytes)
     except (OSError, TLSSetupError) as err:
-        print(f"flickr.sandbox: {err}", file=sys.stderr)
+        print(f"flickr_sandbox: {err}", file=sys.stderr)
         return 1
     settings = sandbox.settings
     print(settings.to_json() if args.print_settings == "json" else "\n".join(settings.lines()), flush=True)

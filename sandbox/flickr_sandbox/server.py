@@ -49,7 +49,7 @@ LINGER_SECONDS = 2.0
 # What socketserver hands a server's methods: a socket over TCP (all this server sees),
 # a (datagram, socket) pair over UDP.
 _Request = Union[socket.socket, Tuple[bytes, socket.socket]]
-log = logging.getLogger("flickr.sandbox")
+log = logging.getLogger("flickr_sandbox")
 
 
 @dataclass(frozen=True)

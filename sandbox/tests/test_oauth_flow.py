@@ -7,8 +7,8 @@ import urllib.parse
 
 from sbclient import Client, api_sig, fixture_text, oauth_flow
 
-from flickr.sandbox import constants as C
-from flickr.sandbox.oauth import hmac_sha1
+from flickr_sandbox import constants as C
+from flickr_sandbox.oauth import hmac_sha1
 
 
 def _request_token(client, callback="http://localhost/cb"):
@@ -265,7 +265,7 @@ def test_frob_flow_and_migration(fresh_sandbox):
 
 
 def test_tls_base_string_uses_https():
-    from flickr.sandbox import Sandbox
+    from flickr_sandbox import Sandbox
     with Sandbox(tls_enabled=True) as sb:
         c = Client(sb)
         assert c.rest("flickr.test.login", auth="oauth", where="header").ok()

@@ -6,8 +6,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from sbclient import Client, fixture_text, png_bytes, structure
 
-from flickr.sandbox import Sandbox
-from flickr.sandbox import constants as C
+from flickr_sandbox import Sandbox
+from flickr_sandbox import constants as C
 
 METHOD = "flickr.people.getPhotos"
 

@@ -15,12 +15,12 @@ import xml.etree.ElementTree as ET
 import pytest
 from sbclient import Client, fixture_text, multipart, oauth_flow, png_bytes, structure
 
-from flickr.sandbox import Sandbox, SandboxProcess
-from flickr.sandbox import request as request_module
-from flickr.sandbox import constants as C
-from flickr.sandbox.images import header_dimensions
-from flickr.sandbox.jpeg import placeholder_jpeg
-from flickr.sandbox.request import MAX_FORM_BYTES
+from flickr_sandbox import Sandbox, SandboxProcess
+from flickr_sandbox import request as request_module
+from flickr_sandbox import constants as C
+from flickr_sandbox.images import header_dimensions
+from flickr_sandbox.pictures.jpeg import placeholder_jpeg
+from flickr_sandbox.request import MAX_FORM_BYTES
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +50,7 @@ def test_sync_upload_shape_metadata_and_file(up):
     file_info = up.rest("flickr.sandbox.getFileInfo", photo_id=photo_id).ok().find("file")
     assert file_info.get("size") == str(len(photo)) and file_info.get("sha256") == _sha(photo)
     # Sizes follow the real dimensions; the original URL serves the uploaded bytes, the others
-    # JPEGs of the size's dimensions (the PNG scaled: tests/sandbox/test_pictures.py).
+    # JPEGs of the size's dimensions (the PNG scaled: sandbox/tests/test_pictures.py).
     sizes = up.rest("flickr.photos.getSizes", auth="oauth", photo_id=photo_id).ok()
     labels = [s.get("label") for s in sizes.iter("size")]
     assert labels == ["Square", "Large Square", "Thumbnail", "Small", "Small 320", "Small 400", "Medium",
@@ -207,7 +207,7 @@ def _rss_peak_kib(pid):
 
 def test_large_upload_is_streamed_to_disk(tmp_path):
     """300 MB streamed from a generator; the server's peak RSS stays far below that."""
-    proc = subprocess.Popen([sys.executable, "-m", "flickr.sandbox", "--port", "0", "--data", str(tmp_path)],
+    proc = subprocess.Popen([sys.executable, "-m", "flickr_sandbox", "--port", "0", "--data", str(tmp_path)],
                             stdout=subprocess.PIPE, text=True, cwd=os.getcwd(),
                             env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     try:

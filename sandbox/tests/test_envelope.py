@@ -2,7 +2,7 @@
 """Envelope writer: Flickr's exact XML layout, escaping and JSON mapping."""
 from sbclient import fixture_text
 
-from flickr.sandbox.envelope import Node, escape, json_ok, xml_fail, xml_ok
+from flickr_sandbox.envelope import Node, escape, json_ok, xml_fail, xml_ok
 
 
 def test_error_envelope_matches_recorded_bytes():

@@ -7,10 +7,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from flickr.sandbox import Sandbox
-from flickr.sandbox import constants as C
-from flickr.sandbox.faults import FaultSyntaxError, parse
-from flickr.sandbox.jpeg import placeholder_jpeg
+from flickr_sandbox import Sandbox
+from flickr_sandbox import constants as C
+from flickr_sandbox.faults import FaultSyntaxError, parse
+from flickr_sandbox.pictures.jpeg import placeholder_jpeg
 
 ECHO = f"/services/rest/?method=flickr.test.echo&api_key={C.API_KEY}"
 

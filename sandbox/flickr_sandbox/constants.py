@@ -2,7 +2,7 @@
 """Fixed, documented identities of the sandbox.
 
 These values are public on purpose: tests, demos and benchmarks hard-code them,
-and ``python -m flickr.sandbox`` prints them.  They grant nothing outside the
+and ``python -m flickr_sandbox`` prints them.  They grant nothing outside the
 sandbox.
 """
 

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: MIT
 """What a client needs to know of a running sandbox: its URL and the credentials it accepts.
 
-One definition for every way a sandbox hands them over: ``python -m flickr.sandbox`` prints
+One definition for every way a sandbox hands them over: ``python -m flickr_sandbox`` prints
 them (human lines, or one JSON line with ``--print-settings json``), an in-process
-:class:`~flickr.sandbox.Sandbox` has them as ``settings``, and
-:class:`~flickr.sandbox.launch.SandboxProcess` reads them back from a child process for the
+:class:`~flickr_sandbox.Sandbox` has them as ``settings``, and
+:class:`~flickr_sandbox.launch.SandboxProcess` reads them back from a child process for the
 tests, the examples, the demo and the bench, which each used to parse the lines on their own.
 """
 

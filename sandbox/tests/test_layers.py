@@ -12,26 +12,26 @@ import pathlib
 
 import pytest
 
-PACKAGE = pathlib.Path(__file__).resolve().parents[2] / "flickr" / "sandbox"
+PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "flickr_sandbox"
 
 # Bottom first. A module imports modules of its own layer or of a layer below it, never above;
-# within a layer the acyclic test keeps the order. A method module is named "methods.NAME"; the
-# table names the package ("methods") for all of them.
+# within a layer the acyclic test keeps the order. A module of a subpackage is named "methods.NAME"
+# or "pictures.NAME"; the table names the package ("methods", "pictures") for all of them.
 LAYERS: list[tuple[str, set[str]]] = [
     ("base", {"constants", "errors", "params", "catalogue", "settings"}),
     ("state", {"store", "seed"}),
-    ("pictures", {"raster", "scenes", "jpeg", "png", "pictures"}),
+    ("pictures", {"pictures"}),
     ("protocol", {"oauth", "auth", "multipart", "envelope", "images", "tls", "request", "response"}),
     ("methods and faults", {"methods", "faults"}),
     ("endpoints", {"rest", "uploads", "oauth_endpoints", "files"}),
     ("server", {"server"}),
     ("entry", {"__init__", "__main__", "launch"}),
 ]
-OUTSIDE = "(outside flickr.sandbox)"
+OUTSIDE = "(the client: flickr)"
 
 
 def module_names() -> dict[str, pathlib.Path]:
-    """Every module of the package by dotted name below flickr.sandbox ("__init__" is the package)."""
+    """Every module of the package by dotted name below flickr_sandbox ("__init__" is the package)."""
     names = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         parts = path.relative_to(PACKAGE).with_suffix("").parts
@@ -52,7 +52,7 @@ def _target(parts: list[str], name: str | None, modules: dict[str, pathlib.Path]
 
 
 def imports_of(module: str, path: pathlib.Path, modules: dict[str, pathlib.Path]) -> set[str]:
-    """The sandbox modules ``module`` imports (OUTSIDE for anything of flickr beyond the sandbox)."""
+    """The sandbox modules ``module`` imports (OUTSIDE for the client, flickr, or above the package)."""
     is_package = path.name == "__init__.py"
     package = [] if module == "__init__" else module.split(".") if is_package else module.split(".")[:-1]
     found: set[str] = set()
@@ -60,23 +60,23 @@ def imports_of(module: str, path: pathlib.Path, modules: dict[str, pathlib.Path]
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 if node.level - 1 > len(package):
-                    found.add(OUTSIDE)  # from .. import x: the binding itself
+                    found.add(OUTSIDE)  # from .. import x: above the package
                     continue
                 parts = package[:len(package) - (node.level - 1)] + (node.module.split(".") if node.module else [])
             else:
                 absolute = (node.module or "").split(".")
-                if absolute[:1] != ["flickr"]:
-                    continue  # the standard library
-                if absolute[:2] != ["flickr", "sandbox"]:
+                if absolute[:1] == ["flickr"]:
                     found.add(OUTSIDE)
                     continue
-                parts = absolute[2:]
+                if absolute[:1] != ["flickr_sandbox"]:
+                    continue  # the standard library
+                parts = absolute[1:]
             found.update(_target(parts, alias.name, modules) for alias in node.names)
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 absolute = alias.name.split(".")
-                if absolute[:2] == ["flickr", "sandbox"]:
-                    found.add(_target(absolute[2:], None, modules))
+                if absolute[0] == "flickr_sandbox":
+                    found.add(_target(absolute[1:], None, modules))
                 elif absolute[0] == "flickr":
                     found.add(OUTSIDE)
     found.discard(module)
@@ -129,6 +129,8 @@ def test_the_graph_is_read():
     assert {"rest", "uploads", "files", "oauth_endpoints", "faults", "request"} <= graph["server"]
     assert "methods.registry" in graph["methods.photos"]
     assert "request" in graph["rest"] and "store" in graph["request"]
+    assert {"pictures.jpeg", "pictures.png", "pictures.scenes"} <= graph["pictures.cache"]
+    assert "pictures" in graph["files"]
 
 
 def test_no_import_cycle():
@@ -157,14 +159,14 @@ def test_imports_go_down_the_layers_only():
     assert upward == []
 
 
-def test_the_sandbox_imports_nothing_else_of_flickr():
+def test_the_sandbox_imports_nothing_of_the_client():
     """It runs without libflickr.so and the binding: the C tests start it with the system Python."""
     assert [m for m, imported in import_graph().items() if OUTSIDE in imported] == []
 
 
 @pytest.mark.parametrize("layer", [name for name, _ in LAYERS])
 def test_the_docs_show_the_same_layers(layer):
-    docs = (PACKAGE.parents[3] / "docs" / "sandbox.md").read_text(encoding="utf-8")
+    docs = (PACKAGE.parents[1] / "docs" / "sandbox.md").read_text(encoding="utf-8")
     row = next((line for line in docs.splitlines() if line.startswith(f"| {layer} |")), None)
     assert row is not None, f"docs/sandbox.md has no row for the layer {layer!r}"
     members = dict(LAYERS)[layer]

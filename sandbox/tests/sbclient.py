@@ -13,14 +13,14 @@ from dataclasses import dataclass
 
 from oauthlib import oauth1
 
-from flickr.sandbox.catalogue import METHODS as CATALOGUE
-from flickr.sandbox.methods import METHODS as SANDBOX_METHODS
+from flickr_sandbox.catalogue import METHODS as CATALOGUE
+from flickr_sandbox.methods import METHODS as SANDBOX_METHODS
 
 # Flickr requires POST for write and delete methods (the sandbox's own ones included).
 POST_METHODS = frozenset([row[0] for row in CATALOGUE if row[1] == "POST"] +
                          [name for name, m in SANDBOX_METHODS.items() if m.perms >= 2])
 # The fixtures of every language's tests (provenance: Tests/Fixtures/README.md); names below are relative.
-FIXTURES = pathlib.Path(__file__).resolve().parents[4] / "Tests" / "Fixtures"
+FIXTURES = pathlib.Path(__file__).resolve().parents[2] / "Tests" / "Fixtures"
 
 
 @dataclass

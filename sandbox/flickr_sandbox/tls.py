@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """Certificates for ``--tls``: a private CA and a server certificate it signs.
 
-Made by trustme (the ``flickr[sandbox]`` extra; Debian's python3-trustme), a library written
+Made by trustme (the ``flickr-sandbox[tls]`` extra; Debian's python3-trustme), a library written
 for exactly this, when it is installed; else by the ``openssl`` command-line tool, so that the
 sandbox still runs on the standard library alone (stdlib has no X.509 writer).  Clients trust
 the sandbox with ``ssl.create_default_context(cafile=ca_file)``.
@@ -31,7 +31,7 @@ def _trustme() -> ModuleType | None:
 def _openssl(*args: str, cwd: str) -> None:
     exe = shutil.which("openssl")
     if exe is None:
-        raise TLSSetupError("--tls needs trustme (pip install 'flickr[sandbox]', or Debian's python3-trustme) "
+        raise TLSSetupError("--tls needs trustme (pip install 'flickr-sandbox[tls]', or Debian's python3-trustme) "
                             "or the openssl command-line tool (Debian package 'openssl')")
     result = subprocess.run([exe, *args], cwd=cwd, capture_output=True, text=True)
     if result.returncode != 0:

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""flickr.sandbox.launch and settings: one way to start a sandbox and hand its settings over."""
+"""flickr_sandbox.launch and settings: one way to start a sandbox and hand its settings over."""
 import json
 import os
 import subprocess
@@ -8,8 +8,8 @@ import urllib.request
 
 import pytest
 
-from flickr.sandbox import Sandbox, SandboxProcess, SandboxStartError, Settings
-from flickr.sandbox import constants as C
+from flickr_sandbox import Sandbox, SandboxProcess, SandboxStartError, Settings
+from flickr_sandbox import constants as C
 
 SETTINGS = Settings("http://127.0.0.1:8", C.API_KEY, C.API_SECRET, C.OAUTH_TOKEN, C.OAUTH_TOKEN_SECRET,
                     C.AUTH_TOKEN, "/tmp/state")
@@ -67,7 +67,7 @@ def test_options_and_environment_reach_the_child(tmp_path):
 def test_a_child_that_fails_is_reported(tmp_path):
     with pytest.raises(SandboxStartError, match="exited \\(status 2\\)"):
         SandboxProcess("--latency-ms", "soon", stderr=subprocess.DEVNULL)  # argparse refuses it
-    with pytest.raises(SandboxStartError, match="printed '-m flickr.sandbox --print-settings json"):
+    with pytest.raises(SandboxStartError, match="printed '-m flickr_sandbox --print-settings json"):
         SandboxProcess(python="/bin/echo")  # says something else
     silent = tmp_path / "silent"
     silent.write_text("#!/bin/sh\nexec sleep 60\n")

@@ -2,7 +2,7 @@
 """The sandbox's signature code against the published vectors (docs/protocol.md §11)."""
 import pytest
 
-from flickr.sandbox.oauth import (base_string, base_url, enc, hmac_sha1, legacy_api_sig,
+from flickr_sandbox.oauth import (base_string, base_url, enc, hmac_sha1, legacy_api_sig,
                                   normalize_parameters, parse_authorization)
 
 CK = "653e7a6ecc1d528c516cc8f92cf98611"
@@ -67,7 +67,7 @@ def test_rfc5849_examples():
 
 def test_rfc5849_parameter_normalisation_with_duplicates():
     # Decoded from POST http://example.com/request?b5=%3D%253D&a3=a&c%40=&a2=r%20b, body c2&a3=2+q
-    from flickr.sandbox.request import parse_form
+    from flickr_sandbox.request import parse_form
     pairs = parse_form("b5=%3D%253D&a3=a&c%40=&a2=r%20b") + parse_form(b"c2&a3=2+q") + [
         ("oauth_consumer_key", "9djdj82h48djs9d2"), ("oauth_token", "kkk9d7dh3k39sjv7"),
         ("oauth_signature_method", "HMAC-SHA1"), ("oauth_timestamp", "137131201"),

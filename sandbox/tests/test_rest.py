@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from sbclient import POST_METHODS, fixture_text, oauth_flow, structure
 
-from flickr.sandbox import constants as C
+from flickr_sandbox import constants as C
 
 
 def fixture_xml(name):

@@ -100,3 +100,25 @@ def test_unexpected_error_is_one_line_traceback_only_with_v(sandbox, verbose):
         assert "Traceback" in result.stderr and "in broken" in result.stderr
     else:
         assert result.stderr == last + "\n"
+
+
+PROMPT_AT_EOF = textwrap.dedent("""
+    import sys
+    from flickr.cli import call, main
+
+    def prompts(args):
+        return input("Answer: ")
+
+    call.run = prompts
+    sys.exit(main(sys.argv[1:]))
+""")
+
+
+def test_any_prompt_at_the_end_of_input_is_one_line(sandbox):
+    """A prompt of any command that meets Ctrl-D or an empty stdin says so in one line, exit 1 (it
+    was `unexpected error: EOFError`); the OAuth code prompt says more (test_cli_auth.py)."""
+    result = subprocess.run([sys.executable, "-c", PROMPT_AT_EOF, "call", "flickr.test.echo"], input="",
+                            capture_output=True, text=True, env=cli_env(sandbox), timeout=60)
+    print(f"exit {result.returncode}: {result.stderr!r}")
+    assert result.returncode == 1
+    assert result.stderr == "flickr: the input ended before an answer was given\n"

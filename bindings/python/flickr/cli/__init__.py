@@ -97,6 +97,10 @@ def _run(argv: list[str]) -> int:
         return _exit_code(error)
     except BrokenPipeError:
         raise  # main's to handle, like KeyboardInterrupt (not an Exception)
+    except EOFError:
+        # A prompt met the end of its input (Ctrl-D, stdin closed): the user's answer, not a bug.
+        print_error("the input ended before an answer was given")
+        return EXIT_FAILURE
     except Exception as error:
         # A bug, or a failure nobody foresaw: one line for the user, the traceback for a report.
         if args.verbose:

@@ -18,11 +18,11 @@ import sys
 import traceback
 
 from .. import errors
-from . import auth, call, download, methods, sandbox, upload, walk
+from . import auth, call, completion, download, methods, sandbox, upload, walk
 from .common import (EXIT_API, EXIT_AUTH, EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_NETWORK,
                      EXIT_USAGE, CLIError, IntermixedParser, add_global_options, configure_logging, print_error)
 
-COMMANDS = [call, upload, download, walk, auth, sandbox, methods]
+COMMANDS = [call, upload, download, walk, auth, sandbox, methods, completion]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -81,6 +81,8 @@ def _discard_stdout() -> None:
 
 def _run(argv: list[str]) -> int:
     parser = build_parser()
+    if argv[:1] == [completion.COMPLETE]:  # a shell asking at a TAB: not a command to list in --help
+        return completion.complete(parser, argv[1:])
     args, rest = parser.parse_known_args(argv)
     if rest and not getattr(args, "takes_rest", False):
         parser.error(f"unrecognized arguments: {' '.join(rest)}")

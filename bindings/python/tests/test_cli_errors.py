@@ -122,3 +122,30 @@ def test_any_prompt_at_the_end_of_input_is_one_line(sandbox):
     print(f"exit {result.returncode}: {result.stderr!r}")
     assert result.returncode == 1
     assert result.stderr == "flickr: the input ended before an answer was given\n"
+
+
+def test_messages_name_the_commands_flags_not_c_options(sandbox):
+    """`flickr call flickr.photos.getInfo` without photo_id said '... (FLICKR_OPT_CHECK_ARGUMENTS)'."""
+    result = run(sandbox, "call", "flickr.photos.getInfo")
+    print(f"exit {result.returncode}: {result.stderr!r}")
+    assert result.returncode == 2
+    assert result.stderr == 'flickr: flickr.photos.getInfo requires the argument "photo_id" (check_arguments)\n'
+
+
+def test_every_c_option_is_named_by_a_flag_or_its_keyword():
+    """Each option a message may name: the flag that sets it, which the command has, or else the
+    binding's keyword; FLICKR_OPT_ never reaches the terminal."""
+    from flickr import client, errors
+    from flickr.cli import build_parser
+    from flickr.cli.common import OPTION_FLAGS, error_text
+    from flickr.cli.completion import _subcommands
+
+    keywords = {**client.STRING_OPTIONS, **client.NUMBER_OPTIONS}
+    flags = {flag for command in _subcommands(build_parser()).values() for flag in command._option_string_actions}
+    assert {name.lower() for name in OPTION_FLAGS} <= set(keywords)
+    for keyword in keywords:
+        error = errors.FlickrError(errors.EINVAL, f"a message (FLICKR_OPT_{keyword.upper()})")
+        shown = error_text(error)[len("a message ("):-1]
+        assert shown == OPTION_FLAGS.get(keyword.upper(), keyword)
+        assert shown in flags or shown in keywords, shown
+    print(f"{len(keywords)} options: {sum(name.lower() in keywords for name in OPTION_FLAGS)} named by a flag")

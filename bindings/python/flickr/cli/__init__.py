@@ -20,7 +20,8 @@ import traceback
 from .. import errors
 from . import auth, call, completion, download, methods, sandbox, upload, walk
 from .common import (EXIT_API, EXIT_AUTH, EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_NETWORK,
-                     EXIT_USAGE, CLIError, IntermixedParser, add_global_options, configure_logging, print_error)
+                     EXIT_USAGE, CLIError, IntermixedParser, add_global_options, configure_logging, error_text,
+                     print_error)
 
 COMMANDS = [call, upload, download, walk, auth, sandbox, methods, completion]
 
@@ -95,7 +96,7 @@ def _run(argv: list[str]) -> int:
         return error.exit_code
     except errors.FlickrError as error:
         detail = f" (Flickr error {error.api_code})" if error.api_code else ""
-        print_error(f"{error.message}{detail}")
+        print_error(f"{error_text(error)}{detail}")
         return _exit_code(error)
     except BrokenPipeError:
         raise  # main's to handle, like KeyboardInterrupt (not an Exception)

@@ -64,6 +64,9 @@ def test_bash_completion(library_path, tmp_path):
     assert complete(["flickr", "upload", "--ta"], tmp_path) == ["--tags"]
     assert complete(["flickr", "-v", "auth", "login", "--perms", "w"], tmp_path) == ["write"]
     assert complete(["flickr", "completion", ""], tmp_path) == ["bash", "fish", "zsh"]
+    # bash hands `photo_id=<TAB>` over as "photo_id", "=", "": a value, no argument names.
+    assert complete(["flickr", "call", "flickr.photos.getInfo", "photo_id", "=", ""], tmp_path) == []
+    assert complete(["flickr", "call", "flickr.photos.getInfo", "photo_id", "=", "1", "s"], tmp_path) == ["secret="]
     zsh = flickr("completion", "zsh").stdout
     assert zsh.startswith("#compdef flickr") and "flickr __complete" in zsh
 

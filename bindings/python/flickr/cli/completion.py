@@ -127,7 +127,9 @@ def _method_names() -> list[str]:
 def candidates(parser: argparse.ArgumentParser, words: list[str]) -> tuple[str, list[str]]:
     """What to offer for the last of `words` (the words after `flickr`, the last one being typed):
     (directive, candidates), as `__complete` prints them."""
-    *before, current = words or [""]
+    *before, current = _joined(words) or [""]
+    if "=" in current:  # a value being typed (key=value, --option=value): nothing to offer
+        return "words", []
     node = parser  # the (sub)command reached
     given: list[str] = []  # the positional words it was given
     value_of: argparse.Action | None = None
@@ -165,6 +167,22 @@ def candidates(parser: argparse.ArgumentParser, words: list[str]) -> tuple[str, 
     if action.metavar == "FILE":
         return "files", []
     return "words", []
+
+
+def _joined(words: list[str]) -> list[str]:
+    """bash splits `key=value` at the "=" (COMP_WORDBREAKS): the pieces joined again."""
+    joined: list[str] = []
+    glue = False
+    for word in words:
+        if word == "=" and joined:
+            joined[-1] += word
+            glue = True
+        elif glue:
+            joined[-1] += word
+            glue = False
+        else:
+            joined.append(word)
+    return joined
 
 
 def _starting(prefix: str, names: Iterable[str]) -> list[str]:

@@ -17,7 +17,8 @@ packages=(build-essential cmake pkg-config libcurl4-openssl-dev libssl-dev libex
           libjs-leaflet.markercluster  # the viewer's maps group overlapping pins (served offline too)
           fonts-droid-fallback  # CJK glyphs in headless Chromium, so the viewer's screenshots show titles
           python3-venv  # scripts/venv.sh's environment (Debian's python3 has no venv without it)
-          libjpeg-turbo-progs)  # djpeg: tests decode the sandbox's JPEG pictures with it
+          libjpeg-turbo-progs  # djpeg: tests decode the sandbox's JPEG pictures with it
+          fish)  # test_cli_methods.py runs the fish completion in fish
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

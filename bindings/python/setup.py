@@ -4,7 +4,8 @@
 `FLICKR_BUNDLE_LIBRARY=build/libflickr.so.0 pip install ./bindings/python`
 ships the library inside the installed package, where the loader finds it
 without any environment variable. Without it, the package loads the system's
-libflickr.so.0.
+libflickr.so.0. A relative path is read from the directory the command was
+typed in, although pip runs this file in bindings/python.
 
 A wheel that carries the library is a platform wheel, `py3-none-linux_<arch>`
 with the library's own architecture (read from its ELF header): the binding
@@ -32,7 +33,29 @@ except ImportError:
     except ImportError:  # no wheel can be built here (an sdist, say): nothing to tag
         bdist_wheel = None
 
-LIBRARY = os.environ.get("FLICKR_BUNDLE_LIBRARY")
+
+def caller_directory():
+    """The directory pip (or another build frontend) was started in: this file runs in the
+    package's own directory, in a process the frontend starts, so it is the parent's. PWD is not
+    used: a program that changed directory before starting pip passes on a stale one."""
+    try:
+        return os.readlink(f"/proc/{os.getppid()}/cwd")
+    except OSError:
+        return None
+
+
+def library_path(value):
+    """FLICKR_BUNDLE_LIBRARY as the caller meant it, an absolute path."""
+    if os.path.isabs(value):
+        return value
+    caller = caller_directory()
+    if caller is None or not os.path.isabs(caller):
+        raise SystemExit(f"FLICKR_BUNDLE_LIBRARY={value}: a relative path, and the directory it was "
+                         f"given in is unknown; give an absolute one: FLICKR_BUNDLE_LIBRARY=\"$PWD/{value}\"")
+    return os.path.join(caller, value)
+
+
+LIBRARY = library_path(os.environ["FLICKR_BUNDLE_LIBRARY"]) if os.environ.get("FLICKR_BUNDLE_LIBRARY") else None
 SONAME = "libflickr.so.0"  # the name the loader looks for beside the package's modules
 
 # ELF e_machine -> the architecture in a wheel's platform tag.

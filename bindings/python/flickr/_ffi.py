@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 import threading
 from ctypes import CFUNCTYPE, POINTER, Structure, c_char_p, c_int, c_int64, c_long, c_size_t, c_void_p
 from importlib import resources
@@ -391,9 +392,21 @@ def _raise_on_error(result, function, arguments):
     return result
 
 
+# The library's messages name its C options ("(FLICKR_OPT_CHECK_ARGUMENTS)"); a Python program
+# sets them as keywords, the C name in lower case without the prefix (check_arguments=False).
+C_OPTION = re.compile(r"\bFLICKR_OPT_([A-Z0-9_]+)\b")
+
+
+def python_option_names(message: str) -> str:
+    """`message` with each C option named as the binding's keyword (FLICKR_OPT_TIMEOUT_MS: timeout_ms)."""
+    return C_OPTION.sub(lambda found: found.group(1).lower(), message)
+
+
 def error_from_record(record: ErrorRecord) -> errors.FlickrError:
     message = record.message.decode("utf-8", "replace") if record.message else ""
-    return errors.from_status(record.code, message, record.api_code, record.http_status)
+    error = errors.from_status(record.code, python_option_names(message), record.api_code, record.http_status)
+    error.library_message = message
+    return error
 
 
 def params_array(params: dict) -> "ctypes.Array":

@@ -55,7 +55,7 @@ class OAuth(OAuthSteps):
         request = self.request_token("oob")
         url = self.authorize_url(request["oauth_token"], perms)
         print(f"Open this URL in a browser and approve the application:\n{url}", file=output, flush=True)
-        answer = input("Code shown by Flickr: ").strip()
+        answer = _ask(input, "Code shown by Flickr: ").strip()
         if not answer:
             raise errors.OAuthError(errors.EOAUTH, "no verification code was entered")
         verifier = answer
@@ -94,6 +94,19 @@ class OAuth(OAuthSteps):
         if token != request["oauth_token"]:
             raise errors.OAuthError(errors.EOAUTH, "the callback is for another request token")
         return self._finish(request, verifier, perms, store)
+
+
+def _ask(input: Callable[[str], str], prompt: str) -> str:
+    """The code typed at the prompt; OAuthError when none can come: the input ended (Ctrl-D, an
+    empty stdin) or there is none (descriptor 0 closed: input() finds no sys.stdin)."""
+    try:
+        return input(prompt)
+    except EOFError:
+        pass
+    except RuntimeError:
+        if sys.stdin is not None:
+            raise
+    raise errors.OAuthError(errors.EOAUTH, "no verification code was entered (the input ended)")
 
 
 def _check_perms(perms: str) -> None:

@@ -5,7 +5,9 @@ Every exception carries:
 - ``code``: the library's status (a negative ``FLICKR_E*`` value, e.g. ``EAPI``),
 - ``api_code``: Flickr's own ``<err code>`` for API errors, else 0,
 - ``http_status``: the HTTP status of the answer, else 0,
-- ``message``: the library's message (never containing a secret).
+- ``message``: the library's message (never containing a secret), naming options as a Python
+  program sets them (``timeout_ms``) where the library names its C options
+  (``FLICKR_OPT_TIMEOUT_MS``, kept in ``library_message``).
 
 ``Timeout`` was ``TimeoutError``, a name that shadowed the builtin in any module that imported it;
 the old name still gives the same class, with a DeprecationWarning.
@@ -46,6 +48,7 @@ class FlickrError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.library_message = message  # the library's own text, C option names and all
         self.api_code = api_code
         self.http_status = http_status
 

@@ -40,25 +40,39 @@ def short(photo_id: str | int) -> str:
     return _owned_url(_ffi.lib().flickr_photo_short_url(_ffi.encode(str(photo_id), "photo_id")))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class FlickrURL:
     """What :func:`parse` found: `kind` ("photo", "image", "album", "gallery", "favorites",
-    "group", "user" or "tag") and the ids the URL holds (None when absent); `fields` has them all
-    as the library returned them."""
+    "group", "user" or "tag") and the ids the URL holds (None when absent), named as the library
+    names them; `fields` has them all as the library returned them. The repr shows every one
+    that is set, so nothing parsed is hidden."""
 
     kind: str
     photo_id: str | None = None
     album_id: str | None = None
     gallery_id: str | None = None
     group: str | None = None
+    group_id: str | None = None
     topic_id: str | None = None
     user: str | None = None
     nsid: str | None = None
     path_alias: str | None = None
+    tag: str | None = None
+    context: str | None = None  # where a photo page was reached from: "album-721...", "pool-..."
     size: str | None = None
     secret: str | None = None
     server: str | None = None
-    fields: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    farm: str | None = None
+    format: str | None = None
+    originalsecret: str | None = None
+    originalformat: str | None = None
+    fields: dict[str, str] = field(default_factory=dict, compare=False)
+
+    def __repr__(self) -> str:
+        shown = {name: getattr(self, name) for name in self.__dataclass_fields__ if name != "fields"}
+        # A field of a newer library without an attribute here is shown too.
+        shown.update((name, value) for name, value in self.fields.items() if name not in shown)
+        return f"FlickrURL({', '.join(f'{name}={value!r}' for name, value in shown.items() if value is not None)})"
 
 
 def parse(url: str) -> FlickrURL:

@@ -228,3 +228,13 @@ def test_closed_object_refuses_calls(library_path, sandbox):
         api.call("flickr.test.echo")
     with pytest.raises(flickr.StateError):
         api.call_async("flickr.test.echo")
+
+
+def test_messages_name_python_keywords_not_c_options(api):
+    """The library's messages name its C options ('(FLICKR_OPT_CHECK_ARGUMENTS)'); a Python program
+    sets them as keywords, and the message names those. The library's text stays in library_message."""
+    with pytest.raises(flickr.InvalidArgument) as missing:
+        api.call("flickr.photos.getInfo")
+    assert missing.value.message == 'flickr.photos.getInfo requires the argument "photo_id" (check_arguments)'
+    assert missing.value.library_message.endswith("(FLICKR_OPT_CHECK_ARGUMENTS)")
+    print(repr(missing.value.message))

@@ -147,3 +147,20 @@ def test_login_failures(env):
         f.write("garbage")
     call = flickr_cli(damaged, "call", "flickr.test.echo")
     assert call.returncode == 0 and "damaged" in call.stderr  # a warning, the call still runs
+
+
+@pytest.mark.parametrize("stdin", ["empty", "devnull", "closed"])
+def test_login_prompt_at_the_end_of_input(env, stdin):
+    """Ctrl-D at the code prompt (or a stdin empty, /dev/null or closed) once ended in
+    `unexpected error: EOFError` (closed: RuntimeError, lost sys.stdin): one line and exit 5 now,
+    as for an empty code, and no token stored."""
+    command = [sys.executable, "-m", "flickr", "auth", "login", "--oob"]
+    if stdin == "closed":
+        command = ["bash", "-c", 'exec 0<&- && exec "$@"', "bash", *command]
+    given = {"input": ""} if stdin == "empty" else {"stdin": subprocess.DEVNULL}
+    ran = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60, **given)
+    print(f"{stdin}: exit {ran.returncode}, stderr {ran.stderr!r}")
+    assert "/services/oauth/authorize?" in ran.stdout  # the prompt was reached
+    assert ran.returncode == 5
+    assert ran.stderr == "flickr: no verification code was entered (the input ended)\n"
+    assert not os.path.exists(store_path(env))

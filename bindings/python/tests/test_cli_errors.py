@@ -100,3 +100,52 @@ def test_unexpected_error_is_one_line_traceback_only_with_v(sandbox, verbose):
         assert "Traceback" in result.stderr and "in broken" in result.stderr
     else:
         assert result.stderr == last + "\n"
+
+
+PROMPT_AT_EOF = textwrap.dedent("""
+    import sys
+    from flickr.cli import call, main
+
+    def prompts(args):
+        return input("Answer: ")
+
+    call.run = prompts
+    sys.exit(main(sys.argv[1:]))
+""")
+
+
+def test_any_prompt_at_the_end_of_input_is_one_line(sandbox):
+    """A prompt of any command that meets Ctrl-D or an empty stdin says so in one line, exit 1 (it
+    was `unexpected error: EOFError`); the OAuth code prompt says more (test_cli_auth.py)."""
+    result = subprocess.run([sys.executable, "-c", PROMPT_AT_EOF, "call", "flickr.test.echo"], input="",
+                            capture_output=True, text=True, env=cli_env(sandbox), timeout=60)
+    print(f"exit {result.returncode}: {result.stderr!r}")
+    assert result.returncode == 1
+    assert result.stderr == "flickr: the input ended before an answer was given\n"
+
+
+def test_messages_name_the_commands_flags_not_c_options(sandbox):
+    """`flickr call flickr.photos.getInfo` without photo_id said '... (FLICKR_OPT_CHECK_ARGUMENTS)'."""
+    result = run(sandbox, "call", "flickr.photos.getInfo")
+    print(f"exit {result.returncode}: {result.stderr!r}")
+    assert result.returncode == 2
+    assert result.stderr == 'flickr: flickr.photos.getInfo requires the argument "photo_id" (check_arguments)\n'
+
+
+def test_every_c_option_is_named_by_a_flag_or_its_keyword():
+    """Each option a message may name: the flag that sets it, which the command has, or else the
+    binding's keyword; FLICKR_OPT_ never reaches the terminal."""
+    from flickr import client, errors
+    from flickr.cli import build_parser
+    from flickr.cli.common import OPTION_FLAGS, error_text
+    from flickr.cli.completion import _subcommands
+
+    keywords = {**client.STRING_OPTIONS, **client.NUMBER_OPTIONS}
+    flags = {flag for command in _subcommands(build_parser()).values() for flag in command._option_string_actions}
+    assert {name.lower() for name in OPTION_FLAGS} <= set(keywords)
+    for keyword in keywords:
+        error = errors.FlickrError(errors.EINVAL, f"a message (FLICKR_OPT_{keyword.upper()})")
+        shown = error_text(error)[len("a message ("):-1]
+        assert shown == OPTION_FLAGS.get(keyword.upper(), keyword)
+        assert shown in flags or shown in keywords, shown
+    print(f"{len(keywords)} options: {sum(name.lower() in keywords for name in OPTION_FLAGS)} named by a flag")

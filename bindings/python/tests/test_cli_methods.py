@@ -3,6 +3,7 @@
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 
@@ -57,8 +58,66 @@ def test_bash_completion(library_path, tmp_path):
     assert complete(["flickr", "call", "flickr.photos.sea"], tmp_path) == ["flickr.photos.search"]
     assert complete(["flickr", "call", "flickr.photos.getInfo", "ph"], tmp_path) == ["photo_id="]
     assert "group_id=" in complete(["flickr", "call", "flickr.groups.discuss.replies.getList", ""], tmp_path)
+    # What offered nothing: a command not in the script's own list, subcommands, options.
+    assert complete(["flickr", "re"], tmp_path) == ["replace"]
+    assert complete(["flickr", "auth", "l"], tmp_path) == ["login", "logout"]
+    assert complete(["flickr", "upload", "--ta"], tmp_path) == ["--tags"]
+    assert complete(["flickr", "-v", "auth", "login", "--perms", "w"], tmp_path) == ["write"]
+    assert complete(["flickr", "completion", ""], tmp_path) == ["bash", "fish", "zsh"]
+    # bash hands `photo_id=<TAB>` over as "photo_id", "=", "": a value, no argument names.
+    assert complete(["flickr", "call", "flickr.photos.getInfo", "photo_id", "=", ""], tmp_path) == []
+    assert complete(["flickr", "call", "flickr.photos.getInfo", "photo_id", "=", "1", "s"], tmp_path) == ["secret="]
     zsh = flickr("completion", "zsh").stdout
-    assert zsh.startswith("#compdef flickr") and "flickr methods --names" in zsh
+    assert zsh.startswith("#compdef flickr") and "flickr __complete" in zsh
+
+
+def test_completion_offers_every_command_subcommand_and_option():
+    """Every name the parser knows completes from its first letters, and every option's values:
+    the candidates come from the parser itself, so a new command or option cannot be missed."""
+    from flickr.cli import build_parser
+    from flickr.cli.completion import _subcommands, candidates
+
+    parser, checked = build_parser(), 0
+
+    def visit(node, path):
+        nonlocal checked
+        for name, sub in _subcommands(node).items():
+            assert name in candidates(parser, [*path, name[:2]])[1], f"flickr {' '.join(path)} {name[:2]}<TAB>"
+            checked += 1
+            visit(sub, [*path, name])
+        for option, action in node._option_string_actions.items():
+            assert option in candidates(parser, [*path, option[:3]])[1], f"flickr {' '.join(path)} {option[:3]}<TAB>"
+            checked += 1
+            if action.choices is not None:
+                assert candidates(parser, [*path, option, ""]) == ("words", sorted(map(str, action.choices)))
+                checked += 1
+
+    visit(parser, [])
+    print(f"{checked} names and option values complete")
+    assert checked > 100
+
+
+def test_fish_completion(library_path, tmp_path):
+    fish = shutil.which("fish")
+    assert fish, "fish is not installed (scripts/install-deps.sh installs it)"
+    script = tmp_path / "flickr.fish"
+    script.write_text(flickr("completion", "fish").stdout)
+    wrapper = tmp_path / "flickr"
+    wrapper.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m flickr \"$@\"\n")
+    wrapper.chmod(0o755)
+    env = dict(os.environ, PYTHONPATH=str(PACKAGE_DIR), PATH=f"{tmp_path}:{os.environ['PATH']}")
+
+    def fish_complete(line):
+        result = subprocess.run([fish, "--no-config", "-c", f"source {shlex.quote(str(script))}; complete -C{shlex.quote(line)}"],
+                                capture_output=True, text=True, env=env, timeout=60)
+        assert result.returncode == 0, result.stderr
+        return [candidate.split("\t")[0] for candidate in result.stdout.splitlines()]
+
+    assert fish_complete("flickr re") == ["replace"]
+    assert fish_complete("flickr auth l") == ["login", "logout"]
+    assert fish_complete("flickr upload --ta") == ["--tags"]
+    assert fish_complete("flickr call flickr.photos.sea") == ["flickr.photos.search"]
+    assert fish_complete("flickr call flickr.photos.getInfo ph") == ["photo_id="]
 
 
 def test_call_uses_the_catalogue_verb(library_path, sandbox):

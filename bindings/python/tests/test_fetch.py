@@ -148,7 +148,7 @@ def test_lru_eviction_order_and_byte_bound(sandbox, photos, downloads, tmp_path)
 
 def test_image_larger_than_the_bound_is_refused(sandbox, photos, tmp_path):
     with make_api(sandbox, tmp_path, photo_cache_max_bytes=1024) as api:
-        with pytest.raises(flickr.TooBig, match="FLICKR_OPT_PHOTO_CACHE_MAX_BYTES"):
+        with pytest.raises(flickr.TooBig, match="photo_cache_max_bytes"):
             api.fetch_photo(photos[0], "b")
     assert images(tmp_path) == [] and leftovers(tmp_path) == []
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import os
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -192,3 +193,13 @@ def test_import_flickr_loads_neither_the_oauth_layer_nor_http_server():
                             env=dict(os.environ, PYTHONPATH=str(PACKAGE_DIR)))
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_docs_table_is_this_table():
+    """docs/python.md's table of layers names the modules of LAYERS, layer by layer."""
+    text = (PACKAGE_DIR.parents[1] / "docs" / "python.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| \d+\. [^|]+\| ([^|]+) \|", text, flags=re.M)
+    documented = [{name if name == "flickr" else f"flickr.{name}"
+                   for name in re.findall(r"`([\w.]+)`", row) if not name.endswith(".py")} for row in rows]
+    print(f"{len(documented)} layers in docs/python.md, {len(LAYERS)} in LAYERS")
+    assert documented == LAYERS

@@ -35,14 +35,15 @@ def source(tmp_path):
     return copy_source(PACKAGE_DIR, tmp_path)
 
 
-def build_wheel(source, out, bundle=None):
+def build_wheel(source, out, bundle=None, cwd=None, **environment):
     env = {k: v for k, v in os.environ.items() if k != "FLICKR_BUNDLE_LIBRARY"}
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
     if bundle is not None:
         env["FLICKR_BUNDLE_LIBRARY"] = str(bundle)
+    env.update(environment)
     return subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
                            "--no-index", "-w", str(out), str(source)],
-                          env=env, capture_output=True, text=True, timeout=300)
+                          env=env, cwd=cwd, capture_output=True, text=True, timeout=300)
 
 
 def only_wheel(out):
@@ -121,3 +122,28 @@ def test_the_sandbox_wheel_holds_the_sandbox_and_runs(tmp_path):
     shown = subprocess.run([sys.executable, "-m", "flickr_sandbox", "--help"],
                            cwd=tmp_path, capture_output=True, text=True, timeout=60, env=env)
     assert shown.returncode == 0 and "usage: python -m flickr_sandbox" in shown.stdout, shown.stdout + shown.stderr
+
+
+def test_bundling_refuses_what_is_no_library(source, tmp_path):
+    text = tmp_path / "libflickr.so.0"
+    text.write_text("not a library\n")
+    built = build_wheel(source, tmp_path / "dist", bundle=text)
+    assert built.returncode != 0
+    assert "not an ELF shared library" in built.stdout + built.stderr
+    missing = build_wheel(source, tmp_path / "dist", bundle=tmp_path / "nowhere.so")
+    assert missing.returncode != 0 and "no such file" in missing.stdout + missing.stderr
+    assert not list((tmp_path / "dist").glob("*.whl"))
+
+
+def test_a_relative_bundle_path_is_read_where_pip_was_started(library_path, source, tmp_path):
+    """pip runs setup.py in the package's directory: build/libflickr.so.0 was looked for there
+    ("no such file"). It is the caller's, pip's own working directory, even when the caller's
+    PWD is stale (a program that changed directory): a decoy at the stale PWD is not taken."""
+    work, stale = tmp_path / "work", tmp_path / "stale"
+    for place, library in ((work, library_path.read_bytes()), (stale, b"decoy, not a library\n")):
+        (place / "build").mkdir(parents=True)
+        (place / "build" / "libflickr.so.0").write_bytes(library)
+    built = build_wheel(source, tmp_path / "dist", bundle="build/libflickr.so.0", cwd=work, PWD=str(stale))
+    assert built.returncode == 0, built.stdout + built.stderr
+    with zipfile.ZipFile(only_wheel(tmp_path / "dist")) as archive:
+        assert archive.read("flickr/libflickr.so.0") == library_path.read_bytes()

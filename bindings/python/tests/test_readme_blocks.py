@@ -360,3 +360,35 @@ def test_block_runs(block, workplace, python_sessions):
         status, output = run_with_person(["bash", "-c", script], home, without_token, base)
         assert status == 0, f"{block.name} exited {status}:\n{output}"
     print(output)  # what the block printed, for `pytest -rP`
+
+
+# -- commands the prose gives -----------------------------------------------------------------------
+
+_BUNDLE_INSTALL = re.compile(r"`(FLICKR_BUNDLE_LIBRARY=\S+ pip install \S+)`")
+
+
+def test_bundle_install_command_runs_as_written(library_path, tmp_path):
+    """README's `FLICKR_BUNDLE_LIBRARY=build/libflickr.so.0 pip install ./bindings/python`, typed
+    at the repository's root (a copy of its build/ and bindings/python), installs the package
+    with the library in it. pip installs into a target folder (PIP_TARGET) and asks no index."""
+    commands = sorted(set(_BUNDLE_INSTALL.findall((REPO / "README.md").read_text(encoding="utf-8"))))
+    assert commands, "README.md gives no FLICKR_BUNDLE_LIBRARY=... pip install command"
+    root = tmp_path / "libflickr"
+    shutil.copytree(PACKAGE_DIR, root / "bindings" / "python", ignore=shutil.ignore_patterns(
+        "__pycache__", "build", "*.egg-info", "tests", "examples", ".mypy_cache"))
+    (root / "build").mkdir()
+    shutil.copyfile(library_path, root / "build" / "libflickr.so.0")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "pip").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m pip "$@"\n')
+    (bin_dir / "pip").chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("FLICKR_", "PIP_"))}
+    env.update(PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", PIP_NO_INDEX="1",
+               PIP_NO_BUILD_ISOLATION="0", PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_ROOT_USER_ACTION="ignore")
+    for number, command in enumerate(commands):
+        target = tmp_path / f"installed{number}"
+        ran = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", command], cwd=root,
+                             env=dict(env, PIP_TARGET=str(target)), capture_output=True, text=True, timeout=300)
+        print(f"{command}: exit {ran.returncode}")
+        assert ran.returncode == 0, ran.stdout + ran.stderr
+        assert (target / "flickr" / "libflickr.so.0").read_bytes() == library_path.read_bytes()

@@ -53,6 +53,33 @@ def test_parse_forms(library_path, url, expected):
         assert parsed.fields[name] == value
 
 
+# One of every form, with each optional part: every field the library can return comes back in one.
+EVERY_FORM = [
+    "https://www.flickr.com/photos/tags/cats", "https://www.flickr.com/photos/bees/2341623661/in/album-72157/",
+    "https://www.flickr.com/photos/bees/2341623661/sizes/l/", "https://farm3.staticflickr.com/2/1418878_1e92283336_o.png",
+    "https://live.staticflickr.com/65535/2341623661_abcdef1234_z.jpg", "https://flic.kr/p/2oJ4UTv",
+    "https://flic.kr/s/aHsjyTz6pR", "https://www.flickr.com/photos/bees/albums/72157594162136485",
+    "https://www.flickr.com/photos/bees/galleries/72157/", "https://www.flickr.com/photos/bees/favorites/",
+    "https://www.flickr.com/groups/34427469792@N01/discuss/72157/", "https://www.flickr.com/people/12037949754@N01/",
+]
+
+
+def test_parse_shows_every_field(library_path):
+    """A tag URL once printed FlickrURL(kind='tag'), its tag only in .fields (which the repr left
+    out); so did an album context, the farm and an original's secret and format. Each field the
+    library returns is an attribute now, and the repr shows every one set."""
+    seen: set[str] = set()
+    for url in EVERY_FORM:
+        parsed = urls.parse(url)
+        shown = repr(parsed)
+        for name, value in parsed.fields.items():
+            assert getattr(parsed, name, None) == value, f"{url}: {name} is no attribute of {shown}"
+            assert f"{name}={value!r}" in shown, f"{url}: {shown} hides {name}={value!r}"
+        seen.update(parsed.fields)
+    print(f"{len(EVERY_FORM)} URLs, {len(seen)} distinct fields, each shown: {sorted(seen)}")
+    assert {"tag", "context", "farm", "originalsecret", "originalformat", "format", "group_id"} <= seen
+
+
 @pytest.mark.parametrize("url", ["", "https://example.com/photos/a/1", "https://www.flickr.com/", "not a url at all",
                                  "https://flic.kr/p/0OIl", "https://www.flickr.com/photos/a%zz/1", "x" * 10000,
                                  "https://notstaticflickr.com/2/1418878_1e92283336_m.jpg",

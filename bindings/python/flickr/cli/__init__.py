@@ -18,11 +18,12 @@ import sys
 import traceback
 
 from .. import errors
-from . import auth, call, download, methods, sandbox, upload, walk
+from . import auth, call, completion, download, methods, sandbox, upload, walk
 from .common import (EXIT_API, EXIT_AUTH, EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_NETWORK,
-                     EXIT_USAGE, CLIError, IntermixedParser, add_global_options, configure_logging, print_error)
+                     EXIT_USAGE, CLIError, IntermixedParser, add_global_options, configure_logging, error_text,
+                     print_error)
 
-COMMANDS = [call, upload, download, walk, auth, sandbox, methods]
+COMMANDS = [call, upload, download, walk, auth, sandbox, methods, completion]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -81,6 +82,8 @@ def _discard_stdout() -> None:
 
 def _run(argv: list[str]) -> int:
     parser = build_parser()
+    if argv[:1] == [completion.COMPLETE]:  # a shell asking at a TAB: not a command to list in --help
+        return completion.complete(parser, argv[1:])
     args, rest = parser.parse_known_args(argv)
     if rest and not getattr(args, "takes_rest", False):
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
@@ -93,10 +96,14 @@ def _run(argv: list[str]) -> int:
         return error.exit_code
     except errors.FlickrError as error:
         detail = f" (Flickr error {error.api_code})" if error.api_code else ""
-        print_error(f"{error.message}{detail}")
+        print_error(f"{error_text(error)}{detail}")
         return _exit_code(error)
     except BrokenPipeError:
         raise  # main's to handle, like KeyboardInterrupt (not an Exception)
+    except EOFError:
+        # A prompt met the end of its input (Ctrl-D, stdin closed): the user's answer, not a bug.
+        print_error("the input ended before an answer was given")
+        return EXIT_FAILURE
     except Exception as error:
         # A bug, or a failure nobody foresaw: one line for the user, the traceback for a report.
         if args.verbose:

@@ -6,7 +6,7 @@ from .. import errors
 from ..values import text
 from ..tokens import TokenStore
 from .common import (EXIT_AUTH, CLIError, add_credential_options, add_global_options, credentials, open_api,
-                     terminal_safe)
+                     error_text, terminal_safe)
 
 
 def add_parser(subparsers) -> None:
@@ -89,7 +89,7 @@ def run_status(args) -> int:
             checked = api.oauth.check_token(selected.oauth_token, selected.oauth_token_secret)
         except (errors.APIError, errors.OAuthError) as error:
             print(terminal_safe(f"The stored token of {selected.username or selected.user_nsid} is no longer valid: "
-                                f"{error.message}"))
+                                f"{error_text(error)}"))
             return EXIT_AUTH
     print(terminal_safe(f"Token valid: {checked['username']} ({checked['user_nsid']}), perms {checked['perms']}"))
     return 0

@@ -81,6 +81,27 @@ def print_error(message: str) -> None:
     print(f"flickr: {terminal_safe(message)}", file=sys.stderr)
 
 
+# The options this command's flags set, by the library's name (FLICKR_OPT_...): a message about
+# the time limit names --timeout. An option without a flag is named by the binding's keyword.
+_ENDPOINTS = ("BASE_URL", "REST_ENDPOINT", "UPLOAD_ENDPOINT", "REPLACE_ENDPOINT", "OAUTH_ENDPOINT",
+              "AUTH_ENDPOINT", "PHOTO_ENDPOINT")
+OPTION_FLAGS = {"TIMEOUT_MS": "--timeout", "MAX_RETRIES": "--retries", "CA_FILE": "--ca-file",
+                "OAUTH_TOKEN": "--oauth-token", "OAUTH_TOKEN_SECRET": "--oauth-token-secret",
+                **{name: "--endpoint" for name in _ENDPOINTS}}
+
+
+def error_text(error: Exception) -> str:
+    """What to print of a failure: a FlickrError's message naming this command's flags, where the
+    library names its C options (the binding's message names Python keywords)."""
+    from .. import errors
+    from .._ffi import C_OPTION
+
+    if not isinstance(error, errors.FlickrError):
+        return str(error)
+    return C_OPTION.sub(lambda found: OPTION_FLAGS.get(found.group(1), found.group(1).lower()),
+                        error.library_message)
+
+
 def dumps_json(value: Any, **options: Any) -> str:
     """json.dumps without ASCII escapes, but with the characters above escaped too (\\u0085;
     json escapes only C0), so its output is still JSON of the same value."""
@@ -208,7 +229,7 @@ def stored_token(api_key: str, user: str | None):
     try:
         found = TokenStore().load(api_key, user)
     except errors.FileError as error:
-        print_error(f"warning: {error.message}")
+        print_error(f"warning: {error_text(error)}")
         return None
     if found is None and user:
         raise CLIError(f"no stored login for user {user!r}: run flickr auth login", EXIT_AUTH)

@@ -13,7 +13,7 @@ from .. import errors, urls
 from .._files import finish, temporary_beside
 from ..values import text
 from .common import (EXIT_FAILURE, CLIError, add_credential_options, add_global_options, dumps_json, open_api,
-                     terminal_safe)
+                     error_text, terminal_safe)
 
 # The library's sizes (flickr_photo_source_url), smallest first; "" is Flickr's suffix-less 500 px.
 SIZES = ("s", "q", "t", "m", "n", "w", "", "z", "c", "b", "h", "k", "3k", "4k", "5k", "6k", "o")
@@ -221,16 +221,12 @@ def _fetch_one(api, item: Union[str, dict], args) -> dict:
     return record
 
 
-def _message(error: Exception) -> str:
-    return error.message if isinstance(error, errors.FlickrError) else str(error)
-
-
 def _report(args, record: dict) -> None:
     """One photo's outcome: a line on stderr, and a JSON line on stdout with --json."""
     named = record["photo_id"] + (f" ({record['title']})" if record["title"] else "")
     failure = record.pop("failure", None)
     if failure is not None:
-        record["error"] = _message(failure)
+        record["error"] = error_text(failure)
         line = f"{named}: {record['error']}"
     elif record["status"] == "identical":
         line = f"{named}: already in {record['file']}"
@@ -262,9 +258,9 @@ def run(args) -> int:
                 _report(args, record)
         except errors.FlickrError as error:  # the search or the set itself: nothing more to list
             failures.append(error)
-            print(terminal_safe(f"listing the photos failed: {error.message}"), file=sys.stderr)
+            print(terminal_safe(f"listing the photos failed: {error_text(error)}"), file=sys.stderr)
             if args.json:
-                print(dumps_json({"photo_id": None, "error": error.message}), flush=True)
+                print(dumps_json({"photo_id": None, "error": error_text(error)}), flush=True)
     total = sum(counts.values())
     print(terminal_safe(f"downloaded {counts['downloaded']} of {total} photos into {args.dest}"
                         + (f" ({counts['identical']} already there)" if counts["identical"] else "")), file=sys.stderr)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""`flickr methods [PATTERN]`, `flickr help METHOD`, `flickr completion bash|zsh`: the method
-catalogue (compiled into libflickr from flickr.reflection) at the command line."""
+"""`flickr methods [PATTERN]`, `flickr help METHOD`: the method catalogue (compiled into libflickr
+from flickr.reflection) at the command line. Completion is in completion.py."""
 from __future__ import annotations
 
 import difflib
@@ -28,15 +28,6 @@ def add_parser(subparsers) -> None:
                          help="print only the argument names, one per line (for completion)")
     add_global_options(helping)
     helping.set_defaults(handler=run_help)
-
-    completion = subparsers.add_parser(
-        "completion", help="print a shell completion script",
-        description="Completion of commands, method names and their arguments. Install with "
-                    "`eval \"$(flickr completion bash)\"` in ~/.bashrc, or `flickr completion zsh > "
-                    "~/.zfunc/_flickr` (with ~/.zfunc in fpath).")
-    completion.add_argument("shell", choices=["bash", "zsh"])
-    add_global_options(completion)
-    completion.set_defaults(handler=run_completion)
 
 
 def matches(pattern: str) -> list[MethodInfo]:
@@ -82,55 +73,4 @@ def run_help(args) -> int:
     print(f"  optional:   {', '.join(info.optional) or '-'}")
     print(f"  docs:       {info.doc_url}")
     print(f"  call:       flickr call {info.name}" + "".join(f" {a}=..." for a in info.required))
-    return 0
-
-
-# The scripts ask the CLI itself for method names and arguments, so they follow the library's
-# catalogue without regeneration.
-BASH = r'''# bash completion for flickr (libflickr): eval "$(flickr completion bash)"
-_flickr() {
-    local cur=${COMP_WORDS[COMP_CWORD]} command=${COMP_WORDS[1]}
-    if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "call walk upload download auth sandbox methods help completion" -- "$cur"))
-        return
-    fi
-    case $command in
-        call|walk|help)
-            if [ "$COMP_CWORD" -eq 2 ]; then
-                COMPREPLY=($(compgen -W "$(flickr methods --names 2>/dev/null)" -- "$cur"))
-            elif [ "$command" != help ] && [[ $cur != -* ]]; then
-                compopt -o nospace 2>/dev/null
-                COMPREPLY=($(compgen -S = -W "$(flickr help "${COMP_WORDS[2]}" --arguments 2>/dev/null)" -- "$cur"))
-            fi ;;
-        completion) COMPREPLY=($(compgen -W "bash zsh" -- "$cur")) ;;
-        *) COMPREPLY=($(compgen -f -- "$cur")) ;;
-    esac
-}
-complete -F _flickr flickr
-'''
-
-ZSH = r'''#compdef flickr
-# zsh completion for flickr (libflickr): flickr completion zsh > ~/.zfunc/_flickr
-_flickr() {
-    if (( CURRENT == 2 )); then
-        compadd call walk upload download auth sandbox methods help completion
-        return
-    fi
-    case $words[2] in
-        call|walk|help)
-            if (( CURRENT == 3 )); then
-                compadd -- ${(f)"$(flickr methods --names 2>/dev/null)"}
-            elif [[ $words[2] != help && $PREFIX != -* ]]; then
-                compadd -S = -- ${(f)"$(flickr help $words[3] --arguments 2>/dev/null)"}
-            fi ;;
-        completion) compadd bash zsh ;;
-        *) _files ;;
-    esac
-}
-_flickr "$@"
-'''
-
-
-def run_completion(args) -> int:
-    print(BASH if args.shell == "bash" else ZSH, end="")
     return 0

@@ -8,6 +8,20 @@ import time
 from .common import terminal_safe
 
 
+# Decimal units, as the amounts were shown in MB before: a photo of 1,340 bytes read 0.0/0.0 MB.
+_UNITS = [(1e9, "GB"), (1e6, "MB"), (1e3, "KB")]
+
+
+def _unit(amount: float) -> tuple[float, str]:
+    """The largest unit of which `amount` holds at least one (bytes below a kilobyte)."""
+    return next(((size, name) for size, name in _UNITS if amount >= size), (1.0, "B"))
+
+
+def _in(amount: float, unit: tuple[float, str]) -> str:
+    size, name = unit
+    return f"{amount:.0f}" if name == "B" else f"{amount / size:.1f}"
+
+
 class ProgressBar:
     def __init__(self, label: str, stream=None, width: int = 30):
         self.label = terminal_safe(label)  # a file name: it must not drive the terminal
@@ -20,9 +34,10 @@ class ProgressBar:
     def __call__(self, sent: int, total: int) -> None:
         fraction = sent / total if total else 1.0
         filled = int(fraction * self.width)
-        elapsed = max(time.monotonic() - self.started, 1e-6)
+        rate = sent / max(time.monotonic() - self.started, 1e-6)
+        unit, rate_unit = _unit(max(total, sent)), _unit(rate)
         line = (f"{self.label} [{'#' * filled}{'.' * (self.width - filled)}] {fraction:4.0%} "
-                f"{sent / 1e6:.1f}/{total / 1e6:.1f} MB {sent / elapsed / 1e6:.1f} MB/s")
+                f"{_in(sent, unit)}/{_in(total, unit)} {unit[1]} {_in(rate, rate_unit)} {rate_unit[1]}/s")
         if self.tty:
             self.stream.write("\r" + line)
             if sent >= total:

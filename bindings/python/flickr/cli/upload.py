@@ -8,7 +8,7 @@ import sys
 
 from .. import errors
 from .common import (CLIError, EXIT_AUTH, EXIT_FAILURE, add_credential_options, add_global_options, open_api,
-                     terminal_safe)
+                     error_text, terminal_safe)
 from .progress import ProgressBar
 from .sources import images_in
 
@@ -133,13 +133,13 @@ def run_upload(args) -> int:
                     print(json.dumps({"file": path, "photo_id": photo_id}))
             except errors.FlickrError as error:
                 failed.append((path, error))
-                print(terminal_safe(f"{name}: {error.message}"), file=sys.stderr)
+                print(terminal_safe(f"{name}: {error_text(error)}"), file=sys.stderr)
                 if args.json:
-                    print(json.dumps({"file": path, "error": error.message, "code": error.code,
+                    print(json.dumps({"file": path, "error": error_text(error), "code": error.code,
                                       "api_code": error.api_code}))
     print(terminal_safe(f"uploaded {len(succeeded)} of {len(files)} files")
           + "".join("\n  " + terminal_safe(f"{p} -> {i}") for p, i in succeeded)
-          + "".join("\n  " + terminal_safe(f"{p}: failed: {e.message}") for p, e in failed), file=sys.stderr)
+          + "".join("\n  " + terminal_safe(f"{p}: failed: {error_text(e)}") for p, e in failed), file=sys.stderr)
     if failed:
         # The first failure's class decides the exit code, like a single call would.
         raise failed[0][1]

@@ -87,7 +87,7 @@ def run_status(args) -> int:
     with open_api(args, use_store=False) as api:
         try:
             checked = api.oauth.check_token(selected.oauth_token, selected.oauth_token_secret)
-        except (errors.APIError, errors.OAuthError) as error:
+        except errors.ServiceError as error:
             print(terminal_safe(f"The stored token of {selected.username or selected.user_nsid} is no longer valid: "
                                 f"{error_text(error)}"))
             return EXIT_AUTH

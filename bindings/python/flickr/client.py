@@ -13,7 +13,7 @@ import threading
 import time
 import weakref
 from concurrent.futures import Future, InvalidStateError
-from typing import TYPE_CHECKING, Any, Iterator, Union
+from typing import TYPE_CHECKING, Any, Generator, Union
 
 from . import _ffi, _interrupt, _response, errors
 from .api import Methods
@@ -521,12 +521,16 @@ class Flickr(Methods):
         raises `flickr.Aborted`). Done callbacks run on a thread of this object,
         not the worker, so they may block, wait for other futures or make calls.
         """
+        return self._call_future(method, params, _verb(post))
+
+    def _call_future(self, method: str, params: dict, verb: int, convert=_response.as_dict) -> RequestFuture:
+        """A call started on the library's worker, as a future of `convert(response)`."""
         lib = _ffi.lib()
         context = self._live()
         encoded = _ffi.encode(method, "method")
         return _start_async(lambda request, key: lib.flickr_call_async(
-            request, context, encoded, _ffi.params_array(params), _verb(post), _on_done, key),
-            self._dispatcher)
+            request, context, encoded, _ffi.params_array(params), verb, _on_done, key),
+            self._dispatcher, convert)
 
     # -- photos ---------------------------------------------------------
 
@@ -570,7 +574,7 @@ class Flickr(Methods):
             return _start_async(lambda request, key: lib.flickr_photo_fetch_async(
                 request, context, value, encoded, _on_done, key), self._dispatcher, convert=_fetched_path)
 
-    def walk(self, method: str, *, item_path: str | None = None, **params: Any) -> Iterator[dict]:
+    def walk(self, method: str, *, item_path: str | None = None, **params: Any) -> Generator[dict, None, None]:
         """Yields every item of every page of a paged method, lazily, as dicts.
 
         Pages are fetched (GET, with retries) as the iteration reaches them;

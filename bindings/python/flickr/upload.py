@@ -15,7 +15,7 @@ from __future__ import annotations
 import ctypes
 import io
 import os
-from typing import Any, BinaryIO, Callable, Optional, Union
+from typing import Any, BinaryIO, Callable, NoReturn, Optional, Union
 
 from . import _ffi, _response, errors
 
@@ -145,12 +145,18 @@ def run(context, source: Source, photo_id: Optional[str], params: dict, progress
             raise failure
         answer = _response.as_dict(response)
     if callbacks.error is not None:
-        # Raised after the last byte had gone: Flickr has the photo. Both reach the caller.
-        callbacks.error.flickr_response = answer
-        callbacks.error.add_note(f"the upload had been sent whole before this was raised; Flickr's answer: "
-                                 f"{answer}")
-        raise callbacks.error
+        raise_late(callbacks.error, answer)
     return answer
+
+
+def raise_late(error: BaseException, answer: dict) -> NoReturn:
+    """Raises `error`, which a callback raised after the last byte had gone: Flickr has the photo,
+    so the exception carries its answer (``flickr_response``). Both reach the caller."""
+    error.flickr_response = answer  # type: ignore[attr-defined]
+    note = f"the upload had been sent whole before this was raised; Flickr's answer: {answer}"
+    if hasattr(error, "add_note"):  # Python 3.11+; before, the attribute alone tells it
+        error.add_note(note)
+    raise error
 
 
 def wait_ticket(context, ticket_id: str, timeout_ms: int) -> str:

@@ -53,7 +53,7 @@ ENOTFOUND = -15
 class FlickrError(Exception):
     """Base class of every libflickr failure."""
 
-    def __new__(cls, code: int = ERROR, message: str = "", api_code: int = 0, http_status: int = 0):
+    def __new__(cls, code: int = ERROR, message: str = "", api_code: int = 0, http_status: int = 0) -> FlickrError:
         # Builtin bases such as OSError interpret extra constructor arguments (errno...);
         # give them the message alone.
         return super().__new__(cls, message)

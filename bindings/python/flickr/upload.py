@@ -34,16 +34,18 @@ class _Callbacks:
         self.read = _ffi.ReadCallback(self._on_read) if stream is not None else None
         self._stream = stream
 
-    def _on_progress(self, sent, total, userdata):
+    def _on_progress(self, sent: int, total: int, userdata: Optional[int]) -> int:
         try:
+            assert self._progress_fn is not None  # the thunk exists only with a function
             result = self._progress_fn(sent, total)
             return 1 if result is False else 0  # returning False also stops the upload
         except BaseException as error:  # never let it escape into C
             self.error = self.error or error
             return 1
 
-    def _on_read(self, buffer, capacity, userdata):
+    def _on_read(self, buffer: int, capacity: int, userdata: Optional[int]) -> int:
         try:
+            assert self._stream is not None  # the thunk exists only with a stream
             data = self._stream.read(capacity)
             if not data:
                 return 0
@@ -82,7 +84,8 @@ def _path_bytes(path: Union[str, os.PathLike]) -> bytes:
 
 
 def make_source(source: Source, filename: Optional[str], mime_type: Optional[str], length: Optional[int],
-                callbacks_for) -> tuple:
+                callbacks_for: Callable[[Optional[BinaryIO]], _Callbacks]
+                ) -> tuple[_ffi.UploadSource, list, _Callbacks]:
     """A C upload source for `source` (an `_ffi.UploadSource` the caller closes), plus what must stay
     alive while it is used."""
     lib = _ffi.lib()
@@ -123,7 +126,7 @@ def make_source(source: Source, filename: Optional[str], mime_type: Optional[str
     return handle, keep, callbacks
 
 
-def run(context, source: Source, photo_id: Optional[str], params: dict, progress: Optional[Progress],
+def run(context: Any, source: Source, photo_id: Optional[str], params: dict, progress: Optional[Progress],
         filename: Optional[str], mime_type: Optional[str], length: Optional[int]) -> dict:
     """Uploads (photo_id None) or replaces, and returns the mapped answer."""
     lib = _ffi.lib()
@@ -159,7 +162,7 @@ def raise_late(error: BaseException, answer: dict) -> NoReturn:
     raise error
 
 
-def wait_ticket(context, ticket_id: str, timeout_ms: int) -> str:
+def wait_ticket(context: Any, ticket_id: str, timeout_ms: int) -> str:
     out = ctypes.c_void_p()
     _ffi.lib().flickr_upload_wait_ticket(ctypes.byref(out), context, _ffi.encode(ticket_id, "ticket_id"), timeout_ms)
     return _ffi.take_text(out.value)

@@ -25,10 +25,14 @@ from .errors import (
     NotFound,
     OAuthError,
     ParseError,
+    ResponseError,
+    ServiceError,
     StateError,
     Timeout,
     TLSError,
     TooBig,
+    TransportError,
+    UsageError,
 )
 from .values import text
 
@@ -59,6 +63,10 @@ __all__ = [
     "Timeout",
     "TLSError",
     "TooBig",
+    "TransportError",
+    "ServiceError",
+    "ResponseError",
+    "UsageError",
     "library_version",
     "text",
     "__version__",

@@ -21,7 +21,8 @@ import ctypes
 import os
 import signal
 import threading
-from typing import Any, Callable
+from types import FrameType
+from typing import Any, Callable, Optional
 
 # signal.getsignal converts the handler to an enum: 2.8 us of every call, 3% of a fast one. The C
 # module's own getsignal does not (CPython's signal.py imports it as signal._signal).
@@ -32,7 +33,7 @@ _noted = False  # a SIGINT arrived during the current blocking call (main thread
 _blocking = False
 
 
-def _note_sigint(signum, frame) -> None:
+def _note_sigint(signum: int, frame: Optional[FrameType]) -> None:
     global _noted
     if _blocking:
         _noted = True
@@ -40,7 +41,7 @@ def _note_sigint(signum, frame) -> None:
         signal.default_int_handler(signum, frame)
 
 
-def _check(_userdata) -> int:
+def _check(_userdata: Optional[int]) -> int:
     # Every 100 ms on a thread blocked in a call; on the main thread, entering this function
     # runs a pending SIGINT handler (_note_sigint) first.
     return 1 if _noted and threading.get_ident() == _MAIN else 0
@@ -61,10 +62,10 @@ def _after_fork_in_child() -> None:
 os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
-def interruptible(function):
+def interruptible(function: Callable[..., Any]) -> Callable[..., Any]:
     """`function` (a blocking ctypes function) made to let a Ctrl-C through within ~0.1 s."""
 
-    def call(*args):
+    def call(*args: Any) -> Any:
         global _blocking, _noted
         if threading.get_ident() != _MAIN:
             return function(*args)

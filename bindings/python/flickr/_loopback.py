@@ -12,6 +12,7 @@ import http.server
 import threading
 import time
 import urllib.parse
+from typing import Any
 
 
 class CallbackReceiver:
@@ -23,7 +24,7 @@ class CallbackReceiver:
         receiver = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):  # noqa: N802 (http.server's naming)
+            def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
                 path = urllib.parse.urlsplit(self.path)
                 if path.path != "/callback" or receiver._arrived.is_set():
                     self.send_error(404)
@@ -42,7 +43,7 @@ class CallbackReceiver:
                 self.wfile.write(data)
                 receiver._arrived.set()
 
-            def log_message(self, *args):  # keep the console quiet
+            def log_message(self, format: str, *args: Any) -> None:  # keep the console quiet
                 pass
 
         self._server = http.server.ThreadingHTTPServer((host, port), Handler)

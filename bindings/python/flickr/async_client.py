@@ -1,27 +1,74 @@
 # SPDX-License-Identifier: MIT
 """AsyncFlickr: the Flickr client for asyncio, like ``httpx.AsyncClient`` to ``httpx.Client``.
 
-Built on the library's asynchronous requests: a call is a C request driven by the context's
-worker thread (no thread per call); its completion reaches the event loop through
-``asyncio.wrap_future``. Cancelling the awaiting task cancels the HTTP request.
+Built on the library's asynchronous requests where it has them (calls, photo fetches, uploads
+and replaces): such a request is driven by the context's worker thread (no thread per call); its
+completion reaches the event loop through ``asyncio.wrap_future``, and cancelling the awaiting
+task cancels the HTTP request (``flickr_request_cancel``). The library has no asynchronous walk
+or ticket wait: :meth:`AsyncFlickr.walk` and :meth:`AsyncFlickr.wait_ticket` run the blocking
+form on the event loop's default executor, and a cancel takes effect when the page or wait in
+progress ends (each bounded by the context's time limits).
 """
 from __future__ import annotations
 
 import asyncio
 import pathlib
-from typing import Any
+from typing import Any, AsyncIterator, Optional
 
+from . import _ffi, _response, errors
+from . import upload as _upload  # the module: `upload` is a method name in the class
+from .upload import Progress, Source
 from .api import AsyncMethods
-from .client import Flickr, OptionValue
+from .client import POST, Flickr, OptionValue, RequestFuture, _on_done, _start_async, _verb
+
+#: Public members of :class:`Flickr` without a counterpart here, and why (test_async_client.py
+#: checks that every other one has its counterpart).
+SYNC_ONLY = {
+    "call_async": "returns a concurrent.futures future; `await aapi.call(...)` is its asyncio form",
+    "fetch_photo_async": "as call_async: `await aapi.fetch_photo(...)` is its asyncio form",
+    "oauth": "the interactive login steps, done once before the client is used: `aapi.sync.oauth`",
+    "authenticate_console": "reads the terminal; run it on `aapi.sync` before starting the event loop's work",
+    "authenticate_via_browser": "waits for a browser; run it on `aapi.sync` (or in an executor) before",
+}
+
+_END = object()  # what next() gives at the end of a walk
+
+
+class _LoopProgress:
+    """An upload's progress, reported on the library's worker thread, handed to the event loop:
+    the caller's callback runs on the loop's thread, in order, before the upload's result. If it
+    raises or returns False, the request is cancelled and its exception re-raised to the caller."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, progress: Progress) -> None:
+        self.loop = loop
+        self.progress = progress
+        self.error: Optional[BaseException] = None
+        self.future: Optional[RequestFuture] = None
+
+    def relay(self, sent: int, total: int) -> None:
+        """On the worker thread: queue the report; a closed loop raises, which stops the upload."""
+        self.loop.call_soon_threadsafe(self._deliver, sent, total)
+
+    def _deliver(self, sent: int, total: int) -> None:
+        if self.error is not None:
+            return
+        try:
+            stop = self.progress(sent, total) is False
+        except BaseException as error:  # the caller's own: re-raised by the awaiting coroutine
+            self.error, stop = error, True
+        if stop and self.future is not None:
+            self.future.cancel()
 
 
 class AsyncFlickr(AsyncMethods):
     """``AsyncFlickr(api_key, secret, **options)``: the options of :class:`Flickr`.
 
     ``await aapi.call("flickr.photos.search", text="kitten")``, ``await
-    aapi.photos.search(text="kitten")``; ``async with AsyncFlickr(...) as aapi:`` closes it.
+    aapi.photos.search(text="kitten")``, ``async for photo in aapi.walk(...)``, ``await
+    aapi.upload(path, progress)``; ``async with AsyncFlickr(...) as aapi:`` closes it.
     Many calls may be in flight at once (``asyncio.gather``); ``max_connections`` bounds the
-    connections they share. Safe to use from several event loops and threads.
+    connections they share. Safe to use from several event loops and threads. Every public
+    method of :class:`Flickr` has its counterpart here but those of :data:`SYNC_ONLY`.
     """
 
     def __init__(self, api_key: str, secret: str | None = None, **options: OptionValue):
@@ -40,13 +87,119 @@ class AsyncFlickr(AsyncMethods):
         """As :meth:`Flickr.get_option`."""
         return self._flickr.get_option(name)
 
+    # -- calls (the library's asynchronous calls) ------------------------
+
     async def call(self, method: str, /, *, post: bool | None = None, **params: Any) -> dict:
         """As :meth:`Flickr.call`, awaited; cancelling the task aborts the request."""
         return await asyncio.wrap_future(self._flickr.call_async(method, post=post, **params))
 
+    async def post(self, method: str, /, **params: Any) -> dict:
+        """As :meth:`Flickr.post`: :meth:`call` with POST whatever the catalogue says."""
+        return await asyncio.wrap_future(self._flickr._call_future(method, params, POST))
+
+    async def call_xml(self, method: str, /, *, post: bool | None = None, **params: Any) -> str:
+        """As :meth:`Flickr.call_xml`: Flickr's XML body as received."""
+        return await asyncio.wrap_future(self._flickr._call_future(method, params, _verb(post),
+                                                                   _response.body_text))
+
+    async def call_discard(self, method: str, /, *, post: bool | None = None, **params: Any) -> None:
+        """As :meth:`Flickr.call_discard`: a call whose answer is not read; failures raise as
+        :meth:`call`'s. The library has no asynchronous discard, so this is its asynchronous call
+        with no answer built in Python (the library still reads the whole answer)."""
+        await asyncio.wrap_future(self._flickr._call_future(method, params, _verb(post), _discard))
+
+    # -- photos ---------------------------------------------------------
+
     async def fetch_photo(self, photo: dict, size: str = "b") -> pathlib.Path:
         """As :meth:`Flickr.fetch_photo`: the cached image's path, downloading it when missing."""
         return await asyncio.wrap_future(self._flickr.fetch_photo_async(photo, size))
+
+    def photo_url(self, photo: dict, size: str = "b") -> str:
+        """As :meth:`Flickr.photo_url` (computed, nothing sent: not a coroutine)."""
+        return self._flickr.photo_url(photo, size)
+
+    async def walk(self, method: str, *, item_path: str | None = None, **params: Any) -> AsyncIterator[dict]:
+        """As :meth:`Flickr.walk`, as an asynchronous iterator: ``async for item in aapi.walk(...)``.
+
+        The library has no asynchronous walk: each step runs the blocking one on the event
+        loop's default executor. Leaving the loop (break, an exception, a cancelled task) ends
+        the walk; a page being fetched then is finished on its thread and dropped.
+        """
+        loop = asyncio.get_running_loop()
+        pages = self._flickr.walk(method, item_path=item_path, **params)
+        step: Optional[asyncio.Future] = None
+        try:
+            while True:
+                step = loop.run_in_executor(None, next, pages, _END)
+                item = await step
+                if item is _END:
+                    return
+                yield item
+        finally:
+            if step is not None and not step.done():  # its thread is still inside the generator
+                step.add_done_callback(lambda _: pages.close())
+            else:
+                pages.close()
+
+    # -- uploads (the library's asynchronous uploads) --------------------
+
+    async def upload(self, photo: Source, /, progress: Optional[Progress] = None, *,
+                     filename: str | None = None, mime_type: str | None = None, length: int | None = None,
+                     **args: Any) -> dict:
+        """As :meth:`Flickr.upload`, awaited; cancelling the task aborts the upload.
+
+        `progress(sent, total)` is called on the event loop's thread (the library reports from
+        its worker thread; the reports are handed over in order, the last before the result);
+        an exception it raises, or returning False, stops the upload (the exception is re-raised
+        here). A binary file object is read on the library's worker thread as the body goes out.
+        """
+        return await self._send(photo, None, progress, filename, mime_type, length, args)
+
+    async def replace(self, photo: Source, photo_id: str, /, progress: Optional[Progress] = None, *,
+                      filename: str | None = None, mime_type: str | None = None, length: int | None = None,
+                      **args: Any) -> dict:
+        """As :meth:`Flickr.replace`: replaces the image of `photo_id`; as :meth:`upload`."""
+        return await self._send(photo, photo_id, progress, filename, mime_type, length, args)
+
+    async def _send(self, photo: Source, photo_id: Optional[str], progress: Optional[Progress],
+                    filename: Optional[str], mime_type: Optional[str], length: Optional[int], args: dict) -> dict:
+        lib = _ffi.lib()
+        context = self._flickr._live()
+        relay = _LoopProgress(asyncio.get_running_loop(), progress) if progress else None
+        handle, keep, callbacks = _upload.make_source(photo, filename, mime_type, length, lambda stream: (
+            _upload._Callbacks(relay.relay if relay else None, stream)))
+        params = _ffi.params_array(args)
+        with handle:  # the started request keeps what it needs of the source
+            if photo_id is None:
+                future = _start_async(lambda request, key: lib.flickr_upload_async(
+                    request, context, handle, params, callbacks.progress, _on_done, key), self._flickr._dispatcher)
+            else:
+                encoded_id = _ffi.encode(str(photo_id), "photo_id")
+                future = _start_async(lambda request, key: lib.flickr_replace_async(
+                    request, context, handle, encoded_id, params, callbacks.progress, _on_done, key),
+                    self._flickr._dispatcher)
+        # The buffer and the ctypes thunks must live until the request ends: the future's do.
+        future._keep_alive = (keep, callbacks)  # type: ignore[attr-defined]
+        if relay is not None:
+            relay.future = future
+        try:
+            answer: dict = await asyncio.wrap_future(future)
+        except errors.FlickrError:
+            raised = (relay and relay.error) or callbacks.error  # the caller's own exception first
+            if raised is not None:
+                raise raised from None
+            raise
+        if relay is not None and relay.error is not None:
+            _upload.raise_late(relay.error, answer)
+        return answer
+
+    async def wait_ticket(self, ticket_id: str, timeout_ms: int = 300_000) -> str:
+        """As :meth:`Flickr.wait_ticket`. The library has no asynchronous form: the wait runs on
+        the event loop's default executor, and a cancel takes effect when it ends (timeout_ms)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(None, self._flickr.wait_ticket, ticket_id, timeout_ms)
+
+    # -- lifetime -------------------------------------------------------
 
     @property
     def closed(self) -> bool:
@@ -64,3 +217,7 @@ class AsyncFlickr(AsyncMethods):
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.aclose()
+
+
+def _discard(response: Any) -> None:
+    return None

@@ -13,15 +13,18 @@ import threading
 import time
 import weakref
 from concurrent.futures import Future, InvalidStateError
-from typing import TYPE_CHECKING, Any, Iterator, Union
+from typing import TYPE_CHECKING, Any, Callable, Generator, Optional, Union
 
 from . import _ffi, _interrupt, _response, errors
 from .api import Methods
+from .upload import Progress, Source
 
 if TYPE_CHECKING:
     from .oauth import OAuth
 
 OptionValue = Union[str, int, bool, None]
+#: How a request's response becomes its future's result.
+Convert = Callable[["_ffi.Response"], Any]
 
 # Option keywords are the C option names without FLICKR_OPT_, in lower case.
 STRING_OPTIONS = {
@@ -71,7 +74,7 @@ logger = logging.getLogger("flickr")
 
 
 @_ffi.LogCallback
-def _on_log(line, userdata):
+def _on_log(line: bytes, userdata: Optional[int]) -> None:
     # One module-level thunk for every context, so it can never be collected while C holds it.
     try:
         text = line.decode("utf-8", "replace")
@@ -89,7 +92,8 @@ class _Pending:
 
     __slots__ = ("future", "request", "convert", "dispatcher")
 
-    def __init__(self, future: "RequestFuture", dispatcher: "_Dispatcher", convert=_response.as_dict):
+    def __init__(self, future: "RequestFuture", dispatcher: "_Dispatcher",
+                 convert: Convert = _response.as_dict) -> None:
         self.future = future
         self.request: Any = None
         self.convert = convert
@@ -102,7 +106,7 @@ _next_key = 0
 
 
 @_ffi.DoneCallback
-def _on_done(request, status, response, userdata):
+def _on_done(request: Any, status: int, response: Any, userdata: Optional[int]) -> None:
     # One module-level callback for every request, so the ctypes thunk never dies
     # while C may call it; userdata is the key of the request's _Pending entry.
     # This runs on the library's worker thread, which every transfer of the context shares:
@@ -113,7 +117,7 @@ def _on_done(request, status, response, userdata):
             pending.request = None  # from here on, cancel() must not touch the C request
     if pending is None:
         return
-    owned, error = _ffi.Response(), None
+    owned, error = _ffi.Response(), None  # type: tuple[_ffi.Response, Optional[BaseException]]
     with _ffi.Request(request):  # freed on the way out: allowed inside the callback; does not wait
         try:
             if status == 0:
@@ -128,7 +132,7 @@ def _on_done(request, status, response, userdata):
         _pending.pop(userdata or 0, None)
 
 
-def _deliver(future: Future, convert, response, error: BaseException | None) -> None:
+def _deliver(future: Future, convert: Convert, response: _ffi.Response, error: BaseException | None) -> None:
     """Converts the response (then frees it, whatever happens) and completes the future,
     which runs its done callbacks on this thread."""
     outcome = None
@@ -322,7 +326,7 @@ class _Dispatcher:
 
 
 @atexit.register
-def _cancel_pending_at_exit():
+def _cancel_pending_at_exit() -> None:
     """Interpreter shutdown: stop every request still in flight so no callback arrives late."""
     with _pending_lock:
         requests = [p.request for p in _pending.values() if p.request is not None]
@@ -382,7 +386,8 @@ class RequestFuture(Future):
         return request is not None
 
 
-def _start_async(start, dispatcher: _Dispatcher, convert=_response.as_dict) -> RequestFuture:
+def _start_async(start: Callable[[Any, int], Any], dispatcher: _Dispatcher,
+                 convert: Convert = _response.as_dict) -> RequestFuture:
     """Starts a request through `start(request_out, key)` (a C *_async call) and returns its future."""
     global _next_key
     future = RequestFuture()
@@ -408,7 +413,7 @@ def _start_async(start, dispatcher: _Dispatcher, convert=_response.as_dict) -> R
     return future
 
 
-def _fetched_path(response) -> pathlib.Path:
+def _fetched_path(response: _ffi.Response) -> pathlib.Path:
     return pathlib.Path(_response.as_dict(response)["path"])
 
 
@@ -509,7 +514,7 @@ class Flickr(Methods):
         _ffi.lib().flickr_call_discard(self._live(), _ffi.encode(method, "method"), _ffi.params_array(params),
                                        _verb(post))
 
-    def _call(self, method: str, params: dict, verb: int, convert=_response.as_dict) -> Any:
+    def _call(self, method: str, params: dict, verb: int, convert: Convert = _response.as_dict) -> Any:
         return _response.call(_ffi.lib().flickr_call, self._live(), _ffi.encode(method, "method"),
                               _ffi.params_array(params), verb, convert=convert)
 
@@ -521,12 +526,16 @@ class Flickr(Methods):
         raises `flickr.Aborted`). Done callbacks run on a thread of this object,
         not the worker, so they may block, wait for other futures or make calls.
         """
+        return self._call_future(method, params, _verb(post))
+
+    def _call_future(self, method: str, params: dict, verb: int, convert: Convert = _response.as_dict) -> RequestFuture:
+        """A call started on the library's worker, as a future of `convert(response)`."""
         lib = _ffi.lib()
         context = self._live()
         encoded = _ffi.encode(method, "method")
         return _start_async(lambda request, key: lib.flickr_call_async(
-            request, context, encoded, _ffi.params_array(params), _verb(post), _on_done, key),
-            self._dispatcher)
+            request, context, encoded, _ffi.params_array(params), verb, _on_done, key),
+            self._dispatcher, convert)
 
     # -- photos ---------------------------------------------------------
 
@@ -570,7 +579,7 @@ class Flickr(Methods):
             return _start_async(lambda request, key: lib.flickr_photo_fetch_async(
                 request, context, value, encoded, _on_done, key), self._dispatcher, convert=_fetched_path)
 
-    def walk(self, method: str, *, item_path: str | None = None, **params: Any) -> Iterator[dict]:
+    def walk(self, method: str, *, item_path: str | None = None, **params: Any) -> Generator[dict, None, None]:
         """Yields every item of every page of a paged method, lazily, as dicts.
 
         Pages are fetched (GET, with retries) as the iteration reaches them;
@@ -592,8 +601,8 @@ class Flickr(Methods):
 
     # -- uploads --------------------------------------------------------
 
-    def upload(self, photo, /, progress=None, *, filename: str | None = None, mime_type: str | None = None,
-               length: int | None = None, **args: Any) -> dict:
+    def upload(self, photo: Source, /, progress: Optional[Progress] = None, *, filename: str | None = None,
+               mime_type: str | None = None, length: int | None = None, **args: Any) -> dict:
         """Uploads a photo and returns Flickr's answer as a dict.
 
         `photo` is a path (a str, as os.listdir spells any file name, or an
@@ -614,8 +623,8 @@ class Flickr(Methods):
 
         return upload.run(self._live(), photo, None, args, progress, filename, mime_type, length)
 
-    def replace(self, photo, photo_id: str, /, progress=None, *, filename: str | None = None,
-                mime_type: str | None = None, length: int | None = None, **args: Any) -> dict:
+    def replace(self, photo: Source, photo_id: str, /, progress: Optional[Progress] = None, *,
+                filename: str | None = None, mime_type: str | None = None, length: int | None = None, **args: Any) -> dict:
         """Replaces the image of `photo_id` (one of the user's photos); as :meth:`upload`."""
         from . import upload
 
@@ -649,7 +658,7 @@ class Flickr(Methods):
 
     # -- lifetime -------------------------------------------------------
 
-    def _live(self):
+    def _live(self) -> Any:
         handle = self._handle
         if not handle:
             raise errors.StateError(errors.ESTATE, "this Flickr object is closed")
@@ -657,7 +666,7 @@ class Flickr(Methods):
             self._sync_log(handle)
         return handle
 
-    def _sync_log(self, handle) -> None:
+    def _sync_log(self, handle: Any) -> None:
         """Gives the library a log callback only while the `flickr` logger shows INFO (retries) or
         DEBUG (requests): otherwise each request would format a line and cross into Python for
         nothing (about 9 µs a call). Checked again before every call, so a level set later counts."""
@@ -681,7 +690,7 @@ class Flickr(Methods):
     def __enter__(self) -> "Flickr":
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     def __del__(self) -> None:

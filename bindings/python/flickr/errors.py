@@ -9,6 +9,20 @@ Every exception carries:
   program sets them (``timeout_ms``) where the library names its C options
   (``FLICKR_OPT_TIMEOUT_MS``, kept in ``library_message``).
 
+The classes are grouped in families, as httpx groups its exceptions, so that a caller catches a
+family rather than a hand-kept tuple:
+
+- :class:`TransportError`: no usable HTTP answer came back (:class:`NetworkError`,
+  :class:`Timeout`, :class:`TLSError`) or it was an HTTP failure (:class:`HTTPError`); retrying
+  later may help.
+- :class:`ServiceError`: Flickr answered and refused (:class:`APIError`, :class:`OAuthError`).
+- :class:`ResponseError`: an answer came but could not be used (:class:`ParseError`,
+  :class:`TooBig`).
+- :class:`UsageError`: what the caller asked cannot be done (:class:`InvalidArgument`,
+  :class:`StateError`, :class:`NotFound`).
+- :class:`NoMemory`, :class:`Aborted` and :class:`FileError` stand alone under
+  :class:`FlickrError`.
+
 ``Timeout`` was ``TimeoutError``, a name that shadowed the builtin in any module that imported it;
 the old name still gives the same class, with a DeprecationWarning.
 """
@@ -39,7 +53,7 @@ ENOTFOUND = -15
 class FlickrError(Exception):
     """Base class of every libflickr failure."""
 
-    def __new__(cls, code: int = ERROR, message: str = "", api_code: int = 0, http_status: int = 0):
+    def __new__(cls, code: int = ERROR, message: str = "", api_code: int = 0, http_status: int = 0) -> FlickrError:
         # Builtin bases such as OSError interpret extra constructor arguments (errno...);
         # give them the message alone.
         return super().__new__(cls, message)
@@ -61,7 +75,23 @@ class FlickrError(Exception):
         return f"{type(self).__name__}({self.message!r}, code={self.code}{extra})"
 
 
-class InvalidArgument(FlickrError, ValueError):
+class TransportError(FlickrError):
+    """No usable HTTP answer: a network, time limit, TLS or HTTP failure (retrying may help)."""
+
+
+class ServiceError(FlickrError):
+    """Flickr (or its OAuth endpoints) answered and refused the request."""
+
+
+class ResponseError(FlickrError):
+    """An answer came but could not be used: malformed, or larger than allowed."""
+
+
+class UsageError(FlickrError):
+    """What the caller asked cannot be done: a bad argument, a closed object, an unknown name."""
+
+
+class InvalidArgument(UsageError, ValueError):
     """FLICKR_EINVAL: an argument was missing, malformed or out of range."""
 
 
@@ -69,11 +99,11 @@ class NoMemory(FlickrError):
     """FLICKR_ENOMEM."""
 
 
-class NetworkError(FlickrError, ConnectionError):
+class NetworkError(TransportError, ConnectionError):
     """FLICKR_ENETWORK: DNS, connect, reset or another transport failure."""
 
 
-class Timeout(FlickrError, builtins.TimeoutError):
+class Timeout(TransportError, builtins.TimeoutError):
     """FLICKR_ETIMEOUT: a connect, idle or total time limit passed.
 
     Named like requests' ``Timeout`` so that it shadows no builtin; a builtin ``TimeoutError``
@@ -81,19 +111,19 @@ class Timeout(FlickrError, builtins.TimeoutError):
     """
 
 
-class HTTPError(FlickrError):
+class HTTPError(TransportError):
     """FLICKR_EHTTP: a non-2xx answer without a Flickr envelope; see ``http_status``."""
 
 
-class APIError(FlickrError):
+class APIError(ServiceError):
     """FLICKR_EAPI: Flickr answered stat="fail"; ``api_code`` is Flickr's error code."""
 
 
-class OAuthError(FlickrError):
+class OAuthError(ServiceError):
     """FLICKR_EOAUTH: an OAuth endpoint refused the request; the message holds its answer."""
 
 
-class ParseError(FlickrError):
+class ParseError(ResponseError):
     """FLICKR_EPARSE: the answer was empty, not XML, or not of the expected form."""
 
 
@@ -101,7 +131,7 @@ class Aborted(FlickrError):
     """FLICKR_EABORTED: a callback asked to stop, or the request was cancelled."""
 
 
-class TLSError(FlickrError):
+class TLSError(TransportError):
     """FLICKR_ETLS: certificate not trusted, wrong host, or handshake failure."""
 
 
@@ -109,15 +139,15 @@ class FileError(FlickrError, OSError):
     """FLICKR_EIO: a local file or stream could not be read, or the photo cache written."""
 
 
-class TooBig(FlickrError):
+class TooBig(ResponseError):
     """FLICKR_ETOOBIG: the answer exceeded max_response_bytes."""
 
 
-class StateError(FlickrError):
+class StateError(UsageError):
     """FLICKR_ESTATE: the object cannot do this now (for example, it was closed)."""
 
 
-class NotFound(FlickrError):
+class NotFound(UsageError):
     """FLICKR_ENOTFOUND: no such thing (a method name the catalogue does not hold)."""
 
 

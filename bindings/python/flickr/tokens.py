@@ -19,6 +19,7 @@ import math
 import pathlib
 import time
 from dataclasses import asdict, dataclass, field
+from typing import Iterator
 
 from . import errors
 from ._files import write_atomically
@@ -169,7 +170,7 @@ class TokenStore:
             return True
 
     @contextlib.contextmanager
-    def _locked(self):
+    def _locked(self) -> Iterator[None]:
         """Serialises writers (processes too) with an advisory lock beside the file."""
         try:
             import fcntl

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ctypes
 import io
 import os
-from typing import Any, BinaryIO, Callable, Optional, Union
+from typing import Any, BinaryIO, Callable, NoReturn, Optional, Union
 
 from . import _ffi, _response, errors
 
@@ -34,16 +34,18 @@ class _Callbacks:
         self.read = _ffi.ReadCallback(self._on_read) if stream is not None else None
         self._stream = stream
 
-    def _on_progress(self, sent, total, userdata):
+    def _on_progress(self, sent: int, total: int, userdata: Optional[int]) -> int:
         try:
+            assert self._progress_fn is not None  # the thunk exists only with a function
             result = self._progress_fn(sent, total)
             return 1 if result is False else 0  # returning False also stops the upload
         except BaseException as error:  # never let it escape into C
             self.error = self.error or error
             return 1
 
-    def _on_read(self, buffer, capacity, userdata):
+    def _on_read(self, buffer: int, capacity: int, userdata: Optional[int]) -> int:
         try:
+            assert self._stream is not None  # the thunk exists only with a stream
             data = self._stream.read(capacity)
             if not data:
                 return 0
@@ -82,7 +84,8 @@ def _path_bytes(path: Union[str, os.PathLike]) -> bytes:
 
 
 def make_source(source: Source, filename: Optional[str], mime_type: Optional[str], length: Optional[int],
-                callbacks_for) -> tuple:
+                callbacks_for: Callable[[Optional[BinaryIO]], _Callbacks]
+                ) -> tuple[_ffi.UploadSource, list, _Callbacks]:
     """A C upload source for `source` (an `_ffi.UploadSource` the caller closes), plus what must stay
     alive while it is used."""
     lib = _ffi.lib()
@@ -123,7 +126,7 @@ def make_source(source: Source, filename: Optional[str], mime_type: Optional[str
     return handle, keep, callbacks
 
 
-def run(context, source: Source, photo_id: Optional[str], params: dict, progress: Optional[Progress],
+def run(context: Any, source: Source, photo_id: Optional[str], params: dict, progress: Optional[Progress],
         filename: Optional[str], mime_type: Optional[str], length: Optional[int]) -> dict:
     """Uploads (photo_id None) or replaces, and returns the mapped answer."""
     lib = _ffi.lib()
@@ -145,15 +148,21 @@ def run(context, source: Source, photo_id: Optional[str], params: dict, progress
             raise failure
         answer = _response.as_dict(response)
     if callbacks.error is not None:
-        # Raised after the last byte had gone: Flickr has the photo. Both reach the caller.
-        callbacks.error.flickr_response = answer
-        callbacks.error.add_note(f"the upload had been sent whole before this was raised; Flickr's answer: "
-                                 f"{answer}")
-        raise callbacks.error
+        raise_late(callbacks.error, answer)
     return answer
 
 
-def wait_ticket(context, ticket_id: str, timeout_ms: int) -> str:
+def raise_late(error: BaseException, answer: dict) -> NoReturn:
+    """Raises `error`, which a callback raised after the last byte had gone: Flickr has the photo,
+    so the exception carries its answer (``flickr_response``). Both reach the caller."""
+    error.flickr_response = answer  # type: ignore[attr-defined]
+    note = f"the upload had been sent whole before this was raised; Flickr's answer: {answer}"
+    if hasattr(error, "add_note"):  # Python 3.11+; before, the attribute alone tells it
+        error.add_note(note)
+    raise error
+
+
+def wait_ticket(context: Any, ticket_id: str, timeout_ms: int) -> str:
     out = ctypes.c_void_p()
     _ffi.lib().flickr_upload_wait_ticket(ctypes.byref(out), context, _ffi.encode(ticket_id, "ticket_id"), timeout_ms)
     return _ffi.take_text(out.value)

@@ -102,18 +102,21 @@ class _Trickle(io.RawIOBase):
         return n
 
 
+class Stop(Exception):
+    pass
+
+
+def stop_after_100k(sent, total):
+    """A progress callback that raises once 100 kB went out."""
+    if sent > 100_000:
+        raise Stop("user pressed cancel")
+
+
 def test_progress_exception_aborts_and_is_reraised(api):
-    class Stop(Exception):
-        pass
-
-    def progress(sent, total):
-        if sent > 100_000:
-            raise Stop("user pressed cancel")
-
     data = photo_bytes(4 * 1024 * 1024)
     before = api.call("flickr.photos.search", user_id="me")["photos"]["total"]
     with pytest.raises(Stop, match="user pressed cancel") as raised:
-        api.upload(_Trickle(data), length=len(data), progress=progress)
+        api.upload(_Trickle(data), length=len(data), progress=stop_after_100k)
     assert not hasattr(raised.value, "flickr_response")
     with pytest.raises(flickr.Aborted):
         api.upload(_Trickle(data), length=len(data), progress=lambda s, t: s < 100_000)

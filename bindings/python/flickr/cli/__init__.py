@@ -48,7 +48,7 @@ def _exit_code(error: errors.FlickrError) -> int:
         return EXIT_API
     if isinstance(error, errors.OAuthError):
         return EXIT_AUTH
-    if isinstance(error, (errors.NetworkError, errors.Timeout, errors.TLSError, errors.HTTPError)):
+    if isinstance(error, errors.TransportError):
         return EXIT_NETWORK
     if isinstance(error, errors.InvalidArgument):
         return EXIT_USAGE

@@ -2,14 +2,20 @@
 """`flickr auth login [--perms P] [--oob] | status | logout`: OAuth logins kept in the token store."""
 from __future__ import annotations
 
+import argparse
+from typing import TYPE_CHECKING
+
 from .. import errors
 from ..values import text
 from ..tokens import TokenStore
 from .common import (EXIT_AUTH, CLIError, add_credential_options, add_global_options, credentials, open_api,
                      error_text, terminal_safe)
 
+if TYPE_CHECKING:
+    from .common import Subparsers
 
-def add_parser(subparsers) -> None:
+
+def add_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "auth", help="log in with OAuth, show or forget stored logins",
         description="Log in with OAuth (the token is kept in the token store: $FLICKR_TOKEN_STORE, else "
@@ -45,11 +51,11 @@ def add_parser(subparsers) -> None:
     logout.set_defaults(handler=run_logout)
 
 
-def _api_key(args) -> str:
+def _api_key(args: argparse.Namespace) -> str:
     return credentials(args, use_store=False)["api_key"]
 
 
-def run_login(args) -> int:
+def run_login(args: argparse.Namespace) -> int:
     found = credentials(args, use_store=False)
     if not found["secret"]:
         raise CLIError("logging in needs the API secret: pass --api-secret or set FLICKR_API_SECRET")
@@ -69,7 +75,7 @@ def run_login(args) -> int:
     return 0
 
 
-def run_status(args) -> int:
+def run_status(args: argparse.Namespace) -> int:
     api_key = _api_key(args)
     store = TokenStore()
     entries = store.entries(api_key)
@@ -87,7 +93,7 @@ def run_status(args) -> int:
     with open_api(args, use_store=False) as api:
         try:
             checked = api.oauth.check_token(selected.oauth_token, selected.oauth_token_secret)
-        except (errors.APIError, errors.OAuthError) as error:
+        except errors.ServiceError as error:
             print(terminal_safe(f"The stored token of {selected.username or selected.user_nsid} is no longer valid: "
                                 f"{error_text(error)}"))
             return EXIT_AUTH
@@ -95,7 +101,7 @@ def run_status(args) -> int:
     return 0
 
 
-def run_logout(args) -> int:
+def run_logout(args: argparse.Namespace) -> int:
     api_key = _api_key(args)
     store = TokenStore()
     try:

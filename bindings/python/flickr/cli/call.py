@@ -2,10 +2,16 @@
 """`flickr call METHOD key=value ... [--post] [--xml|--json]`."""
 from __future__ import annotations
 
+import argparse
+from typing import TYPE_CHECKING
+
 from .common import add_credential_options, add_global_options, dumps_json, open_api, parse_pairs, xml_safe
 
+if TYPE_CHECKING:
+    from .common import Subparsers
 
-def add_parser(subparsers) -> None:
+
+def add_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("call", help="call any Flickr method",
                                    description="Call a Flickr method and print the answer (JSON by default).")
     parser.add_argument("method", help="e.g. flickr.photos.search")
@@ -24,7 +30,7 @@ def add_parser(subparsers) -> None:
     parser.set_defaults(handler=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     with open_api(args) as api:
         params = parse_pairs(args.params)
         post = True if args.post else None  # None: the catalogue's verb

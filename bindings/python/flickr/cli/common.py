@@ -9,7 +9,13 @@ import math
 import os
 import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional, Sequence
+
+if TYPE_CHECKING:
+    from ..client import Flickr
+    from ..tokens import StoredToken
+
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
 EXIT_FAILURE, EXIT_USAGE, EXIT_API, EXIT_NETWORK, EXIT_AUTH, EXIT_NO_LIBRARY = 1, 2, 3, 4, 5, 6
 EXIT_INTERRUPTED = 128 + 2  # 128 + SIGINT, as shells report it
@@ -56,7 +62,8 @@ class IntermixedParser(argparse.ArgumentParser):
 
     _intermixing = False
 
-    def parse_known_args(self, args=None, namespace=None):
+    def parse_known_args(self, args: Optional[Sequence[str]] = None,  # type: ignore[override]
+                         namespace: Optional[argparse.Namespace] = None) -> tuple[argparse.Namespace, list[str]]:
         handing_on = any(action.nargs in (argparse.PARSER, argparse.REMAINDER)
                          for action in self._get_positional_actions())
         if handing_on or self._intermixing:  # intermixed parsing calls back here for its two passes
@@ -220,7 +227,7 @@ def credentials(args: argparse.Namespace, use_store: bool = True) -> dict:
     return found
 
 
-def stored_token(api_key: str, user: str | None):
+def stored_token(api_key: str, user: str | None) -> StoredToken | None:
     """The token store's entry for api_key and user (the latest when None); None when there is none.
     A named user without a stored login is an error; a damaged store is reported, not fatal."""
     from .. import errors
@@ -249,7 +256,7 @@ def load_library() -> None:
         raise CLIError(f"{error}; set FLICKR_LIBRARY to the path of libflickr.so.0", EXIT_NO_LIBRARY) from None
 
 
-def open_api(args: argparse.Namespace, use_store: bool = True):
+def open_api(args: argparse.Namespace, use_store: bool = True) -> Flickr:
     """A Flickr object configured from the command line, the environment and the token store."""
     from .. import Flickr
 

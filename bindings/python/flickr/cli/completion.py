@@ -14,9 +14,12 @@ or `files` (the shell completes file names itself).
 from __future__ import annotations
 
 import argparse
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from .common import add_global_options
+
+if TYPE_CHECKING:
+    from .common import Subparsers
 
 COMPLETE = "__complete"
 
@@ -70,7 +73,7 @@ complete -c flickr -f -a '(__flickr_complete)'
 SCRIPTS = {"bash": BASH, "zsh": ZSH, "fish": FISH}
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: Subparsers) -> None:
     completion = subparsers.add_parser(
         "completion", help="print a shell completion script",
         description="Completion of commands, options, method names and their arguments. Install with "
@@ -82,7 +85,7 @@ def add_parser(subparsers) -> None:
     completion.set_defaults(handler=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     print(SCRIPTS[args.shell], end="")
     return 0
 

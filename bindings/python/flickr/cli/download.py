@@ -7,13 +7,17 @@ import os
 import re
 import shutil
 import sys
-from typing import Any, Iterator, Union
+from typing import TYPE_CHECKING, Any, BinaryIO, Iterator, Union
 
 from .. import errors, urls
 from .._files import finish, temporary_beside
 from ..values import text
 from .common import (EXIT_FAILURE, CLIError, add_credential_options, add_global_options, dumps_json, open_api,
                      error_text, terminal_safe)
+
+if TYPE_CHECKING:
+    from ..client import Flickr
+    from .common import Subparsers
 
 # The library's sizes (flickr_photo_source_url), smallest first; "" is Flickr's suffix-less 500 px.
 SIZES = ("s", "q", "t", "m", "n", "w", "", "z", "c", "b", "h", "k", "3k", "4k", "5k", "6k", "o")
@@ -28,7 +32,7 @@ def _size(value: str) -> str:
     return size
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "download", help="download photos by id, search or set into a folder",
         description="Download photo files through the library's photo cache into a folder, named "
@@ -66,7 +70,7 @@ def _extras(size: str) -> str:
     return ",".join(extras)
 
 
-def _album(api, given: str, owner: str | None) -> tuple[str, str]:
+def _album(api: Flickr, given: str, owner: str | None) -> tuple[str, str]:
     """The album id and its owner's NSID: flickr.photosets.getPhotos requires both (flickr.reflection
     says so, and the library's catalogue checks it). A URL names both; an id alone is one of the
     caller's albums unless --owner says whose."""
@@ -85,7 +89,7 @@ def _album(api, given: str, owner: str | None) -> tuple[str, str]:
     return set_id, str(owner)
 
 
-def _listing(api, args) -> Iterator[Union[str, dict]]:
+def _listing(api: Flickr, args: argparse.Namespace) -> Iterator[Union[str, dict]]:
     """Photo ids as given, or photo dicts from a search or a set, up to --limit."""
     if args.photo_ids:
         yield from args.photo_ids
@@ -104,7 +108,7 @@ def _listing(api, args) -> Iterator[Union[str, dict]]:
             return  # before the walk asks for a page nobody will read
 
 
-def _photo_info(api, photo_id: str, size: str) -> dict:
+def _photo_info(api: Flickr, photo_id: str, size: str) -> dict:
     """A photo known by its id, with what fetching `size` needs: getInfo's id, secret, server,
     original secret and format and dates; for a size with a secret of its own, its URL from getSizes."""
     photo = api.call("flickr.photos.getInfo", photo_id=photo_id)["photo"]
@@ -123,7 +127,7 @@ def _file_name(photo_id: str, size: str, cached: str) -> str:
     return (f"{photo_id}_{size}" if size else photo_id) + os.path.splitext(cached)[1]
 
 
-def _same_content(source, path: str) -> bool:
+def _same_content(source: BinaryIO, path: str) -> bool:
     """Whether the open binary file `source` holds the bytes of the file at `path` (read from the start)."""
     if os.fstat(source.fileno()).st_size != os.stat(path).st_size:
         return False
@@ -141,7 +145,7 @@ def _refusal(target: str) -> CLIError:
     return CLIError(f"{target} exists with other content; left as it is (--overwrite replaces it)", EXIT_FAILURE)
 
 
-def place(source, target: str, overwrite: bool) -> str:
+def place(source: BinaryIO, target: str, overwrite: bool) -> str:
     """Copies the open binary file `source` to `target`: "downloaded", or "identical" when `target`
     already holds the same bytes. Refuses with CLIError to replace anything else (another file, a
     link) unless `overwrite`. The copy is made beside `target` under a fresh name created
@@ -189,7 +193,7 @@ def _move_into_free_name(partial: str, target: str) -> None:
     os.replace(partial, target)
 
 
-def _download(api, photo: dict, args) -> tuple[str, str]:
+def _download(api: Flickr, photo: dict, args: argparse.Namespace) -> tuple[str, str]:
     """(status, path) of one photo's file in the destination."""
     photo_id = str(photo.get("id", ""))
     if not re.fullmatch(r"[0-9]+", photo_id):  # it comes from the server, and names a file: digits only
@@ -205,7 +209,7 @@ def _download(api, photo: dict, args) -> tuple[str, str]:
         return place(source, target, args.overwrite), target
 
 
-def _fetch_one(api, item: Union[str, dict], args) -> dict:
+def _fetch_one(api: Flickr, item: Union[str, dict], args: argparse.Namespace) -> dict:
     """Downloads one listed photo; its outcome as a JSON-ready record, with the exception under
     "failure" when it failed (a FlickrError, or a CLIError for a local file problem)."""
     photo_id = item if isinstance(item, str) else str(item.get("id", ""))
@@ -221,7 +225,7 @@ def _fetch_one(api, item: Union[str, dict], args) -> dict:
     return record
 
 
-def _report(args, record: dict) -> None:
+def _report(args: argparse.Namespace, record: dict) -> None:
     """One photo's outcome: a line on stderr, and a JSON line on stdout with --json."""
     named = record["photo_id"] + (f" ({record['title']})" if record["title"] else "")
     failure = record.pop("failure", None)
@@ -237,7 +241,7 @@ def _report(args, record: dict) -> None:
         print(dumps_json(record), flush=True)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     listed = bool(args.search or args.tags or args.photoset_id)
     if bool(args.photo_ids) + bool(args.search or args.tags) + bool(args.photoset_id) != 1:
         raise CLIError("say which photos: PHOTO_ID..., --search TEXT and/or --tags TAGS, or --set PHOTOSET_ID")

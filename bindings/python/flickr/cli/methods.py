@@ -3,14 +3,19 @@
 from flickr.reflection) at the command line. Completion is in completion.py."""
 from __future__ import annotations
 
+import argparse
 import difflib
 import fnmatch
+from typing import TYPE_CHECKING
 
 from ..api import MethodInfo, method_info, methods
 from .common import EXIT_USAGE, CLIError, add_global_options
 
+if TYPE_CHECKING:
+    from .common import Subparsers
 
-def add_parser(subparsers) -> None:
+
+def add_parser(subparsers: Subparsers) -> None:
     listing = subparsers.add_parser(
         "methods", help="list Flickr's methods",
         description="List the methods of libflickr's catalogue: name, verb and permission. PATTERN is a "
@@ -41,7 +46,7 @@ def matches(pattern: str) -> list[MethodInfo]:
     return [m for m in found if lowered in m.name.lower()]
 
 
-def run_methods(args) -> int:
+def run_methods(args: argparse.Namespace) -> int:
     found = matches(args.pattern)
     if not found:
         raise CLIError(f"no method of the catalogue matches {args.pattern!r}", EXIT_USAGE)
@@ -61,7 +66,7 @@ def lookup(name: str) -> MethodInfo:
     return info
 
 
-def run_help(args) -> int:
+def run_help(args: argparse.Namespace) -> int:
     info = lookup(args.method)
     if args.arguments:
         for name in info.required + info.optional:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import Optional, TextIO
 
 from .common import terminal_safe
 
@@ -23,7 +24,7 @@ def _in(amount: float, unit: tuple[float, str]) -> str:
 
 
 class ProgressBar:
-    def __init__(self, label: str, stream=None, width: int = 30):
+    def __init__(self, label: str, stream: Optional[TextIO] = None, width: int = 30) -> None:
         self.label = terminal_safe(label)  # a file name: it must not drive the terminal
         self.stream = stream or sys.stderr
         self.width = width

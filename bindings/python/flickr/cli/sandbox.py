@@ -6,12 +6,18 @@ imports it only here, when the command runs, and says how to install it when it 
 """
 from __future__ import annotations
 
+import argparse
+from typing import TYPE_CHECKING
+
 from .common import EXIT_USAGE, CLIError
+
+if TYPE_CHECKING:
+    from .common import Subparsers
 
 NOT_INSTALLED = "the sandbox is a separate package: pip install flickr-sandbox (from a checkout: pip install ./sandbox)"
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: Subparsers) -> None:
     # No arguments of its own: everything after "sandbox" (--help too) is left over by the parse and
     # handed to the sandbox's command line (argparse's REMAINDER would refuse a leading --option).
     parser = subparsers.add_parser("sandbox", help="run the local Flickr-compatible sandbox server",
@@ -31,5 +37,5 @@ def main(argv: list[str]) -> int:
     return sandbox_main(argv) or 0
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     return main(args.rest)

@@ -2,9 +2,11 @@
 """`flickr upload FILE|DIR... [--recursive] [--title T] [--tags T] [--async]` and `flickr replace FILE PHOTO_ID`."""
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from .. import errors
 from .common import (CLIError, EXIT_AUTH, EXIT_FAILURE, add_credential_options, add_global_options, open_api,
@@ -12,8 +14,11 @@ from .common import (CLIError, EXIT_AUTH, EXIT_FAILURE, add_credential_options, 
 from .progress import ProgressBar
 from .sources import images_in
 
+if TYPE_CHECKING:
+    from .common import Subparsers
 
-def add_parser(subparsers) -> None:
+
+def add_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "upload", help="upload photos or videos",
         description="Upload files with a progress bar each, then print a summary (and JSON lines with --json). "
@@ -64,7 +69,7 @@ def add_parser(subparsers) -> None:
     replace.set_defaults(handler=run_replace)
 
 
-def _upload_args(args) -> dict:
+def _upload_args(args: argparse.Namespace) -> dict:
     fields = {"title": args.title, "description": args.description, "tags": args.tags,
               "is_public": args.is_public, "is_friend": args.is_friend, "is_family": args.is_family,
               "safety_level": args.safety_level, "content_type": args.content_type, "hidden": args.hidden}
@@ -114,7 +119,7 @@ def _link_target(link: str) -> str:
         return f"({error.strerror})"
 
 
-def run_upload(args) -> int:
+def run_upload(args: argparse.Namespace) -> int:
     files = _sources(args.files, args.recursive, args.follow_links)
     succeeded, failed = [], []
     with open_api(args) as api:
@@ -146,7 +151,7 @@ def run_upload(args) -> int:
     return 0
 
 
-def run_replace(args) -> int:
+def run_replace(args: argparse.Namespace) -> int:
     if not os.path.isfile(args.file):
         raise CLIError(f"no such file: {args.file}")
     with open_api(args) as api:

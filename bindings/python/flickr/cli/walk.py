@@ -2,10 +2,16 @@
 """`flickr walk METHOD key=value ...`: every item of every page, as JSON lines."""
 from __future__ import annotations
 
+import argparse
+from typing import TYPE_CHECKING
+
 from .common import add_credential_options, add_global_options, dumps_json, open_api, parse_pairs
 
+if TYPE_CHECKING:
+    from .common import Subparsers
 
-def add_parser(subparsers) -> None:
+
+def add_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "walk", help="print every item of a paged method as JSON lines",
         description="Walk every page of a paged method (flickr.photos.search, flickr.people.getPhotos...) "
@@ -19,7 +25,7 @@ def add_parser(subparsers) -> None:
     parser.set_defaults(handler=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     with open_api(args) as api:
         for count, item in enumerate(api.walk(args.method, item_path=args.item_path, **parse_pairs(args.params))):
             if args.limit is not None and count >= args.limit:

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 
+import CFlickr
 import Testing
 
 @testable import FlickrCore
@@ -24,7 +25,7 @@ import Testing
         #expect(s.string(.uploadEndpoint) == "https://up.flickr.com/services/upload/")
         #expect(s.string(.replaceEndpoint) == "https://up.flickr.com/services/replace/")
         #expect(s.string(.oauthEndpoint) == "https://www.flickr.com/services/oauth/")
-        #expect(s.string(.userAgent) == "libflickr/0.4.0")
+        #expect(s.string(.userAgent) == "libflickr/" + FLICKR_VERSION)
         #expect(s.string(.oauthToken) == nil)
         #expect(s.string(.proxy) == nil)
         #expect(s.number(.timeoutMs) == 30_000)

@@ -17,9 +17,11 @@ from importlib import resources
 from typing import Any, ClassVar
 
 from . import _interrupt, errors
+from ._version import VERSION_INFO
 
-#: The library major version this binding speaks; a different one is refused.
-BINDING_VERSION = (0, 4, 0)
+#: The library version this binding was made with (version.h's): the table below declares every
+#: function of that header, so another major version, or an older minor one, is refused.
+BINDING_VERSION = VERSION_INFO
 
 
 class ContextRef(Structure):

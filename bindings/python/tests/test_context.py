@@ -20,7 +20,7 @@ def test_defaults(api):
     assert api.get_option("upload_endpoint") == "https://up.flickr.com/services/upload/"
     assert api.get_option("replace_endpoint") == "https://up.flickr.com/services/replace/"
     assert api.get_option("oauth_endpoint") == "https://www.flickr.com/services/oauth/"
-    assert api.get_option("user_agent") == "libflickr/0.4.0"
+    assert api.get_option("user_agent") == "libflickr/" + flickr.__version__
     assert api.get_option("oauth_token") is None
     assert api.get_option("timeout_ms") == 30000
     assert api.get_option("max_response_bytes") == 32 * 1024 * 1024

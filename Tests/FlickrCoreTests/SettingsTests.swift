@@ -47,10 +47,10 @@ import Testing
         }
         var s = try settings()
         for (index, option) in ContextOption.allCases.filter({ $0.kind == .number }).enumerated() {
-            try s.set(option, number: option.range.lowerBound + (index % 2))
+            try s.set(option, number: option.range.lowerBound + Int64(index % 2))
         }
         for (index, option) in ContextOption.allCases.filter({ $0.kind == .number }).enumerated() {
-            #expect(s.number(option) == option.range.lowerBound + (index % 2), "\(option.name)")
+            #expect(s.number64(option) == option.range.lowerBound + Int64(index % 2), "\(option.name)")
         }
         try s.set(.userAgent, string: "agent/1")
         try s.set(.proxy, string: "http://proxy.invalid:3128")

@@ -199,3 +199,20 @@ def test_strerror_matches_library(library_path):
     lib = _ffi.lib()
     assert lib.flickr_strerror(errors.EAPI) == b"Flickr API error"
     assert lib.flickr_strerror(12345) == b"unknown error code"
+
+
+def test_64_bit_option_setter_reaches_2_to_the_40(api):
+    """flickr_context_set_int64/get_int64 (0.5): the byte bounds' full range, whatever the width
+    of C's long (32 bits on the i686 and armv7 wheels)."""
+    import ctypes
+
+    from flickr import _ffi
+
+    handle = api._live()
+    option = NUMBER_OPTIONS["photo_cache_max_bytes"]
+    _ffi.lib().flickr_context_set_int64(handle, option, 1 << 40)
+    value = ctypes.c_int64()
+    _ffi.lib().flickr_context_get_int64(ctypes.byref(value), handle, option)
+    assert value.value == 1 << 40
+    with pytest.raises(errors.InvalidArgument):
+        _ffi.lib().flickr_context_set_int64(handle, option, (1 << 40) + 1)

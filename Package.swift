@@ -15,13 +15,24 @@ func sharedFlags(_ name: String) -> [String] {
     }
 }
 
+/// FLICKR_VERSION_MAJOR of include/flickr/version.h, the one place the version is written: the
+/// SONAME's number.
+func headerMajorVersion() -> String {
+    let path = Context.packageDirectory + "/include/flickr/version.h"
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { fatalError("cannot read \(path)") }
+    for line in text.split(separator: "\n") where line.hasPrefix("#define FLICKR_VERSION_MAJOR ") {
+        if let major = line.split(separator: " ").last, Int(major) != nil { return String(major) }
+    }
+    fatalError("\(path) has no FLICKR_VERSION_MAJOR line")
+}
+
 // The exported symbols are exactly the flickr_* functions of include/flickr.h:
 // the version script hides the Swift runtime and every internal symbol.
 let exportFlags: [String] = [
     // lld, because gold copies protected cross-module Swift symbols into .dynsym.
     "-use-ld=lld",
     "-Xlinker", "--version-script=\(Context.packageDirectory)/flickr.map",
-    "-Xlinker", "-soname=libflickr.so.0",
+    "-Xlinker", "-soname=libflickr.so.\(headerMajorVersion())",
 ]
 
 // cmake/swift-flags.txt: the language of every module; swift-library-flags.txt: the library's

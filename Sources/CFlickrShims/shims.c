@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "flickr_shims.h"
 
+#include "../../include/flickr/version.h"
+
 #include <stdint.h>
 
 #include <sys/random.h>
@@ -68,4 +70,11 @@ CURLcode flickr__easy_use_socket(CURL *handle, int fd, long read_size) {
     if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_FORBID_REUSE, 1L);
     if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_BUFFERSIZE, read_size);
     return code;
+}
+
+const char *flickr__version_string(void) {
+    return FLICKR_VERSION;
+}
+int flickr__version_number(void) {
+    return FLICKR_VERSION_NUM;
 }

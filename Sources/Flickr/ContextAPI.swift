@@ -48,6 +48,13 @@ public func flickr_context_set_string(
 @c @implementation
 public func flickr_context_set_long(_ ctx: OpaquePointer?, _ opt: flickr_option, _ value: Int) -> CInt {
     boundary { () throws(FlickrError) in
+        try contexts.object(ctx).set(try option(opt), number: Int64(value))
+    }
+}
+
+@c @implementation
+public func flickr_context_set_int64(_ ctx: OpaquePointer?, _ opt: flickr_option, _ value: Int64) -> CInt {
+    boundary { () throws(FlickrError) in
         try contexts.object(ctx).set(try option(opt), number: value)
     }
 }
@@ -76,13 +83,33 @@ public func flickr_context_get_long(_ out: UnsafeMutablePointer<Int>?, _ ctx: Op
 {
     boundary { () throws(FlickrError) in
         guard let out else { throw .invalid("out must not be NULL") }
-        let context = try contexts.object(ctx)
-        let option = try option(opt)
-        guard option.kind == .number else {
-            throw .invalid("\(option.name) is a string option: use flickr_context_get_string")
+        let value = try numberOption(ctx, opt)
+        // A 32-bit long cannot hold a byte bound above 2 GiB: refused, never cut short.
+        guard let fitting = Int(exactly: value) else {
+            throw .invalid("the value \(value) does not fit in a long: use flickr_context_get_int64")
         }
-        out.pointee = context.snapshot.number(option)
+        out.pointee = fitting
     }
+}
+
+@c @implementation
+public func flickr_context_get_int64(_ out: UnsafeMutablePointer<Int64>?, _ ctx: OpaquePointer?, _ opt: flickr_option)
+    -> CInt
+{
+    boundary { () throws(FlickrError) in
+        guard let out else { throw .invalid("out must not be NULL") }
+        out.pointee = try numberOption(ctx, opt)
+    }
+}
+
+/// A numeric option's value, for the getters.
+private func numberOption(_ ctx: OpaquePointer?, _ opt: flickr_option) throws(FlickrError) -> Int64 {
+    let context = try contexts.object(ctx)
+    let option = try option(opt)
+    guard option.kind == .number else {
+        throw .invalid("\(option.name) is a string option: use flickr_context_get_string")
+    }
+    return context.snapshot.number64(option)
 }
 
 @c @implementation

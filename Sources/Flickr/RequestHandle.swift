@@ -14,8 +14,7 @@ final class RequestHandle: @unchecked Sendable {
     private let done: flickr_done_fn?
     private let userdata: UInt  // the caller's pointer, carried as a number (never dereferenced here)
     private let core = Locked<FlickrCore.Request?>(nil)
-    private let record = UnsafeMutablePointer<flickr_error>.allocate(capacity: 1)
-    private var message: UnsafeMutablePointer<CChar>?
+    private let record = ErrorRecord.allocate()
     /// Tells this handle from a later one allocated at the same address.
     private let serial: UInt64
 
@@ -29,12 +28,10 @@ final class RequestHandle: @unchecked Sendable {
             last += 1
             return last
         }
-        record.initialize(to: flickr_error(code: 0, api_code: 0, http_status: 0, message: staticCString("")))
     }
 
     deinit {
-        free(message)
-        record.deallocate()
+        ErrorRecord.deallocate(record)
     }
 
     /// Starts the operation; its completion calls the caller back with `pointer` (this handle's C address).
@@ -82,15 +79,10 @@ final class RequestHandle: @unchecked Sendable {
     }
 
     private func setRecord(_ error: FlickrError) {
-        let copy = error.message.withCString { strdup($0) }
-        free(message)
-        message = copy
-        record.pointee = flickr_error(
-            code: error.code.rawValue, api_code: error.apiCode, http_status: error.httpStatus,
-            message: copy.map { UnsafePointer($0) } ?? staticCString(""))
+        record.pointee.set(error)
     }
 
-    var errorRecord: UnsafePointer<flickr_error> { UnsafePointer(record) }
+    var errorRecord: UnsafePointer<flickr_error> { UnsafePointer(ErrorRecord.publicRecord(record)) }
 
     // fork() (ForkHandlers): the handle's lock, then its request's, are held across the fork.
 

@@ -6,7 +6,7 @@ import Glibc
 
 @c @implementation
 public func flickr_version() -> UnsafePointer<CChar>? {
-    staticCString(LibraryVersion.string)
+    LibraryVersion.cString
 }
 
 @c @implementation

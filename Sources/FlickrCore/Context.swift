@@ -72,7 +72,7 @@ package final class Context: Sendable {
         shared.withLock { $0.settings.interrupt = check }
     }
 
-    package func set(_ option: ContextOption, number value: Int) throws(FlickrError) {
+    package func set(_ option: ContextOption, number value: Int64) throws(FlickrError) {
         try shared.withLock { (s: inout Shared) throws(FlickrError) in try s.settings.set(option, number: value) }
     }
 

@@ -80,8 +80,9 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
         }
     }
 
-    /// The accepted range of a numeric option.
-    package var range: ClosedRange<Int> {
+    /// The accepted range of a numeric option: 64-bit, so byte bounds up to 2^40 hold where Int
+    /// (C's long) has 32 bits (the i686 and armv7 wheels).
+    package var range: ClosedRange<Int64> {
         switch self {
         case .timeoutMs: 0...86_400_000
         case .connectTimeoutMs: 0...600_000

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
+import CFlickrShims
 
-/// The library's own version; must equal FLICKR_VERSION in include/flickr/version.h
-/// (a test compares them).
+/// The library's own version: include/flickr/version.h's, compiled into the C shims, so the
+/// header is the one place it is written.
 package enum LibraryVersion {
-    package static let major: Int32 = 0
-    package static let minor: Int32 = 4
-    package static let patch: Int32 = 0
-    /// Static storage, so the C API can hand out the pointer without copying.
-    package static let string: StaticString = "0.4.0"
-    package static var number: Int32 { (major << 16) | (minor << 8) | patch }
-    package static var userAgent: String { "libflickr/\(string)" }
+    /// FLICKR_VERSION: static storage, so the C API hands out the pointer without copying.
+    package static var cString: UnsafePointer<CChar> { flickr__version_string() }
+    /// FLICKR_VERSION_NUM, 0xMMmmpp.
+    package static var number: Int32 { flickr__version_number() }
+    package static var string: String { String(cString: cString) }
+    package static var userAgent: String { "libflickr/" + string }
 }

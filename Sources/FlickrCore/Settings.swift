@@ -22,7 +22,7 @@ package struct Settings: Sendable {
     // Read a dozen times by every call: arrays by slot, not dictionaries (hashing an option cost
     // about 200 instructions a lookup, 3 k a call; bench/NOTES.md, Change 18).
     private var strings = OptionValues<String>(kind: .string)
-    private var numbers = OptionValues<Int>(kind: .number)
+    private var numbers = OptionValues<Int64>(kind: .number)
     /// Where one line per request (and per retry) goes; nil: nowhere.
     package var log: LogSink?
     /// Asked while synchronous calls wait whether to give up; nil: never.
@@ -53,7 +53,14 @@ package struct Settings: Sendable {
         }
     }
 
+    /// The option's value as an Int, saturated: only byte bounds (up to 2^40) can exceed a 32-bit
+    /// Int, and no single buffer can be larger than Int.max anyway.
     package func number(_ option: ContextOption) -> Int {
+        Int(clamping: number64(option))
+    }
+
+    /// The option's current value, or its default, in full.
+    package func number64(_ option: ContextOption) -> Int64 {
         if let value = numbers[option] { return value }
         switch option {
         case .timeoutMs: return 30_000
@@ -63,8 +70,8 @@ package struct Settings: Sendable {
         case .uploadResponseTimeoutMs: return 300_000
         case .maxRetries: return 3
         case .retryBaseMs: return 500
-        case .photoCacheMaxBytes: return Settings.defaultPhotoCacheMaxBytes
-        case .maxConnections: return Settings.defaultMaxConnections
+        case .photoCacheMaxBytes: return Int64(Settings.defaultPhotoCacheMaxBytes)
+        case .maxConnections: return Int64(Settings.defaultMaxConnections)
         case .checkArguments: return 1
         default: return 0
         }
@@ -149,6 +156,10 @@ package struct Settings: Sendable {
     }
 
     package mutating func set(_ option: ContextOption, number value: Int) throws(FlickrError) {
+        try set(option, number: Int64(value))
+    }
+
+    package mutating func set(_ option: ContextOption, number value: Int64) throws(FlickrError) {
         guard option.kind == .number else {
             throw .invalid("\(option.name) is a string option: use flickr_context_set_string")
         }

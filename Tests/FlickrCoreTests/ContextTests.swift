@@ -10,7 +10,7 @@ import Testing
     @Test func concurrentSettersAreSafe() throws {
         let context = try Context(apiKey: "key", sharedSecret: "secret")
         DispatchQueue.concurrentPerform(iterations: 200) { i in
-            try? context.set(.timeoutMs, number: i)
+            try? context.set(.timeoutMs, number: Int64(i))
             try? context.set(.userAgent, string: "agent-\(i)")
             _ = context.snapshot.string(.userAgent)
         }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 
+import CFlickr
 import Testing
 
 @testable import FlickrCore
@@ -24,7 +25,7 @@ import Testing
         #expect(s.string(.uploadEndpoint) == "https://up.flickr.com/services/upload/")
         #expect(s.string(.replaceEndpoint) == "https://up.flickr.com/services/replace/")
         #expect(s.string(.oauthEndpoint) == "https://www.flickr.com/services/oauth/")
-        #expect(s.string(.userAgent) == "libflickr/0.4.0")
+        #expect(s.string(.userAgent) == "libflickr/" + FLICKR_VERSION)
         #expect(s.string(.oauthToken) == nil)
         #expect(s.string(.proxy) == nil)
         #expect(s.number(.timeoutMs) == 30_000)
@@ -46,10 +47,10 @@ import Testing
         }
         var s = try settings()
         for (index, option) in ContextOption.allCases.filter({ $0.kind == .number }).enumerated() {
-            try s.set(option, number: option.range.lowerBound + (index % 2))
+            try s.set(option, number: option.range.lowerBound + Int64(index % 2))
         }
         for (index, option) in ContextOption.allCases.filter({ $0.kind == .number }).enumerated() {
-            #expect(s.number(option) == option.range.lowerBound + (index % 2), "\(option.name)")
+            #expect(s.number64(option) == option.range.lowerBound + Int64(index % 2), "\(option.name)")
         }
         try s.set(.userAgent, string: "agent/1")
         try s.set(.proxy, string: "http://proxy.invalid:3128")

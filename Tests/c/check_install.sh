@@ -18,15 +18,19 @@ check() { # check DESCRIPTION COMMAND...
 
 cmake --install "$build_dir" --prefix "$prefix" >/dev/null
 version=$(sed -n 's/^#define FLICKR_VERSION "\(.*\)"/\1/p' "$source_dir/include/flickr/version.h")
+# The library directory GNUInstallDirs chose (lib, lib64, lib/x86_64-linux-gnu...).
+libdir=$(sed -n 's/^CMAKE_INSTALL_LIBDIR:[A-Z]*=//p' "$build_dir/CMakeCache.txt")
+lib=$prefix/${libdir:?no CMAKE_INSTALL_LIBDIR in $build_dir/CMakeCache.txt}
+echo "library directory: $libdir"
 
-check "real library file" test -f "$prefix/lib/libflickr.so.$version"
-check "soname link" test "$(readlink "$prefix/lib/libflickr.so.0")" = "libflickr.so.$version"
-check "dev link" test "$(readlink "$prefix/lib/libflickr.so")" = "libflickr.so.0"
+check "real library file" test -f "$lib/libflickr.so.$version"
+check "soname link" test "$(readlink "$lib/libflickr.so.0")" = "libflickr.so.$version"
+check "dev link" test "$(readlink "$lib/libflickr.so")" = "libflickr.so.0"
 check "umbrella header" test -f "$prefix/include/flickr.h"
 check "module headers" test -f "$prefix/include/flickr/context.h"
-check "pkg-config file" test -f "$prefix/lib/pkgconfig/flickr.pc"
-check "CMake config" test -f "$prefix/lib/cmake/Flickr/FlickrConfig.cmake"
-check "CMake version file" test -f "$prefix/lib/cmake/Flickr/FlickrConfigVersion.cmake"
+check "pkg-config file" test -f "$lib/pkgconfig/flickr.pc"
+check "CMake config" test -f "$lib/cmake/Flickr/FlickrConfig.cmake"
+check "CMake version file" test -f "$lib/cmake/Flickr/FlickrConfigVersion.cmake"
 
 cat >"$work/app.c" <<'C'
 #include <flickr.h>
@@ -43,7 +47,8 @@ C
 
 # 1. pkg-config, with the README's own line: the program it builds starts without any
 # LD_LIBRARY_PATH (its rpath), from a prefix the loader does not search.
-export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+export PKG_CONFIG_PATH=$lib/pkgconfig
+check "pkg-config libdir is the library directory" test "$(realpath "$(pkg-config --variable=libdir flickr)")" = "$(realpath "$lib")"
 check "pkg-config knows the version" test "$(pkg-config --modversion flickr)" = "$version"
 readme_line=$(grep -m1 '^cc app.c ' "$source_dir/README.md" || true)
 check "README gives a cc line" test -n "$readme_line"

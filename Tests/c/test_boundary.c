@@ -259,6 +259,45 @@ static void test_context(void) {
     CHECK_FAILS(flickr_context_set_long(ctx, FLICKR_OPT_OAUTH_IN_HEADER, 2), FLICKR_EINVAL);
     CHECK_FAILS(flickr_context_set_long(ctx, FLICKR_OPT_MAX_RESPONSE_BYTES, 1023), FLICKR_EINVAL);
 
+    BOUNDARY(flickr_context_set_int64)
+    CHECK_FAILS(flickr_context_set_int64(NULL, FLICKR_OPT_TIMEOUT_MS, 1), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_context_set_int64(dead, FLICKR_OPT_TIMEOUT_MS, 1), FLICKR_EINVAL);
+    for (i = 0; i < COUNT(unknown_options); i++)
+        CHECK_FAILS(flickr_context_set_int64(ctx, (flickr_option)unknown_options[i], 1), FLICKR_EINVAL);
+    for (i = 0; i < COUNT(string_options); i++)
+        CHECK_FAILS(flickr_context_set_int64(ctx, string_options[i], 1), FLICKR_EINVAL);
+    for (i = 0; i < COUNT(number_options); i++) {
+        int64_t before = -7, after = -8;
+        CHECK_EQ_INT(flickr_context_get_int64(&before, ctx, number_options[i]), FLICKR_OK);
+        CHECK_FAILS(flickr_context_set_int64(ctx, number_options[i], INT64_MIN), FLICKR_EINVAL);
+        CHECK_FAILS(flickr_context_set_int64(ctx, number_options[i], -1), FLICKR_EINVAL);
+        CHECK_FAILS(flickr_context_set_int64(ctx, number_options[i], INT64_MAX), FLICKR_EINVAL);
+        CHECK_EQ_INT(flickr_context_get_int64(&after, ctx, number_options[i]), FLICKR_OK);
+        CHECK(after == before);
+    }
+    /* The byte bounds' full range, whatever the width of long: 2^40 in, 2^40 out; one more refused. */
+    {
+        int64_t value = 0;
+        CHECK_EQ_INT(flickr_context_set_int64(ctx, FLICKR_OPT_PHOTO_CACHE_MAX_BYTES, (int64_t)1 << 40), FLICKR_OK);
+        CHECK_EQ_INT(flickr_context_get_int64(&value, ctx, FLICKR_OPT_PHOTO_CACHE_MAX_BYTES), FLICKR_OK);
+        CHECK(value == (int64_t)1 << 40);
+        CHECK_FAILS(flickr_context_set_int64(ctx, FLICKR_OPT_PHOTO_CACHE_MAX_BYTES, ((int64_t)1 << 40) + 1),
+                    FLICKR_EINVAL);
+        CHECK_FAILS(flickr_context_set_int64(ctx, FLICKR_OPT_PHOTO_CACHE_MAX_BYTES, 1023), FLICKR_EINVAL);
+        CHECK_EQ_INT(flickr_context_get_int64(&value, ctx, FLICKR_OPT_PHOTO_CACHE_MAX_BYTES), FLICKR_OK);
+        CHECK(value == (int64_t)1 << 40);
+        if (sizeof(long) < 8) { /* a 32-bit long cannot hold it: refused, not cut short */
+            long narrow = -7;
+            CHECK_FAILS(flickr_context_get_long(&narrow, ctx, FLICKR_OPT_PHOTO_CACHE_MAX_BYTES), FLICKR_EINVAL);
+            CHECK_EQ_INT(narrow, -7);
+        } else {
+            long wide = 0;
+            CHECK_EQ_INT(flickr_context_get_long(&wide, ctx, FLICKR_OPT_PHOTO_CACHE_MAX_BYTES), FLICKR_OK);
+            CHECK(wide == (long)((int64_t)1 << 40));
+        }
+        CHECK_EQ_INT(flickr_context_set_int64(ctx, FLICKR_OPT_PHOTO_CACHE_MAX_BYTES, 10485760), FLICKR_OK);
+    }
+
     BOUNDARY(flickr_context_set_log)
     CHECK_FAILS(flickr_context_set_log(NULL, ignore_line, NULL), FLICKR_EINVAL);
     CHECK_FAILS(flickr_context_set_log(dead, ignore_line, NULL), FLICKR_EINVAL);
@@ -294,6 +333,17 @@ static void test_context(void) {
         CHECK_FAILS(flickr_context_get_long(&value, ctx, FLICKR_OPT_USER_AGENT), FLICKR_EINVAL);
         for (i = 0; i < COUNT(unknown_options); i++)
             CHECK_FAILS(flickr_context_get_long(&value, ctx, (flickr_option)unknown_options[i]), FLICKR_EINVAL);
+    }
+
+    BOUNDARY(flickr_context_get_int64)
+    {
+        int64_t value = 0;
+        CHECK_FAILS(flickr_context_get_int64(NULL, ctx, FLICKR_OPT_TIMEOUT_MS), FLICKR_EINVAL);
+        CHECK_FAILS(flickr_context_get_int64(&value, NULL, FLICKR_OPT_TIMEOUT_MS), FLICKR_EINVAL);
+        CHECK_FAILS(flickr_context_get_int64(&value, dead, FLICKR_OPT_TIMEOUT_MS), FLICKR_EINVAL);
+        CHECK_FAILS(flickr_context_get_int64(&value, ctx, FLICKR_OPT_USER_AGENT), FLICKR_EINVAL);
+        for (i = 0; i < COUNT(unknown_options); i++)
+            CHECK_FAILS(flickr_context_get_int64(&value, ctx, (flickr_option)unknown_options[i]), FLICKR_EINVAL);
     }
     flickr_context_free(ctx);
 }

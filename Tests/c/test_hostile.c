@@ -20,6 +20,7 @@
 
 #include "fds.h"
 #include "harness.h"
+#include "loopback.h"
 #include "sandbox_env.h"
 
 static int parse(const char *xml, size_t len) {
@@ -36,19 +37,8 @@ static int message_has(const char *needle) { return strstr(flickr_error_last()->
 
 /* A loopback TCP listener that must never see a connection. */
 static int listener(int *port) {
-    struct sockaddr_in addr;
-    socklen_t len = sizeof addr;
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    memset(&addr, 0, sizeof addr);
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (fd < 0 || bind(fd, (struct sockaddr *)&addr, sizeof addr) != 0 || listen(fd, 8) != 0 ||
-        getsockname(fd, (struct sockaddr *)&addr, &len) != 0) {
-        perror("listener");
-        exit(2);
-    }
+    int fd = loopback_listener(port);
     fcntl(fd, F_SETFL, O_NONBLOCK);
-    *port = ntohs(addr.sin_port);
     return fd;
 }
 

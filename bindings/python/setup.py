@@ -19,6 +19,7 @@ before it copies the one asked for, if any.
 """
 import glob
 import os
+import re
 import shutil
 import tempfile
 
@@ -55,6 +56,23 @@ def library_path(value):
     return os.path.join(caller, value)
 
 
+def package_version():
+    """The version, written once in include/flickr/version.h (two levels up, in a checkout); an
+    sdist carries it in its PKG-INFO, written from the header when the sdist was made."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    header = os.path.join(here, "..", "..", "include", "flickr", "version.h")
+    if os.path.isfile(header):
+        with open(header, encoding="ascii") as f:
+            text = f.read()
+        parts = [re.search(rf"^#define FLICKR_VERSION_{part} +(\d+)$", text, re.M) for part in ("MAJOR", "MINOR", "PATCH")]
+        if None in parts:
+            raise SystemExit(f"{header}: no FLICKR_VERSION_MAJOR/MINOR/PATCH lines")
+        return ".".join(found.group(1) for found in parts)
+    with open(os.path.join(here, "PKG-INFO"), encoding="utf-8") as f:
+        return re.search(r"^Version: (\S+)$", f.read(), re.M).group(1)
+
+
+VERSION = package_version()
 LIBRARY = library_path(os.environ["FLICKR_BUNDLE_LIBRARY"]) if os.environ.get("FLICKR_BUNDLE_LIBRARY") else None
 SONAME = "libflickr.so.0"  # the name the loader looks for beside the package's modules
 
@@ -113,6 +131,7 @@ if LIBRARY:
         raise SystemExit(f"FLICKR_BUNDLE_LIBRARY={LIBRARY}: no such file")
     library_platform(LIBRARY)  # refuse a file that is no library before building anything
     with tempfile.TemporaryDirectory(prefix="flickr-bundle-") as build_base:
-        setup(cmdclass=commands, distclass=WithLibrary, options={"build": {"build_base": build_base}})
+        setup(version=VERSION, cmdclass=commands, distclass=WithLibrary,
+              options={"build": {"build_base": build_base}})
 else:
-    setup(cmdclass=commands)
+    setup(version=VERSION, cmdclass=commands)

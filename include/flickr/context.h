@@ -22,7 +22,8 @@ typedef struct flickr_context flickr_context;
  * @brief Settings of a context.
  *
  * String options (set with flickr_context_set_string) are numbered from 1;
- * numeric options (set with flickr_context_set_long) from 100. Passing an
+ * numeric options (set with flickr_context_set_long, or flickr_context_set_int64
+ * for the full 64-bit range) from 100. Passing an
  * option to the setter of the other kind fails with FLICKR_EINVAL.
  * Values are never renumbered; new options are appended.
  */
@@ -107,7 +108,8 @@ typedef enum flickr_option {
     FLICKR_OPT_RATE_LIMIT_PER_SECOND = 110,
     /** Bound of the photo cache in bytes (1024 to 2^40): after each download the least recently
      *  used images are removed until the cache fits. An image larger than the bound is not
-     *  downloaded (FLICKR_ETOOBIG). Default 10485760 (10 MiB). Added in 0.2. */
+     *  downloaded (FLICKR_ETOOBIG). Default 10485760 (10 MiB). Added in 0.2. A bound above
+     *  2^31 - 1 needs flickr_context_set_int64() where long has 32 bits (i686, armv7). */
     FLICKR_OPT_PHOTO_CACHE_MAX_BYTES = 111,
     /** Most connections the context's asynchronous requests open at once (1 to 65536); requests
      *  beyond it wait in a queue for a free one, so thousands in flight never exhaust the
@@ -204,6 +206,20 @@ FLICKR_API int flickr_context_set_string(flickr_context *ctx, flickr_option opt,
 FLICKR_API int flickr_context_set_long(flickr_context *ctx, flickr_option opt, long value);
 
 /**
+ * @brief Set a numeric option from a 64-bit value.
+ *
+ * The same as flickr_context_set_long(), with the options' full ranges where long has 32 bits
+ * (i686, armv7): FLICKR_OPT_PHOTO_CACHE_MAX_BYTES and FLICKR_OPT_MAX_RESPONSE_BYTES go up to 2^40.
+ * @param ctx   the context.
+ * @param opt   a numeric option (numbered from 100).
+ * @param value the new value, in the option's unit.
+ * @return FLICKR_OK, or FLICKR_EINVAL for a NULL context, a string or unknown option, or a
+ *         value out of the option's range; the context is then unchanged.
+ * @note Added in 0.5. Thread-safe.
+ */
+FLICKR_API int flickr_context_set_int64(flickr_context *ctx, flickr_option opt, int64_t value);
+
+/**
  * @brief Set (or, with NULL, remove) the callback that can stop the context's synchronous calls.
  * @param ctx      the context.
  * @param fn       asked while a synchronous call waits (see flickr_interrupt_fn); NULL: never.
@@ -240,10 +256,21 @@ FLICKR_API int flickr_context_get_string(char **out, flickr_context *ctx, flickr
  * @param[out] out receives the value.
  * @param ctx      the context.
  * @param opt      a numeric option.
- * @return FLICKR_OK or FLICKR_EINVAL.
+ * @return FLICKR_OK, or FLICKR_EINVAL (also for a value that does not fit in a 32-bit long:
+ *         read it with flickr_context_get_int64()).
  * @note Added in 0.1. Thread-safe.
  */
 FLICKR_API int flickr_context_get_long(long *out, flickr_context *ctx, flickr_option opt);
+
+/**
+ * @brief Read a numeric option as a 64-bit value.
+ * @param[out] out receives the value.
+ * @param ctx      the context.
+ * @param opt      a numeric option.
+ * @return FLICKR_OK or FLICKR_EINVAL.
+ * @note Added in 0.5. Thread-safe.
+ */
+FLICKR_API int flickr_context_get_int64(int64_t *out, flickr_context *ctx, flickr_option opt);
 
 FLICKR_END_DECLS
 

@@ -31,4 +31,9 @@ FLICKR_SHIM CURLcode flickr__easy_use_socket(CURL *handle, int fd, long read_siz
 /* getrandom(2) (sys/random.h is not in Swift's Glibc module): bytes read, or -1 with errno set. */
 FLICKR_SHIM long flickr__getrandom(void *buffer, size_t length);
 
+/* FLICKR_VERSION and FLICKR_VERSION_NUM of include/flickr/version.h, compiled here so that the
+ * header is the one place the version is written (the string has static storage). */
+FLICKR_SHIM const char *flickr__version_string(void);
+FLICKR_SHIM int flickr__version_number(void);
+
 #endif

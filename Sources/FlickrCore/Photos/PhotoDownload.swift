@@ -74,7 +74,7 @@ package final class PhotoDownload: Operation {
     package func httpRequest(endpoint: String, settings: Settings) throws(FlickrError) -> HTTPRequest {
         // Images are public URLs: nothing is signed, no credential goes out.
         var request = HTTPRequest(verb: .get, url: endpoint, settings: settings)
-        request.setup.maxResponseBytes = min(request.setup.maxResponseBytes, cache.maxBytes)
+        request.setup.maxResponseBytes = min(request.setup.maxResponseBytes, Int(clamping: cache.maxBytes))
         return request
     }
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import errors, urls
+from ._version import VERSION as __version__
 from .api import MethodInfo, method_info, methods
 from .async_client import AsyncFlickr
 from .client import Flickr
@@ -38,8 +39,6 @@ from .values import text
 
 if TYPE_CHECKING:  # the deprecated old name, as type checkers see it (at run time, __getattr__ below)
     from .errors import Timeout as TimeoutError  # noqa: F401
-
-__version__ = "0.4.0"
 
 __all__ = [
     "Flickr",

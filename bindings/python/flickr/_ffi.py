@@ -17,9 +17,11 @@ from importlib import resources
 from typing import Any, ClassVar
 
 from . import _interrupt, errors
+from ._version import VERSION_INFO
 
-#: The library major version this binding speaks; a different one is refused.
-BINDING_VERSION = (0, 4, 0)
+#: The library version this binding was made with (version.h's): the table below declares every
+#: function of that header, so another major version, or an older minor one, is refused.
+BINDING_VERSION = VERSION_INFO
 
 
 class ContextRef(Structure):
@@ -104,8 +106,10 @@ _SIGNATURES = {
     "flickr_context_free": (None, [ContextPtr]),
     "flickr_context_set_string": (_STATUS, [ContextPtr, c_int, c_char_p]),
     "flickr_context_set_long": (_STATUS, [ContextPtr, c_int, c_long]),
+    "flickr_context_set_int64": (_STATUS, [ContextPtr, c_int, c_int64]),
     "flickr_context_get_string": (_STATUS, [POINTER(c_void_p), ContextPtr, c_int]),
     "flickr_context_get_long": (_STATUS, [POINTER(c_long), ContextPtr, c_int]),
+    "flickr_context_get_int64": (_STATUS, [POINTER(c_int64), ContextPtr, c_int]),
     "flickr_context_set_log": (_STATUS, [ContextPtr, LogCallback, c_void_p]),
     "flickr_context_set_interrupt": (_STATUS, [ContextPtr, InterruptCallback, c_void_p]),
     "flickr_call": (_STATUS, [POINTER(ResponsePtr), ContextPtr, c_char_p, Params, c_int]),

@@ -20,7 +20,7 @@ def test_defaults(api):
     assert api.get_option("upload_endpoint") == "https://up.flickr.com/services/upload/"
     assert api.get_option("replace_endpoint") == "https://up.flickr.com/services/replace/"
     assert api.get_option("oauth_endpoint") == "https://www.flickr.com/services/oauth/"
-    assert api.get_option("user_agent") == "libflickr/0.4.0"
+    assert api.get_option("user_agent") == "libflickr/" + flickr.__version__
     assert api.get_option("oauth_token") is None
     assert api.get_option("timeout_ms") == 30000
     assert api.get_option("max_response_bytes") == 32 * 1024 * 1024
@@ -199,3 +199,20 @@ def test_strerror_matches_library(library_path):
     lib = _ffi.lib()
     assert lib.flickr_strerror(errors.EAPI) == b"Flickr API error"
     assert lib.flickr_strerror(12345) == b"unknown error code"
+
+
+def test_64_bit_option_setter_reaches_2_to_the_40(api):
+    """flickr_context_set_int64/get_int64 (0.5): the byte bounds' full range, whatever the width
+    of C's long (32 bits on the i686 and armv7 wheels)."""
+    import ctypes
+
+    from flickr import _ffi
+
+    handle = api._live()
+    option = NUMBER_OPTIONS["photo_cache_max_bytes"]
+    _ffi.lib().flickr_context_set_int64(handle, option, 1 << 40)
+    value = ctypes.c_int64()
+    _ffi.lib().flickr_context_get_int64(ctypes.byref(value), handle, option)
+    assert value.value == 1 << 40
+    with pytest.raises(errors.InvalidArgument):
+        _ffi.lib().flickr_context_set_int64(handle, option, (1 << 40) + 1)

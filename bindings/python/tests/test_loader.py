@@ -22,15 +22,25 @@ def run_probe(env_updates, pythonpath=PACKAGE_DIR, python=sys.executable):
     return subprocess.run([python, "-c", PROBE], env=env, capture_output=True, text=True, cwd="/")
 
 
-def test_versions_agree(library_path):
-    import flickr
+HEADER = (REPO / "include" / "flickr" / "version.h").read_text()
+#: The version, written once: in the header (FLICKR_VERSION; the numbers are checked against it).
+VERSION = re.search(r'^#define FLICKR_VERSION "(.+)"$', HEADER, re.M).group(1)
 
-    header = (REPO / "include" / "flickr" / "version.h").read_text()
-    header_version = re.search(r'#define FLICKR_VERSION "(.+)"', header).group(1)
-    pyproject = (PACKAGE_DIR / "pyproject.toml").read_text()
-    assert flickr.__version__ == header_version
-    assert flickr.library_version() == header_version
-    assert re.search(r'^version = "(.+)"', pyproject, re.M).group(1) == header_version
+
+def test_versions_agree(library_path):
+    """Everyone reads the header's version; nobody keeps a copy (issue 30: six files had one)."""
+    import flickr
+    from flickr import _ffi
+
+    numbers = [re.search(rf"^#define FLICKR_VERSION_{part} (\d+)$", HEADER, re.M).group(1) for part in ("MAJOR", "MINOR", "PATCH")]
+    assert ".".join(numbers) == VERSION
+    assert flickr.__version__ == VERSION
+    assert _ffi.BINDING_VERSION == tuple(int(n) for n in numbers)
+    assert flickr.library_version() == VERSION
+    for pyproject in (PACKAGE_DIR / "pyproject.toml", REPO / "sandbox" / "pyproject.toml"):
+        text = pyproject.read_text()
+        assert not re.search(r"^version *=", text, re.M), f"{pyproject} keeps its own version"
+        assert re.search(r'^dynamic = \["version"\]$', text, re.M), pyproject
 
 
 def test_table_declares_every_header_function(library_path):
@@ -55,7 +65,7 @@ def test_import_does_not_load_the_library():
 def test_flickr_library_variable_wins(library_path):
     result = run_probe({"FLICKR_LIBRARY": str(library_path)})
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["0.4.0", str(library_path)]
+    assert result.stdout.split() == [VERSION, str(library_path)]
 
 
 def test_bad_flickr_library_fails_loudly_without_fallback(library_path):
@@ -69,7 +79,7 @@ def test_bad_flickr_library_fails_loudly_without_fallback(library_path):
 def test_system_soname_is_the_last_resort(library_path):
     result = run_probe({"LD_LIBRARY_PATH": str(library_path.parent)})
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["0.4.0", "libflickr.so.0"]
+    assert result.stdout.split() == [VERSION, "libflickr.so.0"]
 
 
 def test_nothing_found_names_every_place_tried():
@@ -80,11 +90,15 @@ def test_nothing_found_names_every_place_tried():
 
 
 def test_bundled_copy_is_used(library_path, tmp_path):
-    shutil.copytree(PACKAGE_DIR / "flickr", tmp_path / "flickr", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copyfile(library_path, tmp_path / "flickr" / "libflickr.so.0")
-    result = run_probe({}, pythonpath=tmp_path)
+    # A copy of the checkout's layout: the package reads its version from the header two levels up.
+    package = tmp_path / "bindings" / "python"
+    shutil.copytree(PACKAGE_DIR / "flickr", package / "flickr", ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "include" / "flickr").mkdir(parents=True)
+    (tmp_path / "include" / "flickr" / "version.h").write_text(HEADER)
+    shutil.copyfile(library_path, package / "flickr" / "libflickr.so.0")
+    result = run_probe({}, pythonpath=package)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["0.4.0", str(tmp_path / "flickr" / "libflickr.so.0")]
+    assert result.stdout.split() == [VERSION, str(package / "flickr" / "libflickr.so.0")]
 
 
 def test_pip_install_bundles_the_library(library_path, tmp_path):
@@ -100,20 +114,25 @@ def test_pip_install_bundles_the_library(library_path, tmp_path):
     result = run_probe({}, pythonpath=None, python=python)
     assert result.returncode == 0, result.stderr
     version, path = result.stdout.split()
-    assert version == "0.4.0"
+    assert version == VERSION
     assert path.startswith(str(env_dir)) and path.endswith("flickr/libflickr.so.0")
 
 
-# 0.3 lacks the method catalogue, 0.2 the interrupt hook.
-@pytest.mark.parametrize("number", [0x010000, 0x000000, 0x000100, 0x000200, 0x000305, 0x020103])
+_MAJOR, _MINOR = (int(re.search(rf"^#define FLICKR_VERSION_{part} (\d+)$", HEADER, re.M).group(1)) for part in ("MAJOR", "MINOR"))
+_NUMBER = (_MAJOR << 16) | (_MINOR << 8)
+
+
+# Another major version, or an older minor one (it may lack functions the binding declares:
+# 0.3 has no method catalogue, 0.2 no interrupt hook).
+@pytest.mark.parametrize("number", [_NUMBER + 0x010000, _NUMBER - 0x000100 + 5, 0x000000, 0x000200, _NUMBER + 0x020103])
 def test_incompatible_versions_are_refused(number):
     from flickr import _ffi
 
-    with pytest.raises(ImportError, match="this binding needs 0.4"):
+    with pytest.raises(ImportError, match=f"this binding needs {_MAJOR}.{_MINOR}"):
         _ffi.check_version(number, "/somewhere/libflickr.so")
 
 
-@pytest.mark.parametrize("number", [0x000400, 0x000405, 0x000500])
+@pytest.mark.parametrize("number", [_NUMBER, _NUMBER + 5, _NUMBER + 0x000100])
 def test_compatible_versions_are_accepted(number):
     from flickr import _ffi
 

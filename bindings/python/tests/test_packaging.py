@@ -18,14 +18,18 @@ import pytest
 
 import flickr
 
-from libtest import PACKAGE_DIR, SANDBOX_DIR
+from libtest import PACKAGE_DIR, REPO, SANDBOX_DIR
 
 
 def copy_source(directory, tmp_path):
-    """A copy of `directory` without build output."""
-    copy = tmp_path / "src"
+    """A copy of `directory` without build output, in a copy of the checkout's layout with the
+    header its setup.py reads the version from (include/flickr/version.h, the only copy)."""
+    root = tmp_path / "src"
+    copy = root / directory.relative_to(REPO)
     shutil.copytree(directory, copy, ignore=shutil.ignore_patterns(
         "__pycache__", "build", "*.egg-info", "tests", "examples", ".mypy_cache"))
+    (root / "include" / "flickr").mkdir(parents=True)
+    shutil.copyfile(REPO / "include" / "flickr" / "version.h", root / "include" / "flickr" / "version.h")
     return copy
 
 

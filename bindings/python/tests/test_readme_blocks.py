@@ -369,7 +369,7 @@ _BUNDLE_INSTALL = re.compile(r"`(FLICKR_BUNDLE_LIBRARY=\S+ pip install \S+)`")
 
 def test_bundle_install_command_runs_as_written(library_path, tmp_path):
     """README's `FLICKR_BUNDLE_LIBRARY=build/libflickr.so.0 pip install ./bindings/python`, typed
-    at the repository's root (a copy of its build/ and bindings/python), installs the package
+    at the repository's root (a copy of its build/, bindings/python and version.h), installs the package
     with the library in it. pip installs into a target folder (PIP_TARGET) and asks no index."""
     commands = sorted(set(_BUNDLE_INSTALL.findall((REPO / "README.md").read_text(encoding="utf-8"))))
     assert commands, "README.md gives no FLICKR_BUNDLE_LIBRARY=... pip install command"
@@ -378,6 +378,8 @@ def test_bundle_install_command_runs_as_written(library_path, tmp_path):
         "__pycache__", "build", "*.egg-info", "tests", "examples", ".mypy_cache"))
     (root / "build").mkdir()
     shutil.copyfile(library_path, root / "build" / "libflickr.so.0")
+    (root / "include" / "flickr").mkdir(parents=True)  # the version's one home, read by setup.py
+    shutil.copyfile(REPO / "include" / "flickr" / "version.h", root / "include" / "flickr" / "version.h")
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     (bin_dir / "pip").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m pip "$@"\n')

@@ -14,14 +14,14 @@ import Glibc
 /// link in it (a link, or a directory, where an entry would be is a miss).
 package struct PhotoCache: Sendable {
     package let directory: String
-    package let maxBytes: Int
+    package let maxBytes: Int64
 
     /// Temporary files older than this are a dead process's leftovers, removed by evictions.
     static let staleTemporarySeconds: Int64 = 3_600
 
     package init(settings: Settings) throws(FlickrError) {
         directory = try PhotoCache.directory(configured: settings.string(.photoCacheDir))
-        maxBytes = settings.number(.photoCacheMaxBytes)
+        maxBytes = settings.number64(.photoCacheMaxBytes)
     }
 
     /// The configured directory, else $XDG_CACHE_HOME/flickr/photos, else ~/.cache/flickr/photos.
@@ -183,10 +183,10 @@ package struct PhotoCache: Sendable {
             total = total.addingSaturated(bytes)
             if name != keeping { candidates.append(Candidate(name: name, bytes: bytes, used: modified)) }
         }
-        guard total > Int64(maxBytes) else { return }
+        guard total > maxBytes else { return }
         // Oldest first; compared field by field, as a sum of nanoseconds could overflow.
         candidates.sort { ($0.used.tv_sec, $0.used.tv_nsec, $0.name) < ($1.used.tv_sec, $1.used.tv_nsec, $1.name) }
-        for candidate in candidates where total > Int64(maxBytes) {
+        for candidate in candidates where total > maxBytes {
             // A file whose entry lock is held is being fetched right now: leave it.
             let entry = CacheName.entry(ofSlot: candidate.name)
             guard lock.tryLockEntry(entry) else { continue }

@@ -465,7 +465,7 @@ class Flickr(Methods):
                 raise TypeError(f"{name} must be an int, not {type(value).__name__}")
             if not -(2**63) <= value < 2**63:
                 raise errors.InvalidArgument(errors.EINVAL, f"{name} is out of range: {value}")
-            _ffi.lib().flickr_context_set_long(handle, NUMBER_OPTIONS[name], value)
+            _ffi.lib().flickr_context_set_int64(handle, NUMBER_OPTIONS[name], value)  # long is 32 bits on i686
         else:
             raise TypeError(f"unknown option {name!r}; known: {', '.join(sorted(STRING_OPTIONS | NUMBER_OPTIONS))}")
 
@@ -477,8 +477,8 @@ class Flickr(Methods):
             _ffi.lib().flickr_context_get_string(ctypes.byref(out), handle, STRING_OPTIONS[name])
             return _ffi.take_string(out.value)
         if name in NUMBER_OPTIONS:
-            number = ctypes.c_long()
-            _ffi.lib().flickr_context_get_long(ctypes.byref(number), handle, NUMBER_OPTIONS[name])
+            number = ctypes.c_int64()
+            _ffi.lib().flickr_context_get_int64(ctypes.byref(number), handle, NUMBER_OPTIONS[name])
             return number.value
         raise TypeError(f"unknown option {name!r}")
 

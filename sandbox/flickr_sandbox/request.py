@@ -109,14 +109,7 @@ class Request:
             raise BodyError(400, "Bad Content-Length")
         if remaining > limit:
             raise BodyError(413, "Request Entity Too Large")
-        while remaining > 0:
-            # read1: one receive at most, so that the clock is looked at after each.
-            data = rfile.read1(min(remaining, CHUNK))
-            if not data:
-                raise BodyError(400, "Body shorter than Content-Length")
-            clock.advance(len(data))
-            remaining -= len(data)
-            yield data
+        yield from _pieces(rfile, remaining, clock, "Body shorter than Content-Length")
         self.body_consumed = True
 
     @staticmethod
@@ -134,13 +127,7 @@ class Request:
                 while rfile.readline(1024).strip():  # trailers
                     clock.advance(0)
                 return
-            while size > 0:
-                data = rfile.read1(min(size, CHUNK))
-                if not data:
-                    raise BodyError(400, "Truncated chunk")
-                clock.advance(len(data))
-                size -= len(data)
-                yield data
+            yield from _pieces(rfile, size, clock, "Truncated chunk")
             rfile.readline(1024)
 
     def read_form(self) -> list[tuple[str, str]]:
@@ -185,3 +172,15 @@ class Prepared:
     params: list[tuple[str, str]]
     run: Callable[[], Response]
     cleanup: Callable[[], None] = field(default=lambda: None)
+
+
+def _pieces(rfile: BufferedIOBase, length: int, clock: _BodyClock, short: str) -> Iterator[bytes]:
+    """`length` bytes of the body as they arrive; a body that ends first is a 400 saying `short`."""
+    while length > 0:
+        # read1: one receive at most, so that the clock is looked at after each.
+        data = rfile.read1(min(length, CHUNK))
+        if not data:
+            raise BodyError(400, short)
+        clock.advance(len(data))
+        length -= len(data)
+        yield data

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 
+import CCurl
+
 /// An http(s) URL split into the parts that OAuth signing and validation need.
 ///
 /// Deliberately small: endpoints are configured by developers, so anything
@@ -59,6 +61,42 @@ package struct EndpointURL: Equatable, Sendable {
         self.port = port
         self.path = pathAndQuery.isEmpty ? "/" : String(Substring(pathAndQuery))
         self.query = query
+        if let reason = disagreementWithLibcurl(text) { throw refuse(reason) }
+    }
+
+    /// Why libcurl, which sends the request, would read `text` otherwise than this parser, or nil.
+    ///
+    /// The signature base string and the same-origin redirect check are only right if they see the
+    /// URL libcurl sends: libcurl rewrites some forms (numeric IPv4 such as `127.1`, non-canonical
+    /// IPv6, percent-escapes in the host, `.`/`..` path segments, non-ASCII in the path or query).
+    /// Those are refused here rather than signed as written. curl_url with the flags libcurl's own
+    /// URL setter uses (url.c: CURLU_GUESS_SCHEME | CURLU_NON_SUPPORT_SCHEME), and the path and
+    /// query read back percent-encoded as libcurl writes them on the request line.
+    private func disagreementWithLibcurl(_ text: String) -> String? {
+        guard let handle = curl_url() else { return "out of memory" }
+        defer { curl_url_cleanup(handle) }
+        let flags = UInt32(CURLU_GUESS_SCHEME) | UInt32(CURLU_NON_SUPPORT_SCHEME)
+        guard curl_url_set(handle, CURLUPART_URL, text, flags) == CURLUE_OK else {
+            return "libcurl cannot parse it"
+        }
+        func part(_ which: CURLUPart, _ flags: Int32) -> String? {
+            var value: UnsafeMutablePointer<CChar>?
+            guard curl_url_get(handle, which, &value, UInt32(flags)) == CURLUE_OK, let value else { return nil }
+            defer { curl_free(value) }
+            return String(cString: value)
+        }
+        // libcurl keeps the host's case; hosts compare case-insensitively (RFC 3986 §3.2.2).
+        guard part(CURLUPART_SCHEME, 0) == scheme, part(CURLUPART_HOST, 0)?.asciiLowercased() == host,
+            part(CURLUPART_PORT, CURLU_DEFAULT_PORT) == "\(effectivePort)"
+        else {
+            return "libcurl would connect to another host or port: write the host as libcurl sends it"
+        }
+        guard part(CURLUPART_PATH, CURLU_URLENCODE) == path,
+            (part(CURLUPART_QUERY, CURLU_URLENCODE) ?? "") == (query ?? "")
+        else {
+            return "libcurl would send another path or query: write it percent-encoded, without . or .. segments"
+        }
+        return nil
     }
 
     /// The port a client connects to.

@@ -44,7 +44,8 @@ fault injection (parameter sandbox_fault=SPEC or header X-Sandbox-Fault: SPEC):
 """
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line's parser (also what `flickr sandbox` completes from)."""
     parser = argparse.ArgumentParser(
         prog="python -m flickr_sandbox",
         description="A local Flickr-compatible API server (REST, OAuth 1.0a, upload) for tests.",
@@ -62,7 +63,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true", help="log requests (paths only) to stderr")
     parser.add_argument("--print-settings", choices=("lines", "json"), default="lines",
                         help="stdout's start-up output: lines for people (default), or one JSON line")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     try:
         sandbox = Sandbox(port=args.port, host=args.host, data_dir=args.data, tls_enabled=args.tls,
                           latency_ms=args.latency_ms, verbose=args.verbose,

@@ -6,6 +6,7 @@ C and Python agree on every form. Photos are dicts as calls return them.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from . import _ffi, _response
@@ -75,10 +76,35 @@ class FlickrURL:
         return f"FlickrURL({', '.join(f'{name}={value!r}' for name, value in shown.items() if value is not None)})"
 
 
-def parse(url: str) -> FlickrURL:
+# scheme://host[:port] and the rest: an authority with credentials or a backslash is not matched.
+_ORIGIN = re.compile(r"(https?)://([A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::([0-9]{1,5}))?(?=[/?#]|\Z)(.*)\Z",
+                     re.IGNORECASE | re.DOTALL)
+
+
+def _origin(url: str) -> tuple[tuple[str, str, int], str] | None:
+    """((scheme, host, port), the rest) of an http(s) URL, case and default port folded; None if
+    it is no plain scheme://host[:port] URL."""
+    found = _ORIGIN.match(url.strip())
+    if found is None:
+        return None
+    scheme, host, port, rest = found.groups()
+    scheme = scheme.lower()
+    number = int(port) if port else (443 if scheme == "https" else 80)
+    return (scheme, host.lower().rstrip("."), number), rest
+
+
+def parse(url: str, base_url: str | None = None) -> FlickrURL:
     """The ids in a Flickr URL: short links (flic.kr/p/..., /s/...), photo pages (with /in/...),
     static image URLs of every size and host, albums and sets, galleries, favorites, groups and
-    their discussions, people, tags. Raises ``flickr.InvalidArgument`` for anything else."""
+    their discussions, people, tags. Raises ``flickr.InvalidArgument`` for anything else.
+
+    `base_url`: a Flickr-compatible server's (the client's ``base_url`` option, a sandbox's):
+    its pages, on exactly its scheme, host and port, read as www.flickr.com's, since it hands out
+    page URLs on itself."""
+    if base_url:
+        given, base = _origin(url), _origin(base_url)
+        if given is not None and base is not None and given[0] == base[0]:
+            url = "https://www.flickr.com" + given[1]
     fields = _response.call(_ffi.lib().flickr_url_parse, _ffi.encode(url, "url"))
     known = {name: fields.get(name) for name in FlickrURL.__dataclass_fields__ if name not in ("kind", "fields")}
     return FlickrURL(kind=fields["kind"], fields=fields, **known)

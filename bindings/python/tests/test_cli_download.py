@@ -177,6 +177,32 @@ def test_by_set_in_the_set_order_with_the_original_format(run, uploaded, tmp_pat
     assert not_album.returncode == 2 and "not an album URL" in not_album.stderr
 
 
+def test_by_the_album_url_the_sandbox_hands_out(run, uploaded, tmp_path):
+    """The sandbox's album URLs are on the sandbox (http://127.0.0.1:PORT/photos/.../sets/ID/): one
+    on the configured base URL's scheme, host and port reads as Flickr's; any other host is refused."""
+    ids, _ = uploaded({"a.jpg": SMALL}, title=None)
+    created = run("call", "flickr.photosets.create", "--post", "title=Album URL", f"primary_photo_id={ids['a.jpg']}")
+    assert created.returncode == 0, created.stderr
+    url = json.loads(created.stdout)["photoset"]["url"]
+    set_id = json.loads(created.stdout)["photoset"]["id"]
+    listed = json.loads(run("call", "flickr.photosets.getList").stdout)["photosets"]["photoset"]
+    assert [found.get("url") for found in listed if found["id"] == set_id] in ([url], [None]), listed
+    base = url.split("/photos/")[0]
+    assert url.startswith("http://127.0.0.1:") and f"/{set_id}/" in url, url
+    for given in (url, url.replace("http://", "HTTP://"), url.rstrip("/") + "?x=1#top"):
+        result = run("download", "--set", given, "--size", "o", "--dest", str(tmp_path / "out"), "--json")
+        assert result.returncode == 0, (given, result.stderr)
+        assert [line["photo_id"] for line in records(result)] == [ids["a.jpg"]]
+    port = int(base.rsplit(":", 1)[1])
+    others = [url.replace(base, f"http://127.0.0.1:{port + 1}"), url.replace(base, "http://127.0.0.2:" + str(port)),
+              url.replace(base, base.replace("http:", "https:")), url.replace("http://", "http://user@"),
+              url.replace(base, "http://localhost:" + str(port))]
+    for given in others:
+        refused = run("download", "--set", given, "--dest", str(tmp_path / "no"))
+        assert refused.returncode == 2 and "is not a Flickr host" in refused.stderr, (given, refused.stderr)
+    print(f"album URL {url} accepted; {len(others)} other hosts refused")
+
+
 def test_a_listing_that_fails_is_reported(run, library_path, tmp_path):
     result = run("download", "--set", "999999999", "--dest", str(tmp_path / "out"))
     assert result.returncode == 3

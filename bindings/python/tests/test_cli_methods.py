@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import sys
 
-from libtest import PACKAGE_DIR
+from libtest import PACKAGE_DIR, PYTHONPATH
 
 
 def flickr(*argv, env_extra=None):
@@ -39,15 +39,16 @@ def test_help_describes_a_method(library_path):
     assert "Traceback" not in typo.stderr
 
 
-def complete(words, tmp_path):
-    """Runs the bash completion function as bash would for `words` (the last one being typed)."""
+def complete(words, tmp_path, path=str(PACKAGE_DIR)):
+    """Runs the bash completion function as bash would for `words` (the last one being typed), with
+    `path` for PYTHONPATH (the client alone by default: no sandbox)."""
     script = flickr("completion", "bash").stdout
     wrapper = tmp_path / "flickr"
     wrapper.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m flickr \"$@\"\n")
     wrapper.chmod(0o755)
     program = (f"{script}\nCOMP_WORDS=({' '.join(shlex.quote(w) for w in words)})\n"
                f"COMP_CWORD={len(words) - 1}\n_flickr\nprintf '%s\\n' \"${{COMPREPLY[@]}}\"\n")
-    env = dict(os.environ, PYTHONPATH=str(PACKAGE_DIR), PATH=f"{tmp_path}:{os.environ['PATH']}")
+    env = dict(os.environ, PYTHONPATH=path, PATH=f"{tmp_path}:{os.environ['PATH']}")
     result = subprocess.run(["bash", "-c", program], capture_output=True, text=True, env=env, timeout=60)
     assert result.returncode == 0, result.stderr
     return result.stdout.split()
@@ -69,6 +70,29 @@ def test_bash_completion(library_path, tmp_path):
     assert complete(["flickr", "call", "flickr.photos.getInfo", "photo_id", "=", "1", "s"], tmp_path) == ["secret="]
     zsh = flickr("completion", "zsh").stdout
     assert zsh.startswith("#compdef flickr") and "flickr __complete" in zsh
+
+
+def test_bash_completes_an_option_value_after_equals(library_path, tmp_path):
+    """bash hands `--perms=w<TAB>` over as "--perms", "=", "w" and replaces only the "w"."""
+    assert complete(["flickr", "auth", "login", "--perms", "=", "w"], tmp_path) == ["write"]
+    assert complete(["flickr", "auth", "login", "--perms", "="], tmp_path) == ["delete", "read", "write"]
+    (tmp_path / "tags-file").write_text("")  # a value without choices: file names, as after a space
+    assert complete(["flickr", "upload", "--tags", "=", f"{tmp_path}/tags-"], tmp_path) == [f"{tmp_path}/tags-file"]
+    assert complete(["flickr", "upload", "--nothing", "=", ""], tmp_path) == []
+    # zsh and fish hand over the whole word, and replace it whole.
+    from flickr.cli import build_parser
+    from flickr.cli.completion import candidates
+    assert candidates(build_parser(), ["auth", "login", "--perms=w"]) == ("words", ["--perms=write"])
+
+
+def test_sandbox_options_complete_from_its_own_parser(library_path, tmp_path):
+    found = complete(["flickr", "sandbox", "--"], tmp_path, path=PYTHONPATH)
+    assert {"--port", "--host", "--data", "--tls", "--print-settings"} <= set(found), found
+    assert complete(["flickr", "sandbox", "--port", "0", "--print-settings", "j"], tmp_path, path=PYTHONPATH) == ["json"]
+    assert complete(["flickr", "sandbox", "--print-settings", "=", ""], tmp_path, path=PYTHONPATH) == ["json", "lines"]
+    # Without the sandbox installed: nothing, and nothing on the command line either.
+    assert complete(["flickr", "sandbox", "--"], tmp_path) == []
+    print(f"flickr sandbox --<TAB>: {len(found)} options")
 
 
 def test_completion_offers_every_command_subcommand_and_option():
@@ -118,6 +142,7 @@ def test_fish_completion(library_path, tmp_path):
     assert fish_complete("flickr upload --ta") == ["--tags"]
     assert fish_complete("flickr call flickr.photos.sea") == ["flickr.photos.search"]
     assert fish_complete("flickr call flickr.photos.getInfo ph") == ["photo_id="]
+    assert fish_complete("flickr auth login --perms=w") == ["--perms=write"]
 
 
 def test_call_uses_the_catalogue_verb(library_path, sandbox):

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: MIT
-"""flickr.people.getInfo and flickr.people.getPhotos."""
+"""flickr.people.getInfo, flickr.people.getPhotos and flickr.urls.lookupUser."""
 
 from __future__ import annotations
 
 import hashlib
+from urllib.parse import unquote, urlsplit
 
 from ..envelope import Node
 from ..errors import ApiError
@@ -22,6 +23,19 @@ _PRIVACY = {
 # (and adds 3, virtual photos, which no upload makes); the deprecated content_type names sets.
 _CONTENT_TYPES = {"0": 1, "1": 2, "2": 3, "3": 4}
 _CONTENT_TYPE = {"1": (1,), "2": (2,), "3": (3,), "4": (1, 2), "5": (2, 3), "6": (1, 3), "7": (1, 2, 3)}
+
+
+@method("flickr.urls.lookupUser")
+def lookup_user(call: Call) -> list[Node]:
+    """The user of a photos or profile page, /photos/{alias or NSID}/... or /people/...: on any
+    host, as the sandbox's own pages are on itself."""
+    segments = [unquote(piece) for piece in urlsplit(call.arg("url") or "").path.split("/") if piece]
+    user = call.store.find_user(segments[1]) if len(segments) >= 2 and segments[0] in ("photos", "people") else None
+    if user is None:
+        raise ApiError(1, "User not found")
+    node = Node("user", {"id": user["nsid"]})
+    node.add("username", text=user["username"])
+    return [node]
 
 
 @method("flickr.people.getInfo")

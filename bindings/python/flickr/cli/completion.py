@@ -31,7 +31,8 @@ _flickr() {
     mapfile -t lines < <(flickr __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
     directive=${lines[0]-}
     case $directive in
-        files) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        files) [[ $cur == = ]] && cur=  # --option=<TAB>: the value is empty
+            COMPREPLY=($(compgen -f -- "$cur")) ;;
         words*)
             COMPREPLY=("${lines[@]:1}")
             if [[ $directive == *nospace* ]]; then compopt -o nospace 2>/dev/null; fi ;;
@@ -131,8 +132,6 @@ def candidates(parser: argparse.ArgumentParser, words: list[str]) -> tuple[str, 
     """What to offer for the last of `words` (the words after `flickr`, the last one being typed):
     (directive, candidates), as `__complete` prints them."""
     *before, current = _joined(words) or [""]
-    if "=" in current:  # a value being typed (key=value, --option=value): nothing to offer
-        return "words", []
     node = parser  # the (sub)command reached
     given: list[str] = []  # the positional words it was given
     value_of: argparse.Action | None = None
@@ -145,12 +144,28 @@ def candidates(parser: argparse.ArgumentParser, words: list[str]) -> tuple[str, 
                 value_of = action  # the next word is its value
         elif not given and word in _subcommands(node):
             node = _subcommands(node)[word]
+            completed_by = node.get_default("completed_by")
+            if completed_by is not None:  # a command with a parser of its own (flickr sandbox)
+                node = completed_by()
+                if node is None:
+                    return "words", []
         else:
             given.append(word)
+    prefix = ""
+    if value_of is None and current.startswith("-") and "=" in current:  # --option=value
+        option, _, current = current.partition("=")
+        value_of = node._option_string_actions.get(option)
+        if value_of is None or value_of.nargs == 0:
+            return "words", []
+        # bash replaces only the text after the "=" (COMP_WORDBREAKS); zsh and fish the whole word.
+        if not (words[-1:] == ["="] or words[-2:-1] == ["="]):
+            prefix = option + "="
+    elif "=" in current:  # a method argument's value (key=value): nothing to offer
+        return "words", []
     if value_of is not None:
         if value_of.choices is not None:
-            return "words", _starting(current, (str(choice) for choice in value_of.choices))
-        return "files", []
+            return "words", [prefix + choice for choice in _starting(current, map(str, value_of.choices))]
+        return ("files", []) if not prefix else ("words", [])
     if current.startswith("-"):
         return "words", _starting(current, node._option_string_actions)
     if not given and _subcommands(node):

@@ -76,7 +76,8 @@ def _album(api: Flickr, given: str, owner: str | None) -> tuple[str, str]:
     caller's albums unless --owner says whose."""
     set_id = given
     if "/" in given:
-        parsed = urls.parse(given)
+        base = api.get_option("base_url")  # a sandbox's album URLs are on the sandbox
+        parsed = urls.parse(given, base_url=base if isinstance(base, str) else None)
         if parsed.kind != "album" or not parsed.album_id:
             raise CLIError(f"{given} is not an album URL (https://www.flickr.com/photos/USER/albums/ID)")
         set_id = parsed.album_id

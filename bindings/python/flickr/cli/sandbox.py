@@ -23,7 +23,18 @@ def add_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("sandbox", help="run the local Flickr-compatible sandbox server",
                                    description="Run the sandbox; options as for python -m flickr_sandbox.",
                                    add_help=False)
-    parser.set_defaults(handler=run, takes_rest=True)
+    parser.set_defaults(handler=run, takes_rest=True, completed_by=sandbox_parser)
+
+
+def sandbox_parser() -> argparse.ArgumentParser | None:
+    """The sandbox's own parser, which completion reads for the words after "sandbox"; None when
+    the sandbox is not installed."""
+    try:
+        from flickr_sandbox.__main__ import build_parser  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    parser: argparse.ArgumentParser = build_parser()
+    return parser
 
 
 def main(argv: list[str]) -> int:

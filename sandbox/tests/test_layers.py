@@ -1,18 +1,21 @@
 # SPDX-License-Identifier: MIT
 """The sandbox is a layered program: its imports form no cycle, and go only down the layers.
 
-The graph is read from the source with ``ast`` (every import, those inside functions and
-``if TYPE_CHECKING:`` blocks too: a type checker follows them, and a cycle through one is still
-a cycle of ideas). The layer table is the one of docs/sandbox.md, "Layers".
+The graph and the rules come from the one checker of both packages, Tests/python/layers.py (every
+import counts, those inside functions and ``if TYPE_CHECKING:`` blocks too: a type checker follows
+them, and a cycle through one is still a cycle of ideas); this file holds the sandbox's table, the
+one of docs/sandbox.md, "Layers", and its own rules.
 """
 from __future__ import annotations
 
-import ast
 import pathlib
+import sys
 
 import pytest
 
 PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "flickr_sandbox"
+sys.path.insert(0, str(PACKAGE.parents[1] / "Tests" / "python"))
+import layers  # noqa: E402  (the shared checker)
 
 # Bottom first. A module imports modules of its own layer or of a layer below it, never above;
 # within a layer the acyclic test keeps the order. A module of a subpackage is named "methods.NAME"
@@ -27,100 +30,23 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("server", {"server"}),
     ("entry", {"__init__", "__main__", "launch"}),
 ]
-OUTSIDE = "(the client: flickr)"
+CLIENT = "flickr"
 
 
-def module_names() -> dict[str, pathlib.Path]:
-    """Every module of the package by dotted name below flickr_sandbox ("__init__" is the package)."""
-    names = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        parts = path.relative_to(PACKAGE).with_suffix("").parts
-        if parts[-1] == "__init__" and len(parts) > 1:
-            parts = parts[:-1]
-        names[".".join(parts)] = path
-    return names
+def short(name: str) -> str:
+    """A module's name as the table gives it: below flickr_sandbox ("__init__" for the package)."""
+    return "__init__" if name == PACKAGE.name else name.removeprefix(PACKAGE.name + ".")
 
 
-def _target(parts: list[str], name: str | None, modules: dict[str, pathlib.Path]) -> str:
-    """The module an import of ``name`` from package or module ``parts`` loads."""
-    base = ".".join(parts) or "__init__"
-    if name is not None:
-        child = ".".join([*parts, name])
-        if child in modules:
-            return child
-    return base
-
-
-def imports_of(module: str, path: pathlib.Path, modules: dict[str, pathlib.Path]) -> set[str]:
-    """The sandbox modules ``module`` imports (OUTSIDE for the client, flickr, or above the package)."""
-    is_package = path.name == "__init__.py"
-    package = [] if module == "__init__" else module.split(".") if is_package else module.split(".")[:-1]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-        if isinstance(node, ast.ImportFrom):
-            if node.level:
-                if node.level - 1 > len(package):
-                    found.add(OUTSIDE)  # from .. import x: above the package
-                    continue
-                parts = package[:len(package) - (node.level - 1)] + (node.module.split(".") if node.module else [])
-            else:
-                absolute = (node.module or "").split(".")
-                if absolute[:1] == ["flickr"]:
-                    found.add(OUTSIDE)
-                    continue
-                if absolute[:1] != ["flickr_sandbox"]:
-                    continue  # the standard library
-                parts = absolute[1:]
-            found.update(_target(parts, alias.name, modules) for alias in node.names)
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                absolute = alias.name.split(".")
-                if absolute[0] == "flickr_sandbox":
-                    found.add(_target(absolute[1:], None, modules))
-                elif absolute[0] == "flickr":
-                    found.add(OUTSIDE)
-    found.discard(module)
-    return found
+#: LAYERS in the checker's terms: absolute names, the package for "__init__".
+TABLE = [{PACKAGE.name if name == "__init__" else f"{PACKAGE.name}.{name}" for name in members}
+         for _, members in LAYERS]
 
 
 def import_graph() -> dict[str, set[str]]:
-    modules = module_names()
-    return {name: imports_of(name, path, modules) for name, path in modules.items()}
-
-
-def layer_of(module: str) -> int:
-    top = module.split(".")[0]
-    for index, (_, members) in enumerate(LAYERS):
-        if top in members:
-            return index
-    raise LookupError(f"{module} is in no layer: add it to LAYERS here and to docs/sandbox.md")
-
-
-def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
-    """A cycle of the graph as a path (first module repeated at the end), or None."""
-    state: dict[str, str] = {}  # "open" while on the DFS path, "done" after
-    path: list[str] = []
-
-    def visit(node: str) -> list[str] | None:
-        state[node] = "open"
-        path.append(node)
-        for nxt in sorted(graph.get(node, ())):
-            if state.get(nxt) == "open":
-                return path[path.index(nxt):] + [nxt]
-            if nxt not in state:
-                cycle = visit(nxt)
-                if cycle:
-                    return cycle
-        path.pop()
-        state[node] = "done"
-        return None
-
-    for start in sorted(graph):
-        if start not in state:
-            cycle = visit(start)
-            if cycle:
-                return cycle
-    return None
+    """The graph by the table's names."""
+    return {short(name): {short(target) for target in targets}
+            for name, targets in layers.graph(PACKAGE).items()}
 
 
 def test_the_graph_is_read():
@@ -134,34 +60,26 @@ def test_the_graph_is_read():
 
 
 def test_no_import_cycle():
-    graph = import_graph()
-    cycle = find_cycle(graph)
-    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
-
-
-def test_the_cycle_finder_finds_one():
-    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
-    assert find_cycle({"a": {"b"}, "b": set()}) is None
+    graph = layers.graph(PACKAGE)
+    assert not layers.cycles(graph), "import cycles:\n" + layers.describe_cycles(graph)
 
 
 def test_every_module_is_in_a_layer():
-    for module in import_graph():
-        layer_of(module)
+    unplaced = layers.unplaced(layers.graph(PACKAGE), TABLE)
+    assert unplaced == [], f"{unplaced} in no layer: add them to LAYERS here and to docs/sandbox.md"
 
 
 def test_imports_go_down_the_layers_only():
-    upward = []
-    for module, imported in sorted(import_graph().items()):
-        for target in sorted(imported - {OUTSIDE}):
-            if layer_of(target) > layer_of(module):
-                upward.append(f"{module} ({LAYERS[layer_of(module)][0]}) imports {target} "
-                              f"({LAYERS[layer_of(target)][0]})")
+    graph = layers.graph(PACKAGE)
+    upward = [f"{short(module)} ({LAYERS[layers.layer_of(module, TABLE)][0]}) imports {short(target)} "
+              f"({LAYERS[layers.layer_of(target, TABLE)][0]})" for module, target in layers.upward(graph, TABLE)]
+    print(f"{len(graph)} modules, {sum(map(len, graph.values()))} imports, {len(upward)} upwards")
     assert upward == []
 
 
 def test_the_sandbox_imports_nothing_of_the_client():
     """It runs without libflickr.so and the binding: the C tests start it with the system Python."""
-    assert [m for m, imported in import_graph().items() if OUTSIDE in imported] == []
+    assert layers.imports_from(PACKAGE, CLIENT) == {}
 
 
 @pytest.mark.parametrize("layer", [name for name, _ in LAYERS])

@@ -76,7 +76,8 @@ def library_version() -> str:
     """The version of the loaded native library, "MAJOR.MINOR.PATCH"."""
     from . import _ffi
 
-    return _ffi.lib().flickr_version().decode("ascii")
+    version: bytes = _ffi.lib().flickr_version()  # a c_char_p result: bytes
+    return version.decode("ascii")
 
 
 def __getattr__(name: str) -> type:

@@ -390,7 +390,8 @@ def last_error() -> errors.FlickrError:
     return error_from_record(lib().flickr_error_last().contents)
 
 
-def _raise_on_error(result, function, arguments):
+def _raise_on_error(result: int, function: object, arguments: tuple[object, ...]) -> int:
+    # ctypes' errcheck: a status function's restype is c_int, so `result` arrives as an int.
     if result != 0:
         raise last_error()
     return result
@@ -413,7 +414,7 @@ def error_from_record(record: ErrorRecord) -> errors.FlickrError:
     return error
 
 
-def params_array(params: dict) -> "ctypes.Array":
+def params_array(params: dict[str, Any]) -> "ctypes.Array[c_char_p]":
     """{name: value} -> a NULL-terminated `const char *const *` (values converted by `param_text`)."""
     flat = []
     for name, value in params.items():
@@ -428,7 +429,7 @@ def params_array(params: dict) -> "ctypes.Array":
     return (c_char_p * len(flat))(*flat)
 
 
-def param_text(value) -> str:
+def param_text(value: object) -> str:
     """Python values as Flickr expects them: bools as 1/0, sequences comma-joined."""
     if isinstance(value, bool):
         return "1" if value else "0"

@@ -22,7 +22,7 @@ _NAME_ROOM = 200
 
 
 @contextlib.contextmanager
-def temporary_beside(target: str | os.PathLike, mode: int = 0o666) -> Iterator[tuple[BinaryIO, str]]:
+def temporary_beside(target: str | os.PathLike[str], mode: int = 0o666) -> Iterator[tuple[BinaryIO, str]]:
     """A new file in `target`'s directory, open for binary writing, and its path: hidden, named
     after `target` with a random part. `mode` is before the umask (0o600 for secrets). The caller
     writes, calls `finish`, then renames or links the path into place while the block is open.
@@ -46,7 +46,7 @@ def finish(file: BinaryIO) -> None:
     os.fsync(file.fileno())
 
 
-def write_atomically(path: str | os.PathLike, data: bytes, mode: int = 0o666) -> None:
+def write_atomically(path: str | os.PathLike[str], data: bytes, mode: int = 0o666) -> None:
     """Replaces the file at `path` with `data` (see the module doc); a link at `path` is replaced
     by the file, its target left as it was. Raises OSError."""
     with temporary_beside(path, mode) as (file, temporary):

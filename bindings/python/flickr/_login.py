@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 import threading
 import webbrowser
-from typing import Callable, TextIO, Union
+from typing import Any, Callable, TextIO, Union
 
 from . import errors
 from ._loopback import CallbackReceiver
@@ -36,7 +36,7 @@ class OAuth(OAuthSteps):
             self.use(found)
         return found
 
-    def _finish(self, request: dict, verifier: str, perms: str, store: StoreArg) -> dict:
+    def _finish(self, request: dict[str, Any], verifier: str, perms: str, store: StoreArg) -> dict[str, Any]:
         token = self.access_token(request["oauth_token"], request["oauth_token_secret"], verifier)
         token["perms"] = perms
         self.use(token)
@@ -47,7 +47,7 @@ class OAuth(OAuthSteps):
     # -- complete logins --------------------------------------------------
 
     def authenticate_console(self, perms: str = "read", *, input: Callable[[str], str] = input,
-                             output: TextIO | None = None, store: StoreArg = None) -> dict:
+                             output: TextIO | None = None, store: StoreArg = None) -> dict[str, Any]:
         """Out-of-band login: prints the authorize URL, reads the code Flickr shows (or a pasted
         callback URL), gets the access token, signs with it and stores it. Returns the token dict."""
         output = output or sys.stdout
@@ -68,7 +68,7 @@ class OAuth(OAuthSteps):
     def authenticate_via_browser(self, perms: str = "read", *, timeout: float = 300.0,
                                  browser: Union[bool, Callable[[str], object]] = True,
                                  host: str = "127.0.0.1", port: int = 0, output: TextIO | None = None,
-                                 store: StoreArg = None) -> dict:
+                                 store: StoreArg = None) -> dict[str, Any]:
         """Loopback login: serves http://HOST:PORT/callback, opens the authorize URL in a browser
         (when one is available; `browser=False` only prints it, a callable is called with it),
         waits up to `timeout` seconds for Flickr's redirect, then finishes like

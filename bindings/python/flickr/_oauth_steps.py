@@ -29,7 +29,8 @@ class Client(Protocol):
 def _text(value: Any) -> str:
     """A value of a mapped answer: a string, or an element's _text."""
     if isinstance(value, dict):
-        return value.get("_text", "")
+        text: str = value.get("_text", "")  # the library renders an element's text as a string
+        return text
     return value if isinstance(value, str) else ""
 
 
@@ -51,13 +52,14 @@ class OAuthSteps:
     def __init__(self, client: Client):
         self._client = client
 
-    def _answer(self, function: Callable[..., Any], *args: Any) -> dict:
+    def _answer(self, function: Callable[..., Any], *args: Any) -> dict[str, Any]:
         """`function` (an OAuth step's C function) on the client's context, its answer as a dict."""
-        return _response.call(function, self._client._live(), *args)
+        answer: dict[str, Any] = _response.call(function, self._client._live(), *args)  # as_dict's
+        return answer
 
     # -- the steps --------------------------------------------------------
 
-    def request_token(self, callback: str = "oob") -> dict:
+    def request_token(self, callback: str = "oob") -> dict[str, Any]:
         """Step 1: ``{"oauth_token", "oauth_token_secret", "oauth_callback_confirmed"}``.
 
         `callback` is a URL (any scheme) or "oob". Signed with the consumer secret
@@ -73,12 +75,12 @@ class OAuthSteps:
 
     parse_callback = staticmethod(parse_callback)
 
-    def access_token(self, token: str, token_secret: str, verifier: str) -> dict:
+    def access_token(self, token: str, token_secret: str, verifier: str) -> dict[str, Any]:
         """Step 3: ``{"oauth_token", "oauth_token_secret", "user_nsid", "username", "fullname"}``."""
         return self._answer(_ffi.lib().flickr_oauth_access_token, _ffi.encode(token, "token"),
                             _ffi.encode(token_secret, "token_secret"), _ffi.encode(verifier, "verifier"))
 
-    def check_token(self, token: str | None = None, token_secret: str | None = None) -> dict:
+    def check_token(self, token: str | None = None, token_secret: str | None = None) -> dict[str, Any]:
         """flickr.auth.oauth.checkToken of `token` (the object's own when None):
         ``{"token", "perms", "user_nsid", "username", "fullname"}``."""
         answer = self._answer(_ffi.lib().flickr_oauth_check_token, _ffi.encode(token, "token"),
@@ -89,7 +91,7 @@ class OAuthSteps:
                 "user_nsid": user.get("nsid", ""), "username": user.get("username", ""),
                 "fullname": user.get("fullname", "")}
 
-    def exchange_legacy_token(self, auth_token: str | None = None) -> dict:
+    def exchange_legacy_token(self, auth_token: str | None = None) -> dict[str, Any]:
         """flickr.auth.oauth.getAccessToken: an OAuth token for a legacy auth token (the object's
         own when None), which Flickr then retires. ``{"oauth_token", "oauth_token_secret"}``."""
         answer = self._answer(_ffi.lib().flickr_oauth_exchange_legacy_token, _ffi.encode(auth_token, "auth_token"))
@@ -110,7 +112,7 @@ class OAuthSteps:
                                                _ffi.encode(perms, "perms"))
         return _ffi.take_text(url)
 
-    def legacy_token(self, frob: str) -> dict:
+    def legacy_token(self, frob: str) -> dict[str, Any]:
         """Deprecated legacy login step 3: flickr.auth.getToken:
         ``{"auth_token", "perms", "user_nsid", "username", "fullname"}``."""
         answer = self._answer(_ffi.lib().flickr_auth_get_token, _ffi.encode(frob, "frob"))
@@ -122,7 +124,7 @@ class OAuthSteps:
 
     # -- using tokens -----------------------------------------------------
 
-    def use(self, token: Union[dict, StoredToken]) -> None:
+    def use(self, token: Union[dict[str, Any], StoredToken]) -> None:
         """Signs the object's later calls with this access token."""
         if isinstance(token, StoredToken):
             token = as_dict(token)

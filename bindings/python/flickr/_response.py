@@ -26,19 +26,21 @@ def _from_json(pointer: int | None) -> Any:
     return _scan(_ffi.take_text(pointer), 0)[0]
 
 
-def as_dict(response: Any) -> dict:
+def as_dict(response: Any) -> dict[str, Any]:
     """The response's value tree as a dict (the library renders it as JSON)."""
-    return _from_json(_ffi.lib().flickr_response_json(response))
+    answer: dict[str, Any] = _from_json(_ffi.lib().flickr_response_json(response))  # an object, always
+    return answer
 
 
-def call_dict(context: Any, method: str, params: dict, verb: int) -> dict:
+def call_dict(context: Any, method: str, params: dict[str, Any], verb: int) -> dict[str, Any]:
     """`flickr_call` and its answer as a dict: the path of every `Flickr.call`, kept to one frame and
     a bare response pointer (no handle object), freed here whatever happens."""
     lib = _ffi.lib()
     response = _ffi.ResponsePtr()
     try:
         lib.flickr_call(ctypes.byref(response), context, _ffi.encode(method, "method"), _ffi.params_array(params), verb)
-        return _from_json(lib.flickr_response_json(response))
+        answer: dict[str, Any] = _from_json(lib.flickr_response_json(response))  # an object, always
+        return answer
     finally:
         if response:
             lib.flickr_response_free(response)
@@ -77,7 +79,7 @@ def _xml_attribute(value: str) -> str:
 
 
 @contextlib.contextmanager
-def photo_value(photo: dict) -> Iterator[Any]:
+def photo_value(photo: dict[str, Any]) -> Iterator[Any]:
     """A photo dict as the library's photo object, for the duration of a call.
 
     The dict's text attributes are written as one ``<photo/>`` element and parsed by

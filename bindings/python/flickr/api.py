@@ -14,6 +14,7 @@ attribute access on them builds the groups (``api.groups.discuss.replies``).
 """
 from __future__ import annotations
 
+import ctypes
 import inspect
 import threading
 from dataclasses import dataclass
@@ -44,7 +45,7 @@ _methods: dict[str, MethodInfo] | None = None
 _groups: frozenset[str] = frozenset()
 
 
-def _names(pointer) -> tuple[str, ...]:
+def _names(pointer: "ctypes._Pointer[ctypes.c_char_p]") -> tuple[str, ...]:
     names = []
     index = 0
     while pointer[index] is not None:
@@ -68,7 +69,7 @@ def methods() -> dict[str, MethodInfo]:
                                       _names(record.required), _names(record.optional),
                                       record.doc_url.decode("utf-8"))
                     found[info.name] = info
-                groups = set()
+                groups: set[str] = set()
                 for name in found:
                     parts = name.split(".")
                     groups.update(".".join(parts[:i]) for i in range(2, len(parts)))
@@ -121,15 +122,19 @@ def _make_method(info: MethodInfo, asynchronous: bool) -> Callable[..., Any]:
         return values
 
     if asynchronous:
-        async def method(namespace: Namespace, /, **arguments: Any) -> dict:
-            return await namespace._client.call(name, **bind(namespace, arguments))
+        async def method(namespace: Namespace, /, **arguments: Any) -> dict[str, Any]:
+            answer: dict[str, Any] = await namespace._client.call(name, **bind(namespace, arguments))
+            return answer
     else:
-        def method(namespace: Namespace, /, **arguments: Any) -> dict:  # type: ignore[misc]
-            return namespace._client.call(name, **bind(namespace, arguments))
+        # misc: one name, two kinds of function (a coroutine function above); both are returned
+        # as the Callable[..., Any] this function promises.
+        def method(namespace: Namespace, /, **arguments: Any) -> dict[str, Any]:  # type: ignore[misc]
+            answer: dict[str, Any] = namespace._client.call(name, **bind(namespace, arguments))
+            return answer
 
     method.__name__ = method.__qualname__ = name.rsplit(".", 1)[1]
     method.__doc__ = _docstring(info)
-    method.__signature__ = signature  # type: ignore[attr-defined]
+    method.__signature__ = signature  # type: ignore[attr-defined]  # inspect reads it; no stub declares it
     return method
 
 

@@ -89,11 +89,11 @@ class AsyncFlickr(AsyncMethods):
 
     # -- calls (the library's asynchronous calls) ------------------------
 
-    async def call(self, method: str, /, *, post: bool | None = None, **params: Any) -> dict:
+    async def call(self, method: str, /, *, post: bool | None = None, **params: Any) -> dict[str, Any]:
         """As :meth:`Flickr.call`, awaited; cancelling the task aborts the request."""
         return await asyncio.wrap_future(self._flickr.call_async(method, post=post, **params))
 
-    async def post(self, method: str, /, **params: Any) -> dict:
+    async def post(self, method: str, /, **params: Any) -> dict[str, Any]:
         """As :meth:`Flickr.post`: :meth:`call` with POST whatever the catalogue says."""
         return await asyncio.wrap_future(self._flickr._call_future(method, params, POST))
 
@@ -110,15 +110,15 @@ class AsyncFlickr(AsyncMethods):
 
     # -- photos ---------------------------------------------------------
 
-    async def fetch_photo(self, photo: dict, size: str = "b") -> pathlib.Path:
+    async def fetch_photo(self, photo: dict[str, Any], size: str = "b") -> pathlib.Path:
         """As :meth:`Flickr.fetch_photo`: the cached image's path, downloading it when missing."""
         return await asyncio.wrap_future(self._flickr.fetch_photo_async(photo, size))
 
-    def photo_url(self, photo: dict, size: str = "b") -> str:
+    def photo_url(self, photo: dict[str, Any], size: str = "b") -> str:
         """As :meth:`Flickr.photo_url` (computed, nothing sent: not a coroutine)."""
         return self._flickr.photo_url(photo, size)
 
-    async def walk(self, method: str, *, item_path: str | None = None, **params: Any) -> AsyncIterator[dict]:
+    async def walk(self, method: str, *, item_path: str | None = None, **params: Any) -> AsyncIterator[dict[str, Any]]:
         """As :meth:`Flickr.walk`, as an asynchronous iterator: ``async for item in aapi.walk(...)``.
 
         The library has no asynchronous walk: each step runs the blocking one on the event
@@ -127,7 +127,7 @@ class AsyncFlickr(AsyncMethods):
         """
         loop = asyncio.get_running_loop()
         pages = self._flickr.walk(method, item_path=item_path, **params)
-        step: Optional[asyncio.Future] = None
+        step: Optional[asyncio.Future[Any]] = None
         try:
             while True:
                 step = loop.run_in_executor(None, next, pages, _END)
@@ -145,7 +145,7 @@ class AsyncFlickr(AsyncMethods):
 
     async def upload(self, photo: Source, /, progress: Optional[Progress] = None, *,
                      filename: str | None = None, mime_type: str | None = None, length: int | None = None,
-                     **args: Any) -> dict:
+                     **args: Any) -> dict[str, Any]:
         """As :meth:`Flickr.upload`, awaited; cancelling the task aborts the upload.
 
         `progress(sent, total)` is called on the event loop's thread (the library reports from
@@ -157,12 +157,12 @@ class AsyncFlickr(AsyncMethods):
 
     async def replace(self, photo: Source, photo_id: str, /, progress: Optional[Progress] = None, *,
                       filename: str | None = None, mime_type: str | None = None, length: int | None = None,
-                      **args: Any) -> dict:
+                      **args: Any) -> dict[str, Any]:
         """As :meth:`Flickr.replace`: replaces the image of `photo_id`; as :meth:`upload`."""
         return await self._send(photo, photo_id, progress, filename, mime_type, length, args)
 
     async def _send(self, photo: Source, photo_id: Optional[str], progress: Optional[Progress],
-                    filename: Optional[str], mime_type: Optional[str], length: Optional[int], args: dict) -> dict:
+                    filename: Optional[str], mime_type: Optional[str], length: Optional[int], args: dict[str, Any]) -> dict[str, Any]:
         lib = _ffi.lib()
         context = self._flickr._live()
         relay = _LoopProgress(asyncio.get_running_loop(), progress) if progress else None
@@ -179,11 +179,11 @@ class AsyncFlickr(AsyncMethods):
                     request, context, handle, encoded_id, params, callbacks.progress, _on_done, key),
                     self._flickr._dispatcher)
         # The buffer and the ctypes thunks must live until the request ends: the future's do.
-        future._keep_alive = (keep, callbacks)  # type: ignore[attr-defined]
+        future._keep_alive = (keep, callbacks)
         if relay is not None:
             relay.future = future
         try:
-            answer: dict = await asyncio.wrap_future(future)
+            answer: dict[str, Any] = await asyncio.wrap_future(future)
         except errors.FlickrError:
             raised = (relay and relay.error) or callbacks.error  # the caller's own exception first
             if raised is not None:

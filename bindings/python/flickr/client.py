@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import enum
 import ctypes
 import itertools
 import logging
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
 OptionValue = Union[str, int, bool, None]
 #: How a request's response becomes its future's result.
 Convert = Callable[["_ffi.Response"], Any]
+#: What a dispatcher thread delivers: the future, how to convert the response, the response, the
+#: error. The conversion is None only beside an error (a request lost to a fork), never called then.
+_Outcome = tuple["Future[Any]", Optional[Convert], "_ffi.Response", Optional[BaseException]]
 
 # Option keywords are the C option names without FLICKR_OPT_, in lower case.
 STRING_OPTIONS = {
@@ -73,8 +77,7 @@ def _verb(post: bool | None) -> int:
 logger = logging.getLogger("flickr")
 
 
-@_ffi.LogCallback
-def _on_log(line: bytes, userdata: Optional[int]) -> None:
+def _log_line(line: bytes, userdata: Optional[int]) -> None:
     # One module-level thunk for every context, so it can never be collected while C holds it.
     try:
         text = line.decode("utf-8", "replace")
@@ -83,6 +86,8 @@ def _on_log(line: bytes, userdata: Optional[int]) -> None:
         pass
 
 
+# Wrapped by a call, not as a decorator: the function keeps its signature for the type checker.
+_on_log = _ffi.LogCallback(_log_line)
 _NO_LOG = _ffi.LogCallback()  # a NULL function pointer: no log callback
 
 
@@ -105,8 +110,7 @@ _pending_lock = threading.Lock()
 _next_key = 0
 
 
-@_ffi.DoneCallback
-def _on_done(request: Any, status: int, response: Any, userdata: Optional[int]) -> None:
+def _request_done(request: Any, status: int, response: Any, userdata: Optional[int]) -> None:
     # One module-level callback for every request, so the ctypes thunk never dies
     # while C may call it; userdata is the key of the request's _Pending entry.
     # This runs on the library's worker thread, which every transfer of the context shares:
@@ -132,13 +136,16 @@ def _on_done(request: Any, status: int, response: Any, userdata: Optional[int]) 
         _pending.pop(userdata or 0, None)
 
 
-def _deliver(future: Future, convert: Convert, response: _ffi.Response, error: BaseException | None) -> None:
+_on_done = _ffi.DoneCallback(_request_done)
+
+
+def _deliver(future: Future[Any], convert: Optional[Convert], response: _ffi.Response, error: BaseException | None) -> None:
     """Converts the response (then frees it, whatever happens) and completes the future,
     which runs its done callbacks on this thread."""
     outcome = None
     with response:
         try:
-            if error is None:
+            if error is None and convert is not None:
                 outcome = convert(response)
         except BaseException as failure:
             error = failure
@@ -151,7 +158,11 @@ def _deliver(future: Future, convert: Convert, response: _ffi.Response, error: B
         pass
 
 
-_STOP = object()  # wakes an idle dispatcher thread to see whether it should end
+class _Stop(enum.Enum):
+    STOP = enum.auto()
+
+
+_STOP = _Stop.STOP  # wakes an idle dispatcher thread to see whether it should end
 _IN_FLIGHT_AT_FORK = ("the request was in flight when the process forked: it belongs to the parent process, and ends"
                       " in the child without an answer (start it again in the child)")
 _dispatcher_serials = itertools.count(1)
@@ -179,7 +190,7 @@ class _Dispatcher:
     def __init__(self) -> None:
         self.serial = next(_dispatcher_serials)  # names its threads, flickr-done-SERIAL-N
         self._threads = itertools.count(1)
-        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Outcome | _Stop] = queue.SimpleQueue()
         self._lock = threading.Condition()
         self._idle = 0  # threads waiting on the queue, or about to
         self._in_flight = 0  # requests started whose outcome was not taken yet
@@ -187,7 +198,7 @@ class _Dispatcher:
         self._taken = 0  # outcomes taken so far: the next one's turn
         self._turn = 0  # the turn that may deliver now
         self._turn_since: float | None = None  # when that turn started delivering
-        self._delivering: dict[int, Future] = {}  # by turn: futures taken, not yet completed
+        self._delivering: dict[int, Future[Any]] = {}  # by turn: futures taken, not yet completed
         _dispatchers.add(self)
 
     # -- called by the Flickr object and the worker --------------------------
@@ -209,7 +220,7 @@ class _Dispatcher:
             if self._ended():
                 self._queue.put(_STOP)
 
-    def put(self, outcome: tuple) -> None:
+    def put(self, outcome: _Outcome) -> None:
         """On the worker thread: no lock, no thread start, nothing that could wait."""
         self._queue.put(outcome)
 
@@ -249,7 +260,7 @@ class _Dispatcher:
                     return
                 self._idle += 1
 
-    def _take(self) -> tuple[int, tuple] | None:
+    def _take(self) -> tuple[int, _Outcome] | None:
         """Waits, as an idle thread, for the next outcome: (turn, outcome), or None to end."""
         while True:
             timeout = self.IDLE_SECONDS if self._idle > self.KEPT_IDLE else None
@@ -293,7 +304,7 @@ class _Dispatcher:
             self._turn, self._turn_since = turn, time.monotonic()
             self._lock.notify_all()  # the next turn's thread starts counting its grace
 
-    def after_fork_in_child(self, orphans: list[tuple], unqueued: list[Future]) -> None:
+    def after_fork_in_child(self, orphans: list[_Outcome], unqueued: list[Future[Any]]) -> None:
         """In the child of a fork: no dispatcher thread exists here, and the lock may have been held
         by one at the fork. Outcomes queued before the fork are delivered here too; `orphans` (the
         requests that were in flight, which end here without a done callback), the futures of
@@ -347,8 +358,8 @@ def _after_fork_in_child() -> None:
     library does the same for its own: docs/threading.md, "Across fork()")."""
     global _pending_lock
     _pending_lock = threading.Lock()  # another thread may have held it at the fork
-    orphans: dict[_Dispatcher, list[tuple]] = {}
-    unqueued: dict[_Dispatcher, list[Future]] = {}
+    orphans: dict[_Dispatcher, list[_Outcome]] = {}
+    unqueued: dict[_Dispatcher, list[Future[Any]]] = {}
     for pending in list(_pending.values()):
         if pending.request is None:
             # Ended in the parent; its outcome is queued unless the worker had not queued it yet.
@@ -366,7 +377,7 @@ def _after_fork_in_child() -> None:
 os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
-class RequestFuture(Future):
+class RequestFuture(Future[Any]):
     """A `concurrent.futures.Future` whose `cancel()` aborts the HTTP request.
 
     A cancelled request fails with `flickr.Aborted` (the C request ends with FLICKR_EABORTED).
@@ -376,6 +387,8 @@ class RequestFuture(Future):
     """
 
     _key = 0
+    #: What C uses until the request ends (an upload's buffer and ctypes thunks), set by its starter.
+    _keep_alive: object
 
     def cancel(self) -> bool:
         with _pending_lock:
@@ -484,7 +497,7 @@ class Flickr(Methods):
 
     # -- calls ----------------------------------------------------------
 
-    def call(self, method: str, /, *, post: bool | None = None, **params: Any) -> dict:
+    def call(self, method: str, /, *, post: bool | None = None, **params: Any) -> dict[str, Any]:
         """Calls `method` and returns the response as a dict (the `<rsp>` object).
 
         The verb is the method's own from the catalogue (POST for Flickr's write and delete
@@ -496,13 +509,14 @@ class Flickr(Methods):
         """
         return _response.call_dict(self._live(), method, params, _verb(post))
 
-    def post(self, method: str, /, **params: Any) -> dict:
+    def post(self, method: str, /, **params: Any) -> dict[str, Any]:
         """:meth:`call` with POST whatever the catalogue says."""
         return _response.call_dict(self._live(), method, params, POST)
 
     def call_xml(self, method: str, /, *, post: bool | None = None, **params: Any) -> str:
         """Like :meth:`call`, returning Flickr's XML body as received."""
-        return self._call(method, params, _verb(post), _response.body_text)
+        body: str = self._call(method, params, _verb(post), _response.body_text)
+        return body
 
     def call_discard(self, method: str, /, *, post: bool | None = None, **params: Any) -> None:
         """Like :meth:`call` for a call whose answer you will not read.
@@ -514,7 +528,7 @@ class Flickr(Methods):
         _ffi.lib().flickr_call_discard(self._live(), _ffi.encode(method, "method"), _ffi.params_array(params),
                                        _verb(post))
 
-    def _call(self, method: str, params: dict, verb: int, convert: Convert = _response.as_dict) -> Any:
+    def _call(self, method: str, params: dict[str, Any], verb: int, convert: Convert = _response.as_dict) -> Any:
         return _response.call(_ffi.lib().flickr_call, self._live(), _ffi.encode(method, "method"),
                               _ffi.params_array(params), verb, convert=convert)
 
@@ -528,7 +542,7 @@ class Flickr(Methods):
         """
         return self._call_future(method, params, _verb(post))
 
-    def _call_future(self, method: str, params: dict, verb: int, convert: Convert = _response.as_dict) -> RequestFuture:
+    def _call_future(self, method: str, params: dict[str, Any], verb: int, convert: Convert = _response.as_dict) -> RequestFuture:
         """A call started on the library's worker, as a future of `convert(response)`."""
         lib = _ffi.lib()
         context = self._live()
@@ -539,7 +553,7 @@ class Flickr(Methods):
 
     # -- photos ---------------------------------------------------------
 
-    def fetch_photo(self, photo: dict, size: str = "b") -> pathlib.Path:
+    def fetch_photo(self, photo: dict[str, Any], size: str = "b") -> pathlib.Path:
         """The path of the photo's image at `size` in the photo cache, downloading it only when missing.
 
         `photo` is a photo dict as calls return them (id, secret and server; sizes
@@ -561,7 +575,7 @@ class Flickr(Methods):
             lib.flickr_photo_fetch(ctypes.byref(path), self._live(), value, _ffi.encode(size, "size"))
         return pathlib.Path(_ffi.take_text(path.value))
 
-    def photo_url(self, photo: dict, size: str = "b") -> str:
+    def photo_url(self, photo: dict[str, Any], size: str = "b") -> str:
         """The image URL of `photo` at `size` on this object's ``photo_endpoint`` (Flickr's static
         host, or a sandbox's): the URL :meth:`fetch_photo` downloads. Sizes as for
         :func:`flickr.urls.source`."""
@@ -570,7 +584,7 @@ class Flickr(Methods):
             _ffi.lib().flickr_photo_image_url(ctypes.byref(out), self._live(), value, _ffi.encode(size, "size"))
         return _ffi.take_text(out.value)
 
-    def fetch_photo_async(self, photo: dict, size: str = "b") -> RequestFuture:
+    def fetch_photo_async(self, photo: dict[str, Any], size: str = "b") -> RequestFuture:
         """Like :meth:`fetch_photo`, returning at once with a future of the path."""
         lib = _ffi.lib()
         context = self._live()
@@ -579,7 +593,7 @@ class Flickr(Methods):
             return _start_async(lambda request, key: lib.flickr_photo_fetch_async(
                 request, context, value, encoded, _on_done, key), self._dispatcher, convert=_fetched_path)
 
-    def walk(self, method: str, *, item_path: str | None = None, **params: Any) -> Generator[dict, None, None]:
+    def walk(self, method: str, *, item_path: str | None = None, **params: Any) -> Generator[dict[str, Any], None, None]:
         """Yields every item of every page of a paged method, lazily, as dicts.
 
         Pages are fetched (GET, with retries) as the iteration reaches them;
@@ -602,7 +616,7 @@ class Flickr(Methods):
     # -- uploads --------------------------------------------------------
 
     def upload(self, photo: Source, /, progress: Optional[Progress] = None, *, filename: str | None = None,
-               mime_type: str | None = None, length: int | None = None, **args: Any) -> dict:
+               mime_type: str | None = None, length: int | None = None, **args: Any) -> dict[str, Any]:
         """Uploads a photo and returns Flickr's answer as a dict.
 
         `photo` is a path (a str, as os.listdir spells any file name, or an
@@ -624,7 +638,7 @@ class Flickr(Methods):
         return upload.run(self._live(), photo, None, args, progress, filename, mime_type, length)
 
     def replace(self, photo: Source, photo_id: str, /, progress: Optional[Progress] = None, *,
-                filename: str | None = None, mime_type: str | None = None, length: int | None = None, **args: Any) -> dict:
+                filename: str | None = None, mime_type: str | None = None, length: int | None = None, **args: Any) -> dict[str, Any]:
         """Replaces the image of `photo_id` (one of the user's photos); as :meth:`upload`."""
         from . import upload
 
@@ -645,12 +659,12 @@ class Flickr(Methods):
 
         return OAuth(self)
 
-    def authenticate_console(self, perms: str = "read", **options: Any) -> dict:
+    def authenticate_console(self, perms: str = "read", **options: Any) -> dict[str, Any]:
         """Out-of-band login: prints the authorize URL and reads the code. On success this object
         signs with the new token, which is also saved in the token store. See `OAuth.authenticate_console`."""
         return self.oauth.authenticate_console(perms, **options)
 
-    def authenticate_via_browser(self, perms: str = "read", **options: Any) -> dict:
+    def authenticate_via_browser(self, perms: str = "read", **options: Any) -> dict[str, Any]:
         """Login through a browser and a loopback callback server (times out cleanly). On success
         this object signs with the new token, also saved in the token store. See
         `OAuth.authenticate_via_browser`."""

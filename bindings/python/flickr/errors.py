@@ -192,7 +192,8 @@ def _renamed(module: str, name: str) -> type:
     new, note = _RENAMED[name]
     warnings.warn(f"{module}.{name} is deprecated, use flickr.{new} (the same class; {note})", DeprecationWarning,
                   stacklevel=3)
-    return globals()[new]
+    renamed: type = globals()[new]
+    return renamed
 
 
 def __getattr__(name: str) -> type:

@@ -19,7 +19,7 @@ import math
 import pathlib
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Iterator
+from typing import Any, Iterator
 
 from . import errors
 from ._files import write_atomically
@@ -59,12 +59,12 @@ def default_path() -> pathlib.Path:
 class TokenStore:
     """Tokens per API key and user, in one JSON file (see the module doc)."""
 
-    def __init__(self, path: str | os.PathLike | None = None):
+    def __init__(self, path: str | os.PathLike[str] | None = None):
         self.path = pathlib.Path(path) if path is not None else default_path()
 
     # -- reading --------------------------------------------------------
 
-    def _read(self) -> list[dict]:
+    def _read(self) -> list[dict[str, Any]]:
         try:
             data = self.path.read_bytes()
         except FileNotFoundError:
@@ -92,7 +92,7 @@ class TokenStore:
 
     # -- writing --------------------------------------------------------
 
-    def save(self, api_key: str, token: dict) -> StoredToken:
+    def save(self, api_key: str, token: dict[str, Any]) -> StoredToken:
         """Stores an access token (a dict with oauth_token, oauth_token_secret and, ideally,
         user_nsid, username, fullname, perms), replacing the same user's previous one; it
         becomes the default."""
@@ -135,14 +135,15 @@ class TokenStore:
         return [StoredToken(**{k: v for k, v in e.items() if k in StoredToken.__dataclass_fields__}) for e in gone]
 
     @staticmethod
-    def _same(a: dict, b: dict) -> bool:
+    def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
         if a["api_key"] != b["api_key"]:
             return False
         if a.get("user_nsid") and b.get("user_nsid"):
-            return a["user_nsid"] == b["user_nsid"]
-        return a.get("oauth_token") == b.get("oauth_token")
+            same: bool = a["user_nsid"] == b["user_nsid"]  # _valid made both str
+            return same
+        return bool(a.get("oauth_token") == b.get("oauth_token"))
 
-    def _write(self, entries: list[dict]) -> None:
+    def _write(self, entries: list[dict[str, Any]]) -> None:
         try:
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             text = json.dumps({"format": _FORMAT, "tokens": entries}, indent=2) + "\n"
@@ -189,12 +190,12 @@ class TokenStore:
             os.close(fd)
 
 
-def as_dict(token: StoredToken) -> dict:
+def as_dict(token: StoredToken) -> dict[str, str]:
     """A stored token as the plain dict the OAuth helpers return."""
     return {k: v for k, v in asdict(token).items() if k in _FIELDS}
 
 
-def _parse(data: bytes) -> list[dict] | None:
+def _parse(data: bytes) -> list[dict[str, Any]] | None:
     """The entries of a store's bytes, or None when they are not a store as `_write` writes it:
     every entry a dict whose fields have their types (texts, api_key and oauth_token not empty, a
     finite saved_at), so that no later comparison or attribute meets a list or a NaN."""
@@ -210,7 +211,7 @@ def _parse(data: bytes) -> list[dict] | None:
     return entries
 
 
-def _valid(entry: dict) -> bool:
+def _valid(entry: dict[str, Any]) -> bool:
     saved_at = entry.get("saved_at", 0.0)
     return (all(isinstance(entry.get(name, ""), str) for name in ("api_key", *_FIELDS))
             and bool(entry.get("api_key")) and bool(entry.get("oauth_token"))

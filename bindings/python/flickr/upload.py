@@ -19,7 +19,7 @@ from typing import Any, BinaryIO, Callable, NoReturn, Optional, Union
 
 from . import _ffi, _response, errors
 
-Source = Union[str, os.PathLike, bytes, bytearray, memoryview, BinaryIO]
+Source = Union[str, os.PathLike[str], bytes, bytearray, memoryview, BinaryIO]
 Progress = Callable[[int, int], Any]
 
 
@@ -73,7 +73,7 @@ def _stream_length(stream: BinaryIO, length: Optional[int]) -> int:
         raise errors.InvalidArgument(errors.EINVAL, "cannot tell the stream's size: pass length=") from None
 
 
-def _path_bytes(path: Union[str, os.PathLike]) -> bytes:
+def _path_bytes(path: Union[str, os.PathLike[str]]) -> bytes:
     """A path as the OS takes it: bytes, so that a name that is not UTF-8 (a str from os.listdir
     holds it surrogate-escaped, as "caf\\udce9.png") names the same file, not a UTF-8 spelling
     of the escapes."""
@@ -85,12 +85,12 @@ def _path_bytes(path: Union[str, os.PathLike]) -> bytes:
 
 def make_source(source: Source, filename: Optional[str], mime_type: Optional[str], length: Optional[int],
                 callbacks_for: Callable[[Optional[BinaryIO]], _Callbacks]
-                ) -> tuple[_ffi.UploadSource, list, _Callbacks]:
+                ) -> tuple[_ffi.UploadSource, list[object], _Callbacks]:
     """A C upload source for `source` (an `_ffi.UploadSource` the caller closes), plus what must stay
     alive while it is used."""
     lib = _ffi.lib()
     handle = _ffi.UploadSource()
-    keep: list = []
+    keep: list[object] = []
     stream = None
     if isinstance(source, (str, os.PathLike)):
         lib.flickr_upload_source_new_file(handle.out, _path_bytes(source))
@@ -126,8 +126,8 @@ def make_source(source: Source, filename: Optional[str], mime_type: Optional[str
     return handle, keep, callbacks
 
 
-def run(context: Any, source: Source, photo_id: Optional[str], params: dict, progress: Optional[Progress],
-        filename: Optional[str], mime_type: Optional[str], length: Optional[int]) -> dict:
+def run(context: Any, source: Source, photo_id: Optional[str], params: dict[str, Any], progress: Optional[Progress],
+        filename: Optional[str], mime_type: Optional[str], length: Optional[int]) -> dict[str, Any]:
     """Uploads (photo_id None) or replaces, and returns the mapped answer."""
     lib = _ffi.lib()
     handle, keep, callbacks = make_source(source, filename, mime_type, length,
@@ -152,10 +152,10 @@ def run(context: Any, source: Source, photo_id: Optional[str], params: dict, pro
     return answer
 
 
-def raise_late(error: BaseException, answer: dict) -> NoReturn:
+def raise_late(error: BaseException, answer: dict[str, Any]) -> NoReturn:
     """Raises `error`, which a callback raised after the last byte had gone: Flickr has the photo,
     so the exception carries its answer (``flickr_response``). Both reach the caller."""
-    error.flickr_response = answer  # type: ignore[attr-defined]
+    error.flickr_response = answer  # type: ignore[attr-defined]  # any exception a callback raised
     note = f"the upload had been sent whole before this was raised; Flickr's answer: {answer}"
     if hasattr(error, "add_note"):  # Python 3.11+; before, the attribute alone tells it
         error.add_note(note)

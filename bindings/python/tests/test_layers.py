@@ -1,25 +1,23 @@
 # SPDX-License-Identifier: MIT
 """The package is built in layers (docs/python.md), and its import graph has no cycle.
 
-The graph is drawn from the source files with `ast`, so it holds every import statement wherever
-it stands: at the top of a module, inside a function (a lazy import still depends on its target)
-and under ``if TYPE_CHECKING:`` (the type checker follows it). ``from X import a`` is an edge to the
-module X.a when there is one, else to X (a name X defines); a package's ``__init__`` counts only
-where it is named, not behind each of its submodules, since Python runs it before them anyway.
+The graph and the rules come from the one checker of both packages, Tests/python/layers.py (see
+its doc for what counts as an import); this file holds the client's table and its own rules.
 
 The sandbox is a distribution of its own (sandbox/flickr_sandbox, with its own layer test): the
 client imports it in one place only, lazily, where `flickr sandbox` runs it.
 """
 from __future__ import annotations
 
-import ast
 import os
-import pathlib
 import re
 import subprocess
 import sys
 
-from libtest import PACKAGE_DIR
+from libtest import PACKAGE_DIR, REPO
+
+sys.path.insert(0, str(REPO / "Tests" / "python"))
+import layers  # noqa: E402  (the shared checker)
 
 SANDBOX = "flickr_sandbox"
 #: The one module of the client that imports the sandbox (inside the function that runs it).
@@ -43,89 +41,14 @@ LAYERS = [
 UPWARD = {("flickr.client", "flickr.oauth")}
 
 
-def modules() -> dict[str, pathlib.Path]:
-    """Every module of the package by dotted name (a package under its own name)."""
-    found = {}
-    for path in sorted((PACKAGE_DIR / "flickr").rglob("*.py")):
-        parts = path.relative_to(PACKAGE_DIR).with_suffix("").parts
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        found[".".join(parts)] = path
-    return found
-
-
-def imports_of(name: str, path: pathlib.Path, known: set[str]) -> set[str]:
-    """The package's modules that `name` (at `path`) imports."""
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    targets: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                parts = alias.name.split(".")
-                held = [".".join(parts[:n]) for n in range(len(parts), 0, -1) if ".".join(parts[:n]) in known]
-                targets.update(held[:1])
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[:len(package.split(".")) - (node.level - 1)]
-                source = ".".join(base + ([node.module] if node.module else []))
-            else:
-                source = node.module or ""
-            for alias in node.names:
-                if f"{source}.{alias.name}" in known:
-                    targets.add(f"{source}.{alias.name}")
-                elif source in known:
-                    targets.add(source)
-    return targets
-
-
 def graph() -> dict[str, set[str]]:
-    found = modules()
-    return {name: imports_of(name, path, set(found)) for name, path in found.items()}
-
-
-def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components that hold a cycle (Tarjan's algorithm), each sorted."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        on_stack.add(node)
-        for target in sorted(edges.get(node, ())):
-            if target not in index:
-                visit(target)
-                low[node] = min(low[node], low[target])
-            elif target in on_stack:
-                low[node] = min(low[node], index[target])
-        if low[node] == index[node]:
-            component = []
-            while True:
-                member = stack.pop()
-                on_stack.discard(member)
-                component.append(member)
-                if member == node:
-                    break
-            if len(component) > 1 or node in edges.get(node, ()):
-                found.append(sorted(component))
-
-    for node in sorted(edges):
-        if node not in index:
-            visit(node)
-    return found
-
-
-def in_sandbox(name: str) -> bool:
-    return name == SANDBOX or name.startswith(SANDBOX + ".")
+    return layers.graph(PACKAGE_DIR / "flickr")
 
 
 def test_the_cycle_finder_finds_cycles():
-    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
-    assert cycles({"a": {"a"}, "b": set()}) == [["a"]]
-    assert cycles({"a": {"b"}, "b": set()}) == []
+    assert layers.cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert layers.cycles({"a": {"a"}, "b": set()}) == [["a"]]
+    assert layers.cycles({"a": {"b"}, "b": set()}) == []
 
 
 def test_the_graph_sees_every_kind_of_import():
@@ -137,52 +60,39 @@ def test_the_graph_sees_every_kind_of_import():
     assert len(edges) > 25
 
 
-def sandbox_imports(source: str) -> list[tuple[int, bool]]:
-    """(line, at module level) of each import of the sandbox in the Python `source`."""
-    tree = ast.parse(source)
-    top = {id(node) for node in tree.body}
-    found = []
-    for node in ast.walk(tree):
-        names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
-            [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
-        if any(in_sandbox(name) for name in names):
-            found.append((node.lineno, id(node) in top))
-    return found
+def test_the_layer_rules_find_what_breaks_them():
+    table = [{"p.low"}, {"p.high", "p.sub"}]
+    edges = {"p.low": {"p.high"}, "p.high": {"p.low"}, "p.sub.x": {"p.low"}, "p.stray": set()}
+    assert layers.upward(edges, table) == [("p.low", "p.high")]
+    assert layers.upward(edges | {"p.stray": set()}, table, allowed={("p.low", "p.high")}) == []
+    assert layers.layer_of("p.sub.x", table) == 1  # a subpackage stands for its modules
+    assert layers.unplaced(edges, table) == ["p.stray"]
 
 
-def test_the_client_imports_the_sandbox_only_where_flickr_sandbox_runs_it():
+def test_the_client_imports_the_sandbox_only_where_flickr_sandbox_runs_it(tmp_path):
     """The client installs and runs without flickr-sandbox: one lazy import, in the CLI's command."""
-    importers = {name: sandbox_imports(path.read_text(encoding="utf-8")) for name, path in modules().items()}
-    importers = {name: lines for name, lines in importers.items() if lines}
+    importers = layers.imports_from(PACKAGE_DIR / "flickr", SANDBOX)
     assert set(importers) == {SANDBOX_IMPORTER}, importers
     assert not any(top for _, top in importers[SANDBOX_IMPORTER]), "the sandbox import must stay lazy"
     # The finder sees every form, at the top or in a function.
-    assert sandbox_imports("import flickr_sandbox\ndef f():\n    from flickr_sandbox.launch import x\n"
-                           "import flickr_sandbox.pictures as p\n") == [(1, True), (4, True), (3, False)]
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "__init__.py").write_text(
+        "import flickr_sandbox\ndef f():\n    from flickr_sandbox.launch import x\n"
+        "import flickr_sandbox.pictures as p\nfrom .. import flickr_sandbox\n")
+    assert layers.imports_from(tmp_path / "p", SANDBOX) == {"p": [(1, True), (3, False), (4, True), (5, True)]}
 
 
 def test_no_import_cycle():
     edges = graph()
-    found = cycles(edges)
-    described = ["; ".join(f"{name} -> {', '.join(sorted(edges[name] & set(component)))}" for name in component)
-                 for component in found]
-    assert not found, "import cycles:\n" + "\n".join(described)
-
-
-def layer_of(name: str) -> int | None:
-    for number, members in enumerate(LAYERS):
-        if name in members or (name.startswith("flickr.cli.") and "flickr.cli" in members):
-            return number
-    return None
+    assert not layers.cycles(edges), "import cycles:\n" + layers.describe_cycles(edges)
 
 
 def test_every_module_has_a_layer_and_imports_none_above_it():
     edges = graph()
-    unplaced = [name for name in edges if layer_of(name) is None]
+    unplaced = layers.unplaced(edges, LAYERS)
     assert not unplaced, f"modules without a layer in LAYERS (and docs/python.md): {unplaced}"
-    upward = [(name, target) for name, targets in edges.items()
-              for target in targets if (name, target) not in UPWARD
-              and layer_of(target) > layer_of(name)]  # type: ignore[operator]
+    upward = layers.upward(edges, LAYERS, UPWARD)
+    print(f"{len(edges)} modules, {sum(map(len, edges.values()))} imports, {len(upward)} upwards")
     assert not upward, f"imports from a higher layer: {upward}"
 
 
@@ -204,3 +114,45 @@ def test_docs_table_is_this_table():
                    for name in re.findall(r"`([\w.]+)`", row) if not name.endswith(".py")} for row in rows]
     print(f"{len(documented)} layers in docs/python.md, {len(LAYERS)} in LAYERS")
     assert documented == LAYERS
+
+
+def documented_modules() -> tuple[set[str], set[str]]:
+    """docs/python.md's "Public and private modules": the public modules, and the private packages
+    (`flickr.cli.*`: the modules inside flickr.cli)."""
+    text = (REPO / "docs" / "python.md").read_text(encoding="utf-8")
+    section = text.split("\n## Public and private modules\n", 1)[1].split("\n## ", 1)[0]
+    listed = re.findall(r"^- `(flickr[\w.]*(?:\.\*)?)`", section, flags=re.M)
+    return ({name for name in listed if not name.endswith(".*")},
+            {name.removesuffix(".*") for name in listed if name.endswith(".*")})
+
+
+def test_every_module_is_private_by_name_or_documented_public():
+    public, private_packages = documented_modules()
+    names = set(graph())
+    print(f"{len(names)} modules: {len(public)} documented public, {len(private_packages)} private package(s)")
+    assert len(public) >= 10 and private_packages == {"flickr.cli"}, (public, private_packages)
+    assert public <= names, f"docs/python.md lists modules that do not exist: {sorted(public - names)}"
+    undeclared = [name for name in sorted(names) if name not in public
+                  and not any(part.startswith("_") for part in name.split("."))
+                  and not any(name.startswith(package + ".") for package in private_packages)]
+    assert not undeclared, f"neither underscore-prefixed nor in docs/python.md's public list: {undeclared}"
+    named_private = [name for name in public if any(part.startswith("_") for part in name.split("."))]
+    assert not named_private, f"documented public but named private: {named_private}"
+
+
+def test_the_package_exports_only_public_names():
+    """flickr.__all__: no underscore name (but __version__), each defined in a public module."""
+    import inspect
+
+    import flickr
+
+    public, _ = documented_modules()
+    owners = {}
+    for name in flickr.__all__:
+        value = getattr(flickr, name)
+        owners[name] = value.__name__ if inspect.ismodule(value) else getattr(value, "__module__", "flickr")
+    private = [name for name in flickr.__all__ if name.startswith("_") and name != "__version__"]
+    assert not private, private
+    from_private = {name: owner for name, owner in owners.items() if owner not in public}
+    print(f"{len(flickr.__all__)} names exported from {len(set(owners.values()))} public modules")
+    assert not from_private, f"exported from a private module: {from_private}"

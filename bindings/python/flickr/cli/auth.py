@@ -52,7 +52,8 @@ def add_parser(subparsers: Subparsers) -> None:
 
 
 def _api_key(args: argparse.Namespace) -> str:
-    return credentials(args, use_store=False)["api_key"]
+    key: str = credentials(args, use_store=False)["api_key"]
+    return key
 
 
 def run_login(args: argparse.Namespace) -> int:

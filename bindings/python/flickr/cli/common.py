@@ -62,6 +62,8 @@ class IntermixedParser(argparse.ArgumentParser):
 
     _intermixing = False
 
+    # override: the stub's overloads promise a namespace of the caller's own class back; the CLI
+    # passes none, so this one states the plain case only.
     def parse_known_args(self, args: Optional[Sequence[str]] = None,  # type: ignore[override]
                          namespace: Optional[argparse.Namespace] = None) -> tuple[argparse.Namespace, list[str]]:
         handing_on = any(action.nargs in (argparse.PARSER, argparse.REMAINDER)
@@ -161,9 +163,9 @@ def add_global_options(parser: argparse.ArgumentParser, *, command: bool = True,
                        help="print the library's log to stderr: a line per request and per retry")
 
 
-def transport_options(args: argparse.Namespace) -> dict:
+def transport_options(args: argparse.Namespace) -> dict[str, Any]:
     """Option keywords for --timeout and --retries, when given."""
-    options: dict = {}
+    options: dict[str, Any] = {}
     seconds = getattr(args, "request_timeout", None)
     if seconds is not None:
         options["timeout_ms"] = max(round(seconds * 1000), 1) if seconds else 0
@@ -202,14 +204,14 @@ def add_credential_options(parser: argparse.ArgumentParser) -> None:
                        "(default: $FLICKR_USER, else the latest login)")
 
 
-def endpoint_options(base: str | None) -> dict:
+def endpoint_options(base: str | None) -> dict[str, Any]:
     """Option keywords pointing every service at `base` (a Flickr-compatible server)."""
     if not base:
         return {}
     return {"base_url": base}  # REST, upload, replace, OAuth, auth and photo files, as the sandbox serves them
 
 
-def credentials(args: argparse.Namespace, use_store: bool = True) -> dict:
+def credentials(args: argparse.Namespace, use_store: bool = True) -> dict[str, Any]:
     """api_key, secret and OAuth token from flags, then the environment, then (for the token,
     when neither flags nor environment give one) the token store of `flickr auth login`."""
     found = {
@@ -272,7 +274,7 @@ def open_api(args: argparse.Namespace, use_store: bool = True) -> Flickr:
     return Flickr(found["api_key"], found["secret"], **options)
 
 
-def parse_pairs(pairs: list[str]) -> dict:
+def parse_pairs(pairs: list[str]) -> dict[str, Any]:
     """["key=value", ...] -> {key: value}."""
     params = {}
     for pair in pairs:

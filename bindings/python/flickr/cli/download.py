@@ -90,7 +90,7 @@ def _album(api: Flickr, given: str, owner: str | None) -> tuple[str, str]:
     return set_id, str(owner)
 
 
-def _listing(api: Flickr, args: argparse.Namespace) -> Iterator[Union[str, dict]]:
+def _listing(api: Flickr, args: argparse.Namespace) -> Iterator[Union[str, dict[str, Any]]]:
     """Photo ids as given, or photo dicts from a search or a set, up to --limit."""
     if args.photo_ids:
         yield from args.photo_ids
@@ -109,10 +109,10 @@ def _listing(api: Flickr, args: argparse.Namespace) -> Iterator[Union[str, dict]
             return  # before the walk asks for a page nobody will read
 
 
-def _photo_info(api: Flickr, photo_id: str, size: str) -> dict:
+def _photo_info(api: Flickr, photo_id: str, size: str) -> dict[str, Any]:
     """A photo known by its id, with what fetching `size` needs: getInfo's id, secret, server,
     original secret and format and dates; for a size with a secret of its own, its URL from getSizes."""
-    photo = api.call("flickr.photos.getInfo", photo_id=photo_id)["photo"]
+    photo: dict[str, Any] = api.call("flickr.photos.getInfo", photo_id=photo_id)["photo"]
     if size in OWN_SECRET:
         suffix = re.compile(rf"_{re.escape(size)}\.\w+$")
         sizes = api.call("flickr.photos.getSizes", photo_id=photo_id)["sizes"].get("size", [])
@@ -194,7 +194,7 @@ def _move_into_free_name(partial: str, target: str) -> None:
     os.replace(partial, target)
 
 
-def _download(api: Flickr, photo: dict, args: argparse.Namespace) -> tuple[str, str]:
+def _download(api: Flickr, photo: dict[str, Any], args: argparse.Namespace) -> tuple[str, str]:
     """(status, path) of one photo's file in the destination."""
     photo_id = str(photo.get("id", ""))
     if not re.fullmatch(r"[0-9]+", photo_id):  # it comes from the server, and names a file: digits only
@@ -210,7 +210,7 @@ def _download(api: Flickr, photo: dict, args: argparse.Namespace) -> tuple[str, 
         return place(source, target, args.overwrite), target
 
 
-def _fetch_one(api: Flickr, item: Union[str, dict], args: argparse.Namespace) -> dict:
+def _fetch_one(api: Flickr, item: Union[str, dict[str, Any]], args: argparse.Namespace) -> dict[str, Any]:
     """Downloads one listed photo; its outcome as a JSON-ready record, with the exception under
     "failure" when it failed (a FlickrError, or a CLIError for a local file problem)."""
     photo_id = item if isinstance(item, str) else str(item.get("id", ""))
@@ -226,7 +226,7 @@ def _fetch_one(api: Flickr, item: Union[str, dict], args: argparse.Namespace) ->
     return record
 
 
-def _report(args: argparse.Namespace, record: dict) -> None:
+def _report(args: argparse.Namespace, record: dict[str, Any]) -> None:
     """One photo's outcome: a line on stderr, and a JSON line on stdout with --json."""
     named = record["photo_id"] + (f" ({record['title']})" if record["title"] else "")
     failure = record.pop("failure", None)

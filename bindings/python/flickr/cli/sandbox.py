@@ -39,8 +39,8 @@ def sandbox_parser() -> argparse.ArgumentParser | None:
 
 def main(argv: list[str]) -> int:
     try:
-        # Not a dependency of the client: a type checker of the client alone does not find it.
-        from flickr_sandbox.__main__ import main as sandbox_main  # type: ignore[import-not-found]
+        # Not a dependency of the client (pyproject.toml lets mypy check without it).
+        from flickr_sandbox.__main__ import main as sandbox_main
     except ModuleNotFoundError as error:
         if error.name != "flickr_sandbox":
             raise  # installed but broken: a bug to report, not an install to suggest

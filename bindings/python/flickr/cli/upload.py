@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import errors
 from .common import (CLIError, EXIT_AUTH, EXIT_FAILURE, add_credential_options, add_global_options, open_api,
@@ -69,7 +69,7 @@ def add_parser(subparsers: Subparsers) -> None:
     replace.set_defaults(handler=run_replace)
 
 
-def _upload_args(args: argparse.Namespace) -> dict:
+def _upload_args(args: argparse.Namespace) -> dict[str, Any]:
     fields = {"title": args.title, "description": args.description, "tags": args.tags,
               "is_public": args.is_public, "is_friend": args.is_friend, "is_family": args.is_family,
               "safety_level": args.safety_level, "content_type": args.content_type, "hidden": args.hidden}

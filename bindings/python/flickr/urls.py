@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import _ffi, _response
 
@@ -18,7 +19,7 @@ def _owned_url(pointer: int | None) -> str:
     return _ffi.take_text(pointer)
 
 
-def source(photo: dict, size: str = "b") -> str:
+def source(photo: dict[str, Any], size: str = "b") -> str:
     """The image URL on Flickr's static host (``https://live.staticflickr.com/...``).
 
     Sizes: "s" 75 square, "q" 150 square, "t" 100, "m" 240, "n" 320, "w" 400, "" 500, "z" 640,
@@ -30,7 +31,7 @@ def source(photo: dict, size: str = "b") -> str:
         return _owned_url(_ffi.lib().flickr_photo_source_url(value, _ffi.encode(size, "size")))
 
 
-def page(photo: dict) -> str:
+def page(photo: dict[str, Any]) -> str:
     """The photo's page, ``https://www.flickr.com/photos/{path alias or owner}/{id}/``."""
     with _response.photo_value(photo) as value:
         return _owned_url(_ffi.lib().flickr_photo_page_url(value))

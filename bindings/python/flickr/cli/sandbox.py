@@ -30,7 +30,7 @@ def sandbox_parser() -> argparse.ArgumentParser | None:
     """The sandbox's own parser, which completion reads for the words after "sandbox"; None when
     the sandbox is not installed."""
     try:
-        from flickr_sandbox.__main__ import build_parser  # type: ignore[import-not-found]
+        from flickr_sandbox.__main__ import build_parser
     except ImportError:
         return None
     parser: argparse.ArgumentParser = build_parser()

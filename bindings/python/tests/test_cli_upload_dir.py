@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
 """`flickr upload DIR`: the images of a directory, sorted, one failure not stopping the others."""
+import hashlib
 import json
 import os
 import struct
@@ -182,3 +183,74 @@ def test_names_that_are_not_utf8_upload(library_path, sandbox, tmp_path):
         received.append(json.loads(info.stdout)["file"]["name"])
     assert received == ["caf\ufffd.jpg", "na\ufffdve \ufffd.png", "plain.jpg"]
     print(f"{len(lines)} files uploaded, {len(names) - 1} of them named in bytes that are not UTF-8")
+
+
+def _photos(folder, names):
+    """Files of `names` in `folder`, each a JPEG of its own bytes: the sandbox is shared by the module."""
+    folder.mkdir(exist_ok=True)
+    for name in names:
+        (folder / name).write_bytes(JPEG + uuid.uuid4().bytes)
+
+
+def _searches(stderr):
+    """The listing calls -v logged: one line per request, naming its method."""
+    return [line for line in stderr.splitlines() if line.startswith("flickr: ") and "flickr.photos.search" in line]
+
+
+def test_skip_existing_lists_once_and_sends_only_new_or_changed_files(library_path, sandbox, tmp_path):
+    """Issue 30, item 5: re-running `flickr upload DIR` uploaded every file again. Now each upload
+    carries the machine tag libflickr:sha256=HASH, and --skip-existing lists those tags in one
+    search (500 a page), then skips the files whose hash the account holds."""
+    folder = tmp_path / "trip"
+    _photos(folder, ["1.jpg", "2.jpg", "3.jpg"])
+    first = run(sandbox, "upload", str(folder), "--json")
+    assert first.returncode == 0, first.stderr
+    ids = {line["file"]: line["photo_id"] for line in map(json.loads, first.stdout.splitlines())}
+    assert len(ids) == 3
+
+    again = run(sandbox, "-v", "upload", str(folder), "--skip-existing", "--json")
+    assert again.returncode == 0, again.stderr
+    lines = [json.loads(line) for line in again.stdout.splitlines()]
+    searches = _searches(again.stderr)
+    print(f"re-run: {sum('photo_id' in l and 'skipped' not in l for l in lines)} uploaded, "
+          f"{len(lines)} skipped, {len(searches)} listing calls")
+    assert lines == [{"file": path, "skipped": "already uploaded", "photo_id": ids[path]} for path in sorted(ids)]
+    assert "3 already on Flickr, skipped" in again.stderr and "uploaded 0 of 0 files" in again.stderr
+    assert len(searches) == 1, searches  # one listing call, not one per file
+
+    _photos(folder, ["4.jpg"])
+    (folder / "2.jpg").write_bytes(JPEG + b"edited")
+    third = run(sandbox, "upload", str(folder), "--skip-existing", "--json")
+    assert third.returncode == 0, third.stderr
+    sent = [line["file"] for line in map(json.loads, third.stdout.splitlines()) if "skipped" not in line]
+    print(f"after adding one and changing one: {len(sent)} uploaded")
+    assert sent == [str(folder / "2.jpg"), str(folder / "4.jpg")]
+    assert "2 already on Flickr, skipped" in third.stderr and "uploaded 2 of 2 files" in third.stderr
+
+
+def test_skip_existing_sends_a_repeated_file_once(library_path, sandbox, tmp_path):
+    folder = tmp_path / "copies"
+    _photos(folder, ["a.jpg"])
+    (folder / "copy of a.jpg").write_bytes((folder / "a.jpg").read_bytes())  # another file, same bytes
+    result = run(sandbox, "upload", str(folder), "--skip-existing", "--json")
+    assert result.returncode == 0, result.stderr
+    sent, copy = map(json.loads, result.stdout.splitlines())
+    assert copy == {"file": str(folder / "copy of a.jpg"), "skipped": "already uploaded", "photo_id": sent["photo_id"]}
+
+
+def test_the_checksum_tag_and_opting_out(library_path, sandbox, tmp_path):
+    folder = tmp_path / "tagged"
+    _photos(folder, ["a.jpg", "b.jpg"])
+    tag = "mine" + uuid.uuid4().hex[:12]
+    tagged_run = run(sandbox, "upload", str(folder / "a.jpg"), "--tags", tag, "--json")
+    untagged_run = run(sandbox, "upload", str(folder / "b.jpg"), "--no-checksum-tag", "--json")
+    assert tagged_run.returncode == untagged_run.returncode == 0
+    listed = {}
+    for result in (tagged_run, untagged_run):
+        photo_id = json.loads(result.stdout)["photo_id"]
+        info = run(sandbox, "call", "flickr.photos.getInfo", f"photo_id={photo_id}")
+        listed[photo_id] = [t["raw"] for t in json.loads(info.stdout)["photo"]["tags"].get("tag", [])]
+    digest = hashlib.sha256((folder / "a.jpg").read_bytes()).hexdigest()[:32]
+    assert list(listed.values()) == [[tag, f"libflickr:sha256={digest}"], []]
+    again = run(sandbox, "upload", str(folder), "--skip-existing", "--json")  # b.jpg, untagged, goes again
+    assert [("skipped" in json.loads(line)) for line in again.stdout.splitlines()] == [True, False]

@@ -78,3 +78,38 @@ def photo_list(call: Call, where: list[str], args: list[object], order: str,
     photos = Node("photos", paginate(total, page, per_page))
     photos.children = [photo_element(call.store, call.base_url, row, extras) for row in rows]
     return [photos]
+
+
+def _machine_tag_parts(text: str) -> tuple[str, str, str] | None:
+    """``ns:pred=value`` as its three parts, lower case, the value's quotes dropped; "" for a part
+    left out and "*" as written. None for text that is no machine tag query."""
+    namespace, colon, rest = text.strip().lower().partition(":")
+    if not colon or not namespace:
+        return None
+    predicate, _, value = rest.partition("=")
+    if len(value) >= 2 and value[0] == value[-1] == '"':
+        value = value[1:-1]
+    return namespace, predicate, value
+
+
+def _matches(query: tuple[str, str, str], tag: tuple[str, str, str]) -> bool:
+    # A part left out ("dc:", "dc:title=") or written "*" matches any value of it, as on Flickr.
+    return all(want in ("", "*") or want == have for want, have in zip(query, tag))
+
+
+def machine_tag_criteria(call: Call, where: list[str], args: list[object]) -> None:
+    """Add ``machine_tags``: a comma-separated list of ``ns:pred=value``, ``ns:pred=``, ``ns:``,
+    ``*:pred=``, ``ns:*=value``...; with ``machine_tag_mode=all`` a photo needs every one, else any."""
+    if not call.arg("machine_tags").strip():
+        return
+    queries = [q for q in map(_machine_tag_parts, call.arg("machine_tags").split(",")) if q]
+    tagged: dict[int, list[tuple[str, str, str]]] = {}
+    for row in call.store.all("SELECT photo_id, tag FROM tags WHERE machine_tag = 1"):
+        parts = _machine_tag_parts(row["tag"])
+        if parts:
+            tagged.setdefault(row["photo_id"], []).append(parts)
+    combine = all if call.arg("machine_tag_mode", "any") == "all" else any
+    ids = [photo_id for photo_id, tags in tagged.items()
+           if queries and combine(any(_matches(q, tag) for tag in tags) for q in queries)]
+    where.append(f"p.id IN ({','.join('?' * len(ids)) or 'NULL'})")
+    args.extend(ids)

@@ -13,7 +13,7 @@ from ..errors import ApiError
 from ..pictures import forget
 from ..seed import is_machine_tag, normalize_tag
 from ..store import Store
-from .criteria import NEWEST_FIRST, date_criteria, photo_list, resolve_user
+from .criteria import NEWEST_FIRST, date_criteria, machine_tag_criteria, photo_list, resolve_user
 from .photolist import SIZES, can_see, fmt_coord, size_dims, size_url
 from .registry import Call, method, photo_not_found
 
@@ -55,6 +55,7 @@ def search(call: Call) -> list[Node]:
         else:
             where.append("(" + " OR ".join([exists] * len(tags)) + ")")
         args.extend(tags)
+    machine_tag_criteria(call, where, args)
     for word in call.arg("text").split():
         negate = word.startswith("-") and len(word) > 1
         term = (word[1:] if negate else word).lower()

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""`flickr upload FILE|DIR... [--recursive] [--title T] [--tags T] [--async]` and `flickr replace FILE PHOTO_ID`."""
+"""`flickr upload FILE|DIR... [--recursive] [--skip-existing] [--title T] [--tags T] [--async]` and
+`flickr replace FILE PHOTO_ID`."""
 from __future__ import annotations
 
 import argparse
@@ -9,6 +10,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from .. import errors
+from .checksums import checksum_tag, file_checksum, uploaded_checksums
 from .common import (CLIError, EXIT_AUTH, EXIT_FAILURE, add_credential_options, add_global_options, open_api,
                      error_text, terminal_safe)
 from .progress import ProgressBar
@@ -54,6 +56,13 @@ def add_parser(subparsers: Subparsers) -> None:
                         "(default: your account's setting)")
     parser.add_argument("--async", dest="asynchronous", action="store_true",
                         help="let Flickr process the files in the background, then wait for their tickets")
+    parser.add_argument("--skip-existing", action="store_true",
+                        help="first list the photos of your account that this tool tagged with their content "
+                             "hash (one call per 500 of them), then skip the files already there, and repeats of "
+                             "a file within this run (said on stderr; JSON lines with \"skipped\")")
+    parser.add_argument("--no-checksum-tag", dest="checksum_tag", action="store_false",
+                        help="do not add the machine tag libflickr:sha256=HASH (the first 32 hex digits of the "
+                             "file's SHA-256) that --skip-existing finds a file by later")
     parser.add_argument("--json", action="store_true", help="print one JSON line per file on stdout")
     add_credential_options(parser)
     add_global_options(parser)
@@ -69,8 +78,11 @@ def add_parser(subparsers: Subparsers) -> None:
     replace.set_defaults(handler=run_replace)
 
 
-def _upload_args(args: argparse.Namespace) -> dict[str, Any]:
-    fields = {"title": args.title, "description": args.description, "tags": args.tags,
+def _upload_args(args: argparse.Namespace, checksum: str | None) -> dict[str, Any]:
+    tags = args.tags
+    if checksum is not None and args.checksum_tag:
+        tags = f"{tags} {checksum_tag(checksum)}" if tags else checksum_tag(checksum)
+    fields = {"title": args.title, "description": args.description, "tags": tags,
               "is_public": args.is_public, "is_friend": args.is_friend, "is_family": args.is_family,
               "safety_level": args.safety_level, "content_type": args.content_type, "hidden": args.hidden}
     if args.asynchronous:
@@ -119,21 +131,40 @@ def _link_target(link: str) -> str:
         return f"({error.strerror})"
 
 
+def _checksum(path: str) -> str | None:
+    """None for a file that cannot be read: its upload says why."""
+    try:
+        return file_checksum(path)
+    except OSError:
+        return None
+
+
 def run_upload(args: argparse.Namespace) -> int:
     files = _sources(args.files, args.recursive, args.follow_links)
     succeeded, failed = [], []
+    skipped = 0
     with open_api(args) as api:
         if not api.get_option("oauth_token"):
             raise CLIError("uploading needs a login: run `flickr auth login --perms write`", EXIT_AUTH)
+        # {checksum: photo id} of what the account holds, and of what this run sends.
+        held = uploaded_checksums(api) if args.skip_existing else {}
         for path in files:
             name = os.path.basename(path)
+            checksum = _checksum(path) if args.skip_existing or args.checksum_tag else None
+            if args.skip_existing and checksum in held:
+                skipped += 1
+                if args.json:
+                    print(json.dumps({"file": path, "skipped": "already uploaded", "photo_id": held[checksum]}))
+                continue
             try:
-                answer = api.upload(path, progress=ProgressBar(name), **_upload_args(args))
+                answer = api.upload(path, progress=ProgressBar(name), **_upload_args(args, checksum))
                 if "ticketid" in answer:
                     photo_id = api.wait_ticket(answer["ticketid"]["_text"])
                 else:
                     photo_id = answer["photoid"]["_text"]
                 succeeded.append((path, photo_id))
+                if checksum is not None:
+                    held.setdefault(checksum, photo_id)
                 if args.json:
                     print(json.dumps({"file": path, "photo_id": photo_id}))
             except errors.FlickrError as error:
@@ -142,7 +173,9 @@ def run_upload(args: argparse.Namespace) -> int:
                 if args.json:
                     print(json.dumps({"file": path, "error": error_text(error), "code": error.code,
                                       "api_code": error.api_code}))
-    print(terminal_safe(f"uploaded {len(succeeded)} of {len(files)} files")
+    if args.skip_existing:
+        print(f"{skipped} already on Flickr, skipped", file=sys.stderr)
+    print(terminal_safe(f"uploaded {len(succeeded)} of {len(files) - skipped} files")
           + "".join("\n  " + terminal_safe(f"{p} -> {i}") for p, i in succeeded)
           + "".join("\n  " + terminal_safe(f"{p}: failed: {error_text(e)}") for p, e in failed), file=sys.stderr)
     if failed:

@@ -70,7 +70,7 @@ package struct EndpointURL: Equatable, Sendable {
     /// URL libcurl sends: libcurl rewrites some forms (numeric IPv4 such as `127.1`, non-canonical
     /// IPv6, percent-escapes in the host, `.`/`..` path segments, non-ASCII in the path or query).
     /// Those are refused here rather than signed as written. curl_url with the flags libcurl's own
-    /// URL setter uses (url.c: CURLU_GUESS_SCHEME | CURLU_NON_SUPPORT_SCHEME), and the path and
+    /// URL setter uses (CURLU_GUESS_SCHEME | CURLU_NON_SUPPORT_SCHEME), and the path and
     /// query read back percent-encoded as libcurl writes them on the request line.
     private func disagreementWithLibcurl(_ text: String) -> String? {
         guard let handle = curl_url() else { return "out of memory" }

@@ -66,8 +66,8 @@ package final class UploadFile: Sendable {
     /// What an attempt checks the file against: its size and last change now.
     struct Snapshot: Equatable {
         var size: Int64
-        var modifiedSeconds: Int
-        var modifiedNanoseconds: Int
+        var modifiedSeconds: Int64
+        var modifiedNanoseconds: Int64
     }
 
     /// The file as it is now (through the descriptor, never the path), its size checked like a
@@ -78,8 +78,9 @@ package final class UploadFile: Sendable {
             throw FlickrError(.io, "cannot read \"\(displayPath)\": \(UploadFile.errnoText())")
         }
         try UploadFile.checkSize(info.st_size, path: displayPath)
-        return Snapshot(size: Int64(info.st_size), modifiedSeconds: Int(info.st_mtim.tv_sec),
-                        modifiedNanoseconds: Int(info.st_mtim.tv_nsec))
+        // Int64, not Int: a 64-bit time_t on a 32-bit target must not trap in a conversion.
+        return Snapshot(size: Int64(info.st_size), modifiedSeconds: Int64(info.st_mtim.tv_sec),
+                        modifiedNanoseconds: Int64(info.st_mtim.tv_nsec))
     }
 
     /// A file's size as the file system reports it (a sparse file can claim 2^63-1 bytes): checked

@@ -56,7 +56,7 @@ def check_api_key(key: str | None) -> None:
         raise ApiError(100, "Invalid API Key (Key not found)")
 
 
-def is_oauth(pairs: list[tuple[str, str]], header_pairs: list | None) -> bool:
+def is_oauth(pairs: list[tuple[str, str]], header_pairs: list[tuple[str, str]] | None) -> bool:
     return header_pairs is not None or any(
         k in ("oauth_signature", "oauth_consumer_key") for k, _ in pairs)
 

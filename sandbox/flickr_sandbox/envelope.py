@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any, Mapping
 
 XML_HEADER = '<?xml version="1.0" encoding="utf-8" ?>\n'
 XML_CONTENT_TYPE = "text/xml; charset=utf-8"
@@ -34,14 +35,14 @@ class Node:
 
     __slots__ = ("name", "attrs", "text", "children")
 
-    def __init__(self, name: str, attrs: dict | None = None, text: object = None,
+    def __init__(self, name: str, attrs: Mapping[str, object] | None = None, text: object = None,
                  children: list[Node] | None = None):
         self.name = name
         self.attrs = {k: str(v) for k, v in (attrs or {}).items()}
         self.text = None if text is None else str(text)
         self.children = children if children is not None else []
 
-    def add(self, name: str, attrs: dict | None = None, text: object = None) -> Node:
+    def add(self, name: str, attrs: Mapping[str, object] | None = None, text: object = None) -> Node:
         """Append and return a new child element."""
         child = Node(name, attrs, text)
         self.children.append(child)
@@ -81,9 +82,9 @@ def _is_list_container(parent: str, child: str) -> bool:
     return len(parent) > len(child) and parent.startswith(child) and parent.endswith("s")
 
 
-def _to_json(node: Node) -> dict:
-    obj: dict = dict(node.attrs)
-    groups: dict[str, list] = {}
+def _to_json(node: Node) -> dict[str, Any]:
+    obj: dict[str, Any] = dict(node.attrs)
+    groups: dict[str, list[dict[str, Any]]] = {}
     for child in node.children:
         groups.setdefault(child.name, []).append(_to_json(child))
     for name, items in groups.items():
@@ -93,19 +94,19 @@ def _to_json(node: Node) -> dict:
     return obj
 
 
-def json_ok(payload: list[Node]) -> dict:
-    obj: dict = {}
+def json_ok(payload: list[Node]) -> dict[str, Any]:
+    obj: dict[str, Any] = {}
     for node in payload:
         obj[node.name] = _to_json(node)
     obj["stat"] = "ok"
     return obj
 
 
-def json_fail(code: int, message: str) -> dict:
+def json_fail(code: int, message: str) -> dict[str, Any]:
     return {"stat": "fail", "code": code, "message": message}
 
 
-def json_bytes(obj: dict, callback: str | None) -> bytes:
+def json_bytes(obj: dict[str, Any], callback: str | None) -> bytes:
     """Serialise; wrap in ``callback(...)`` unless nojsoncallback was asked for."""
     text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)  # JSON has no NaN
     if callback:

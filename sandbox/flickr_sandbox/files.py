@@ -24,7 +24,7 @@ PHOTO_PATH = re.compile(r"^/photos/(\w+)/(\d+)_([0-9a-f]+)(?:_(\w+))?\.(\w+)$")
 _BY_SUFFIX = {s[1]: s for s in SIZES}
 
 
-def prepare(req: Request, match: re.Match) -> Prepared:
+def prepare(req: Request, match: re.Match[str]) -> Prepared:
     req.read_form()  # consume any body so the connection stays usable
     return Prepared(req.query_pairs, lambda: serve(req, match))
 
@@ -33,7 +33,7 @@ def _not_found() -> R.Response:
     return R.html(404, "404 Not Found", "The requested photo does not exist.")
 
 
-def serve(req: Request, match: re.Match) -> R.Response:
+def serve(req: Request, match: re.Match[str]) -> R.Response:
     server, photo_id, secret, suffix, ext = match.groups()
     photo = req.site.store.photo(photo_id)
     suffix = suffix or ""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from . import response as R
 from .auth import TOKEN_ABSENT, authenticate, insufficient
 from .catalogue import METHODS as CATALOGUE
+from .envelope import Node
 from .errors import ApiError, OAuthProblem
 from .faults import FAULT_PARAM
 from .methods import METHODS, Call, Method
@@ -69,7 +70,7 @@ def unimplemented(name: str) -> Method | None:
         return None
     _, _, perms, required, _ = known
 
-    def refuse(call: Call) -> list:
+    def refuse(call: Call) -> list[Node]:
         for argument in required:
             if argument not in call.args and argument != "auth_token" and not argument.startswith("oauth_"):
                 raise ApiError(NOT_IMPLEMENTED, f'Sandbox: {name} lacks its required argument "{argument}" '

@@ -113,15 +113,16 @@ class Store:
                 raise
             self._db.execute("COMMIT")
 
-    def all(self, sql: str, args: tuple = ()) -> list[sqlite3.Row]:
+    def all(self, sql: str, args: tuple[object, ...] = ()) -> list[sqlite3.Row]:
         with self._lock:
             return self._db.execute(sql, args).fetchall()
 
-    def one(self, sql: str, args: tuple = ()) -> sqlite3.Row | None:
+    def one(self, sql: str, args: tuple[object, ...] = ()) -> sqlite3.Row | None:
         with self._lock:
-            return self._db.execute(sql, args).fetchone()
+            row: sqlite3.Row | None = self._db.execute(sql, args).fetchone()
+            return row
 
-    def row(self, sql: str, args: tuple = ()) -> sqlite3.Row:
+    def row(self, sql: str, args: tuple[object, ...] = ()) -> sqlite3.Row:
         """The first row of a query that always has one: an aggregate, a row this request has
         just written, a user that a foreign key names. Its absence is a sandbox bug, which the
         server answers with HTTP 500 (LookupError), never a silent None.
@@ -131,11 +132,11 @@ class Store:
             raise LookupError(f"no row where one must be: {sql}")
         return found
 
-    def run(self, sql: str, args: tuple = ()) -> sqlite3.Cursor:
+    def run(self, sql: str, args: tuple[object, ...] = ()) -> sqlite3.Cursor:
         with self._lock:
             return self._db.execute(sql, args)
 
-    def many(self, sql: str, rows: Iterable[tuple]) -> None:
+    def many(self, sql: str, rows: Iterable[tuple[object, ...]]) -> None:
         with self._lock:
             self._db.executemany(sql, rows)
 

@@ -273,4 +273,4 @@ def _replace(store: Store, photo: sqlite3.Row, sink: _FileSink, kind: tuple[str,
               " media=?, width=?, height=?, lastupdate=? WHERE id=?",
               (path, sink.size, sink.sha256.hexdigest(), sink.name, fmt, media, width, height,
                lastupdate, photo["id"]))
-    return photo["id"]
+    return int(photo["id"])

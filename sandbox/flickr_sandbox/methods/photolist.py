@@ -42,10 +42,10 @@ _BY_EXTRA = {s[4]: s for s in SIZES if s[4]}
 def size_secret(photo: sqlite3.Row, suffix: str) -> str:
     """The secret in a size's URL: shared, per-size (h and up) or original."""
     if suffix == "o":
-        return photo["originalsecret"]
+        return str(photo["originalsecret"])
     if suffix in OWN_SECRET:
         return hashlib.sha1(f"{suffix}-{photo['id']}-{photo['secret']}".encode()).hexdigest()[:10]
-    return photo["secret"]
+    return str(photo["secret"])
 
 
 def size_dims(photo: sqlite3.Row, size: Size) -> tuple[int, int] | None:

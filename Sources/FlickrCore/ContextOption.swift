@@ -31,6 +31,7 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
     case photoCacheMaxBytes = 111
     case maxConnections = 112
     case checkArguments = 113
+    case budgetPerHour = 114
 
     package enum Kind: Sendable { case string, number }
 
@@ -77,6 +78,7 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
         case .photoCacheMaxBytes: "FLICKR_OPT_PHOTO_CACHE_MAX_BYTES"
         case .maxConnections: "FLICKR_OPT_MAX_CONNECTIONS"
         case .checkArguments: "FLICKR_OPT_CHECK_ARGUMENTS"
+        case .budgetPerHour: "FLICKR_OPT_BUDGET_PER_HOUR"
         }
     }
 
@@ -96,6 +98,7 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
         case .rateLimitPerSecond: 0...1000
         case .photoCacheMaxBytes: 1024...(1 << 40)
         case .maxConnections: 1...65_536
+        case .budgetPerHour: 0...Int64(BudgetRing.maxCapacity)
         default: 0...0
         }
     }

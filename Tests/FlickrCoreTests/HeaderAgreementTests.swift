@@ -22,7 +22,7 @@ import Testing
             (.noMemory, FLICKR_ENOMEM), (.network, FLICKR_ENETWORK), (.timeout, FLICKR_ETIMEOUT),
             (.http, FLICKR_EHTTP), (.api, FLICKR_EAPI), (.oauth, FLICKR_EOAUTH), (.parse, FLICKR_EPARSE),
             (.aborted, FLICKR_EABORTED), (.tls, FLICKR_ETLS), (.io, FLICKR_EIO), (.tooBig, FLICKR_ETOOBIG),
-            (.state, FLICKR_ESTATE), (.notFound, FLICKR_ENOTFOUND),
+            (.state, FLICKR_ESTATE), (.notFound, FLICKR_ENOTFOUND), (.budget, FLICKR_EBUDGET),
         ]
         #expect(header.count == FlickrError.Code.allCases.count)
         for (code, cValue) in header {
@@ -47,6 +47,7 @@ import Testing
             (.photoEndpoint, FLICKR_OPT_PHOTO_ENDPOINT),
             (.photoCacheMaxBytes, FLICKR_OPT_PHOTO_CACHE_MAX_BYTES), (.maxConnections, FLICKR_OPT_MAX_CONNECTIONS),
             (.baseURL, FLICKR_OPT_BASE_URL), (.checkArguments, FLICKR_OPT_CHECK_ARGUMENTS),
+            (.budgetPerHour, FLICKR_OPT_BUDGET_PER_HOUR),
         ]
         #expect(header.count == ContextOption.allCases.count)
         for (option, cValue) in header {

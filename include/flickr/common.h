@@ -61,7 +61,10 @@ typedef enum flickr_status {
     FLICKR_EIO = -12,       /**< A local file or stream could not be read. */
     FLICKR_ETOOBIG = -13,   /**< The answer exceeded FLICKR_OPT_MAX_RESPONSE_BYTES. */
     FLICKR_ESTATE = -14,    /**< The handle is not in a state that allows the call. */
-    FLICKR_ENOTFOUND = -15  /**< No such thing: a method name the catalogue does not hold. Added in 0.4. */
+    FLICKR_ENOTFOUND = -15, /**< No such thing: a method name the catalogue does not hold. Added in 0.4. */
+    FLICKR_EBUDGET = -16    /**< The key's budget (FLICKR_OPT_BUDGET_PER_HOUR) or a host's 429 back-off
+                                 has no slot before the call's time limit; flickr_error_retry_after_ms()
+                                 says when one frees up. Added in 0.5.0. */
 } flickr_status;
 
 /**
@@ -112,6 +115,19 @@ FLICKR_API const char *flickr_strerror(int code);
  * @note Added in 0.1. Thread-safe (thread-local).
  */
 FLICKR_API const flickr_error *flickr_error_last(void);
+
+/**
+ * @brief How long until the failure described by @p err may be tried again, in milliseconds.
+ *
+ * For FLICKR_EBUDGET: when the key's budget (FLICKR_OPT_BUDGET_PER_HOUR) frees a slot, or the
+ * host's back-off ends, counted from the failure. The message says it too.
+ *
+ * @param err what flickr_error_last() (on this thread) or flickr_request_error() returned, still
+ *            valid; NULL, or any other pointer, gives 0 without reading it.
+ * @return the wait in milliseconds (at least 1) for a FLICKR_EBUDGET failure; 0 otherwise.
+ * @note Added in 0.5.0. Thread-safe, as the record it reads.
+ */
+FLICKR_API int64_t flickr_error_retry_after_ms(const flickr_error *err);
 
 /**
  * @brief Release a string or buffer that libflickr allocated and handed to the caller.

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/* FLICKR_OPT_BUDGET_PER_HOUR against the sandbox: contexts of one key share its budget; a call
+ * past it fails at once with FLICKR_EBUDGET and says when a slot frees up; Flickr's 429 holds
+ * the whole key back; a wait for a slot ends when the interrupt callback says stop.
+ * The budget file lives in a fresh XDG_CACHE_HOME, so no run sees another's. */
+#include <flickr.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "sandbox_env.h"
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static flickr_context *budgeted(long per_hour, long timeout_ms) {
+    flickr_context *ctx = sandbox_context(AUTH_NONE);
+    CHECK_EQ_INT(flickr_context_set_long(ctx, FLICKR_OPT_BUDGET_PER_HOUR, per_hour), FLICKR_OK);
+    CHECK_EQ_INT(flickr_context_set_long(ctx, FLICKR_OPT_TIMEOUT_MS, timeout_ms), FLICKR_OK);
+    CHECK_EQ_INT(flickr_context_set_long(ctx, FLICKR_OPT_MAX_RETRIES, 0), FLICKR_OK);
+    return ctx;
+}
+
+static int echo(flickr_context *ctx, const char *fault) {
+    const char *params[] = {"sandbox_fault", fault, NULL};
+    flickr_response *resp = NULL;
+    int rc = flickr_call(&resp, ctx, "flickr.test.echo", fault ? params : NULL, FLICKR_GET);
+    flickr_response_free(resp);
+    return rc;
+}
+
+/* Three calls an hour, shared by two contexts: the fourth fails at once, saying when. */
+static void test_shared_budget(void) {
+    flickr_context *first = budgeted(3, 2000), *second = budgeted(3, 2000);
+    flickr_request *req = NULL;
+    double start;
+    int64_t wait_ms;
+    CHECK_EQ_INT(echo(first, NULL), FLICKR_OK);
+    CHECK_EQ_INT(echo(second, NULL), FLICKR_OK);
+    CHECK_EQ_INT(echo(first, NULL), FLICKR_OK);
+    start = now_s();
+    CHECK_EQ_INT(echo(second, NULL), FLICKR_EBUDGET);
+    CHECK(now_s() - start < 0.5);
+    wait_ms = flickr_error_retry_after_ms(flickr_error_last());
+    printf("budget of 3: the 4th call refused in %.1f ms, a slot frees in %lld ms\n", (now_s() - start) * 1e3,
+           (long long)wait_ms);
+    CHECK(wait_ms > 3500 * 1000 && wait_ms <= 3600 * 1000);
+    CHECK(strstr(flickr_error_last()->message, "FLICKR_OPT_BUDGET_PER_HOUR") != NULL);
+    CHECK(strstr(flickr_error_last()->message, " ms") != NULL);
+    CHECK(strstr(flickr_error_last()->message, sandbox_env("FLICKR_SANDBOX_API_KEY")) == NULL);
+    /* Asynchronous: refused by flickr_call_async itself, no request made. */
+    CHECK_EQ_INT(flickr_call_async(&req, first, "flickr.test.echo", NULL, FLICKR_GET, NULL, NULL), FLICKR_EBUDGET);
+    CHECK(req == NULL);
+    CHECK(flickr_error_retry_after_ms(flickr_error_last()) > 3500 * 1000);
+    /* A context without the option is not held back (the library's default). */
+    CHECK_EQ_INT(flickr_context_set_long(second, FLICKR_OPT_BUDGET_PER_HOUR, 0), FLICKR_OK);
+    CHECK_EQ_INT(echo(second, NULL), FLICKR_OK);
+    flickr_context_free(first);
+    flickr_context_free(second);
+}
+
+/* Flickr's 429 with Retry-After: 2 sets the key's back-off: another context waits it out. */
+static void test_over_limit_answer_holds_the_key(void) {
+    flickr_context *first = budgeted(1000, 1000), *second = budgeted(1000, 1000);
+    char fault[128];
+    double start;
+    snprintf(fault, sizeof fault, "http429=2;times=1;key=budget-%ld", (long)getpid());
+    start = now_s();
+    CHECK_EQ_INT(echo(first, fault), FLICKR_EHTTP);
+    CHECK_EQ_INT(flickr_error_last()->http_status, 429);
+    /* Within its 1 s limit, the other context cannot wait 2 s: refused, saying so. */
+    CHECK_EQ_INT(echo(second, NULL), FLICKR_EBUDGET);
+    CHECK(flickr_error_retry_after_ms(flickr_error_last()) > 1000);
+    CHECK(flickr_error_retry_after_ms(flickr_error_last()) <= 2000);
+    /* With 5 s it waits the back-off out, then succeeds. */
+    CHECK_EQ_INT(flickr_context_set_long(second, FLICKR_OPT_TIMEOUT_MS, 5000), FLICKR_OK);
+    CHECK_EQ_INT(echo(second, NULL), FLICKR_OK);
+    printf("back-off: the other context's call went out %.2f s after the 429 (Retry-After: 2)\n", now_s() - start);
+    CHECK(now_s() - start >= 1.9 && now_s() - start < 4);
+    flickr_context_free(first);
+    flickr_context_free(second);
+}
+
+static int stop_after(void *userdata) { return now_s() >= *(double *)userdata; }
+
+/* A budget that is full for an hour, and a time limit of a day: the call waits, and stops when asked. */
+static void test_wait_ends_when_interrupted(void) {
+    flickr_context *ctx = budgeted(3, 86400000);
+    double stop_at = now_s() + 0.3, start = now_s();
+    CHECK_EQ_INT(flickr_context_set_interrupt(ctx, stop_after, &stop_at), FLICKR_OK);
+    CHECK_EQ_INT(echo(ctx, NULL), FLICKR_EABORTED);
+    printf("interrupted the wait for a slot after %.0f ms (asked to stop at 300 ms)\n", (now_s() - start) * 1e3);
+    CHECK(now_s() - start >= 0.29 && now_s() - start < 0.8);
+    flickr_context_free(ctx);
+}
+
+int main(void) {
+    char dir[] = "/tmp/flickr-test-budget-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK_EQ_INT(setenv("XDG_CACHE_HOME", dir, 1), 0);
+    test_shared_budget();
+    test_over_limit_answer_holds_the_key();
+    test_wait_ends_when_interrupted();
+    {   /* The file is named by a hash, never by the key. */
+        char command[256];
+        snprintf(command, sizeof command, "ls %s/libflickr/budget | grep -c '^[0-9a-f]\\{32\\}\\.budget$' >/dev/null",
+                 dir);
+        CHECK_EQ_INT(system(command), 0);
+        snprintf(command, sizeof command, "rm -rf %s", dir);
+        CHECK_EQ_INT(system(command), 0);
+    }
+    TEST_MAIN_END();
+}

@@ -62,6 +62,7 @@ NUMBER_OPTIONS = {
     "photo_cache_max_bytes": 111,
     "max_connections": 112,
     "check_arguments": 113,
+    "budget_per_hour": 114,
 }
 
 

@@ -138,14 +138,19 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _retries(text: str) -> int:
+def _whole_number(text: str, low: int, high: int, what: str) -> int:
+    """`text` as a whole number in low..high (the library's range of its option), else argparse's error."""
     try:
         value = int(text)
     except ValueError:
-        value = -1
-    if not 0 <= value <= 10:  # the library's range (FLICKR_OPT_MAX_RETRIES)
-        raise argparse.ArgumentTypeError(f"expected 0 to 10 retries, not {text!r}")
+        value = low - 1
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"expected {low} to {high} {what}, not {text!r}")
     return value
+
+
+def _retries(text: str) -> int:
+    return _whole_number(text, 0, 10, "retries")  # FLICKR_OPT_MAX_RETRIES
 
 
 #: The CLI's calls an hour per API key, shared by every flickr command (and program using the key with
@@ -154,13 +159,7 @@ DEFAULT_BUDGET = 3600
 
 
 def _budget(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value <= 100_000:  # the library's range (FLICKR_OPT_BUDGET_PER_HOUR)
-        raise argparse.ArgumentTypeError(f"expected 0 to 100000 calls an hour, not {text!r}")
-    return value
+    return _whole_number(text, 0, 100_000, "calls an hour")  # FLICKR_OPT_BUDGET_PER_HOUR
 
 
 def add_global_options(parser: argparse.ArgumentParser, *, command: bool = True, timeout: bool = True) -> None:

@@ -85,6 +85,31 @@ static void test_over_limit_answer_holds_the_key(void) {
     flickr_context_free(second);
 }
 
+/* A retry that finds no slot fails on the worker, and the request's own record carries the wait.
+ * A key of its own, budget 1: the first attempt takes the hour's one slot and is answered 503 (a
+ * fault answered before the key is looked at); its retry finds none before the time limit. */
+static void test_async_retry_refused_by_the_budget(void) {
+    flickr_context *ctx = NULL;
+    char fault[128], url[512];
+    const char *params[] = {"sandbox_fault", fault, NULL};
+    flickr_request *req = NULL;
+    int64_t wait_ms;
+    CHECK_EQ_INT(flickr_context_new(&ctx, "budget-test-key-of-its-own", "secret"), FLICKR_OK);
+    sandbox_url(url, sizeof url, "");
+    CHECK_EQ_INT(flickr_context_set_string(ctx, FLICKR_OPT_BASE_URL, url), FLICKR_OK);
+    CHECK_EQ_INT(flickr_context_set_long(ctx, FLICKR_OPT_BUDGET_PER_HOUR, 1), FLICKR_OK);
+    CHECK_EQ_INT(flickr_context_set_long(ctx, FLICKR_OPT_RETRY_BASE_MS, 10), FLICKR_OK);
+    snprintf(fault, sizeof fault, "http503;times=1;key=budget-async-%ld", (long)getpid());
+    CHECK_EQ_INT(flickr_call_async(&req, ctx, "flickr.test.echo", params, FLICKR_GET, NULL, NULL), FLICKR_OK);
+    CHECK_EQ_INT(flickr_request_wait(req), FLICKR_EBUDGET);
+    wait_ms = flickr_error_retry_after_ms(flickr_request_error(req));
+    printf("async retry refused by the budget on the worker: a slot frees in %lld ms\n", (long long)wait_ms);
+    CHECK(wait_ms > 3500 * 1000 && wait_ms <= 3600 * 1000);
+    CHECK(flickr_error_retry_after_ms(flickr_error_last()) == wait_ms); /* flickr_request_wait recorded it too */
+    flickr_request_free(req);
+    flickr_context_free(ctx);
+}
+
 static int stop_after(void *userdata) { return now_s() >= *(double *)userdata; }
 
 /* A budget that is full for an hour, and a time limit of a day: the call waits, and stops when asked. */
@@ -104,6 +129,7 @@ int main(void) {
     CHECK_EQ_INT(setenv("XDG_CACHE_HOME", dir, 1), 0);
     test_shared_budget();
     test_over_limit_answer_holds_the_key();
+    test_async_retry_refused_by_the_budget();
     test_wait_ends_when_interrupted();
     {   /* The file is named by a hash, never by the key. */
         char command[256];

@@ -9,14 +9,16 @@ package enum CallLimit: Sendable {
     case imageHost(url: String)
 
     /// When an attempt may start (monotonic ns; 0: at once), its slot taken. FLICKR_EBUDGET when
-    /// not before the call's deadline.
-    func start(settings: Settings, within wait: WaitLimit) throws(FlickrError) -> UInt64 {
+    /// not before the call's deadline. `wait` is only made when a limit applies: without a budget
+    /// and a back-off, a call pays one option read and one look at an empty table.
+    func start(settings: Settings, within wait: @autoclosure () -> WaitLimit) throws(FlickrError) -> UInt64 {
         switch self {
         case .apiKey:
-            return try KeyBudget.reserve(settings: settings, within: wait)
+            guard settings.number(.budgetPerHour) > 0 else { return 0 }
+            return try KeyBudget.reserve(settings: settings, within: wait())
         case .imageHost(let url):
-            guard let host = HostBackoff.key(ofURL: url) else { return 0 }
-            return try HostBackoff.start(for: host, deadlineNs: wait.deadlineNs)
+            guard HostBackoff.isHoldingAny, let host = HostBackoff.key(ofURL: url) else { return 0 }
+            return try HostBackoff.start(for: host, deadlineNs: wait().deadlineNs)
         }
     }
 

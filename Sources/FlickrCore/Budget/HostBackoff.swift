@@ -15,6 +15,9 @@ package enum HostBackoff {
     static func lockForFork() { until.lockForFork() }
     static func unlockAfterFork() { until.unlockAfterFork() }
 
+    /// False when no host has been held back in this process (the common case: no URL is parsed then).
+    static var isHoldingAny: Bool { until.withLock { !$0.isEmpty } }
+
     /// The host part of `url` that a back-off applies to, or nil when it cannot be read.
     static func key(ofURL url: String) -> String? {
         guard let parsed = try? EndpointURL(parsing: url, what: "the photo URL") else { return nil }

@@ -174,7 +174,9 @@ def test_a_lock_holder_killed_with_kill_9_blocks_nobody(server, cache):
 
 
 def test_a_wait_for_a_slot_ends_at_the_time_limit_and_at_ctrl_c(server, cache):
-    with flickr.Flickr(API_KEY, SECRET, base_url=server.url, budget_per_hour=2, timeout_ms=2000) as api:
+    # In this process, a key of its own: a process opens a key's file once, where its first
+    # budgeted call finds XDG_CACHE_HOME, so keys shared with other tests' processes stay out of it.
+    with flickr.Flickr(API_KEY + "-wait", SECRET, base_url=server.url, budget_per_hour=2, timeout_ms=2000) as api:
         api.call("flickr.test.echo")
         api.call("flickr.test.echo")
         start = time.monotonic()
@@ -184,9 +186,9 @@ def test_a_wait_for_a_slot_ends_at_the_time_limit_and_at_ctrl_c(server, cache):
     assert took < 0.5 and 3500 < refused.value.retry_after <= 3600
     assert "budget_per_hour" in str(refused.value) and refused.value.code == flickr.errors.EBUDGET
     assert isinstance(refused.value, flickr.TransportError)
-    # A day's time limit: the call waits an hour for its slot, until Ctrl-C.
-    client = start_client(server.url, 2, 0, timeout_ms=86_400_000)
-    assert client.stdout.readline().strip() == ""  # no calls before "go"
+    # A day's time limit: after its 2 calls, the process waits an hour for its third, until Ctrl-C.
+    client = start_client(server.url, 2, 2, timeout_ms=86_400_000)
+    assert client.stdout.readline().strip() == "ok|ok"
     client.stdin.write("go\n")
     client.stdin.flush()
     time.sleep(0.3)  # not a synchronisation: the wait is an hour long, this only lets it begin
@@ -196,7 +198,7 @@ def test_a_wait_for_a_slot_ends_at_the_time_limit_and_at_ctrl_c(server, cache):
     print(f"over budget: refused in {took * 1000:.1f} ms with a 2 s limit; Ctrl-C ended the hour's wait"
           f" {time.monotonic() - sent:.2f} s after the signal ({line})")
     assert line.startswith("interrupted") and time.monotonic() - sent < 2
-    assert len(server.calls) == 2
+    assert len(server.calls) == 4
 
 
 def test_an_image_hosts_429_holds_back_the_processs_downloads(cache, tmp_path):
@@ -245,3 +247,18 @@ def test_the_cli_budgets_the_key_by_default_and_budget_sets_it(sandbox, tmp_path
     assert refused.returncode == 4 and "--budget" in refused.stderr and "Traceback" not in refused.stderr
     bad = run("--budget", "-1", "call", "flickr.test.echo")
     assert bad.returncode == 2 and "0 to 100000" in bad.stderr
+
+
+def test_async_flickr_takes_the_budget_too(server, cache):
+    import asyncio
+
+    async def main() -> float:
+        async with flickr.AsyncFlickr(API_KEY + "-async", SECRET, base_url=server.url, budget_per_hour=1) as api:
+            await api.call("flickr.test.echo")
+            with pytest.raises(flickr.OverBudget) as refused:
+                await api.call("flickr.test.echo")
+            return refused.value.retry_after
+
+    retry_after = asyncio.run(main())
+    print(f"AsyncFlickr, budget 1: the second call refused, a slot in {retry_after:.0f} s")
+    assert 3500 < retry_after <= 3600 and len(server.calls) == 1

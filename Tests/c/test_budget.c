@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* FLICKR_OPT_BUDGET_PER_HOUR against the sandbox: contexts of one key share its budget; a call
  * past it fails at once with FLICKR_EBUDGET and says when a slot frees up; Flickr's 429 holds
- * the whole key back; a wait for a slot ends when the interrupt callback says stop.
+ * the whole key back; a wait for a slot ends when the interrupt callback says stop; a child of
+ * fork() never waits for a lock the fork left held.
  * The budget file lives in a fresh XDG_CACHE_HOME, so no run sees another's. */
+#include <dirent.h>
 #include <flickr.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -110,6 +115,69 @@ static void test_async_retry_refused_by_the_budget(void) {
     flickr_context_free(ctx);
 }
 
+struct busy {
+    flickr_context *ctx;
+    volatile int stop;
+    int calls;
+};
+
+static void *keep_calling(void *arg) {
+    struct busy *b = arg;
+    while (!b->stop) b->calls += echo(b->ctx, NULL) == FLICKR_OK;
+    return NULL;
+}
+
+/* How many descriptors of this process are open on a budget file. */
+static int budget_descriptors(void) {
+    DIR *dir = opendir("/proc/self/fd");
+    struct dirent *entry;
+    int count = 0;
+    if (dir == NULL) return -1;
+    while ((entry = readdir(dir)) != NULL) {
+        char path[300], target[4096];
+        ssize_t n;
+        snprintf(path, sizeof path, "/proc/self/fd/%s", entry->d_name);
+        n = readlink(path, target, sizeof target - 1);
+        if (n <= 0) continue;
+        target[n] = '\0';
+        count += strstr(target, "/libflickr/budget/") != NULL;
+    }
+    closedir(dir);
+    return count;
+}
+
+/* fork() while another thread is inside the budget (its file locked, its mutex held): each child
+ * opens the file anew (an open shared with the parent would share its flock: the parent's would not
+ * exclude the child) and makes its budgeted call; none waits for a lock the fork left held. */
+static void test_fork_while_the_budget_is_busy(void) {
+    enum { FORKS = 30 };
+    struct busy b = {NULL, 0, 0};
+    pthread_t thread;
+    int i, clean = 0, opens;
+    b.ctx = budgeted(100000, 5000);
+    CHECK_EQ_INT(echo(b.ctx, NULL), FLICKR_OK);
+    opens = budget_descriptors(); /* one per key this process used */
+    CHECK(opens >= 1);
+    CHECK(pthread_create(&thread, NULL, keep_calling, &b) == 0);
+    for (i = 0; i < FORKS; i++) {
+        int status = -1;
+        pid_t pid = fork();
+        if (pid == 0) {
+            alarm(10); /* a wedged child dies of SIGALRM, and the parent sees it */
+            if (echo(b.ctx, NULL) != FLICKR_OK) _exit(1);
+            _exit(budget_descriptors() == opens + 1 ? 0 : 2); /* the parent's opens, left alone, and its own */
+        }
+        CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+        clean += WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    }
+    b.stop = 1;
+    pthread_join(thread, NULL);
+    printf("fork while a thread made budgeted calls (%d of them): %d of %d children made theirs\n", b.calls, clean,
+           FORKS);
+    CHECK_EQ_INT(clean, FORKS);
+    flickr_context_free(b.ctx);
+}
+
 static int stop_after(void *userdata) { return now_s() >= *(double *)userdata; }
 
 /* A budget that is full for an hour, and a time limit of a day: the call waits, and stops when asked. */
@@ -130,6 +198,7 @@ int main(void) {
     test_shared_budget();
     test_over_limit_answer_holds_the_key();
     test_async_retry_refused_by_the_budget();
+    test_fork_while_the_budget_is_busy();
     test_wait_ends_when_interrupted();
     {   /* The file is named by a hash, never by the key. */
         char command[256];

@@ -59,8 +59,8 @@ package enum KeyBudget {
             return nowNs.addingSaturated(.nanoseconds(milliseconds: Int(clamping: max(0, atMs - nowMs))))
         case .full(let freeAtMs):
             throw FlickrError.budget(
-                "the API key's budget (FLICKR_OPT_BUDGET_PER_HOUR \(perHour) calls an hour, shared by every process"
-                    + " using the key) has no slot before the call's time limit (FLICKR_OPT_TIMEOUT_MS)",
+                "the API key's budget (FLICKR_OPT_BUDGET_PER_HOUR: \(perHour) calls an hour, shared by every"
+                    + " process using the key) has no slot before the call's time limit (FLICKR_OPT_TIMEOUT_MS)",
                 waitMs: freeAtMs.subtractingSaturated(nowMs))
         }
     }

@@ -82,14 +82,17 @@ def cache(tmp_path, library_path, monkeypatch):
     return tmp_path
 
 
-# A process sharing the budget: CALLS calls, "done", then on "go" one more; prints its outcomes.
+# A process sharing the budget: CALLS calls (their outcomes on one line), then on "go" one more
+# ("announce": saying "calling" first, from inside the call's try); prints its outcome.
 CLIENT = """
 import sys, time, flickr
 url, per_hour, calls, timeout_ms = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 api = flickr.Flickr("%s", "%s", base_url=url, budget_per_hour=per_hour, timeout_ms=timeout_ms, max_retries=0)
-def one():
+def one(announce=False):
     start = time.monotonic()
     try:
+        if announce:
+            print("calling", flush=True)  # inside the try: a Ctrl-C from here on is the call's
         api.call("flickr.test.echo")
         return "ok"
     except flickr.OverBudget as error:
@@ -97,8 +100,9 @@ def one():
     except KeyboardInterrupt:
         return f"interrupted {time.monotonic() - start:.3f}"
 print(*[one() for _ in range(calls)], sep="|", flush=True)
-if sys.stdin.readline().strip() == "go":
-    print(one(), flush=True)
+command = sys.stdin.readline().strip()
+if command in ("go", "announce"):
+    print(one(announce=command == "announce"), flush=True)
 """ % (API_KEY, SECRET)
 
 
@@ -189,9 +193,9 @@ def test_a_wait_for_a_slot_ends_at_the_time_limit_and_at_ctrl_c(server, cache):
     # A day's time limit: after its 2 calls, the process waits an hour for its third, until Ctrl-C.
     client = start_client(server.url, 2, 2, timeout_ms=86_400_000)
     assert client.stdout.readline().strip() == "ok|ok"
-    client.stdin.write("go\n")
+    client.stdin.write("announce\n")
     client.stdin.flush()
-    time.sleep(0.3)  # not a synchronisation: the wait is an hour long, this only lets it begin
+    assert client.stdout.readline().strip() == "calling"
     client.send_signal(signal.SIGINT)
     sent = time.monotonic()
     line = client.communicate(timeout=30)[0].strip()

@@ -200,7 +200,7 @@ def _seed_galleries(store: Store, rng: random.Random, rows: list[sqlite3.Row]) -
     if not others or store.user(C.USER_NSID) is None:
         return
     for n, (title, description) in enumerate(GALLERIES, 1):
-        gallery_id = str(FIRST_GALLERY_ID + n)
+        gallery_id = str(store.next_value("gallery", FIRST_GALLERY_ID))
         members = rng.sample(others, min(len(others), 6 + 3 * n))
         created = max(row["dateupload"] for row in members) + 86400 * n
         store.run("INSERT OR IGNORE INTO galleries VALUES (?,?,?,?,?,?,?)",

@@ -127,3 +127,22 @@ def test_get_favorites(client, sandbox):
 def test_missing_photo_id(client, method):
     code, _ = client.rest(method).err()
     assert code == 1
+
+
+def test_get_info_shows_the_social_rows(client, sandbox):
+    """photos.getInfo counts the comments, lists the notes (layout of Flickr's method page), says
+    whether people are marked and whether the caller faved the photo."""
+    pid = str(one(sandbox, "SELECT n.photo_id FROM notes n JOIN photos p ON p.id = n.photo_id"
+                           " WHERE p.ispublic=1 ORDER BY n.photo_id"))
+    photo = client.rest("flickr.photos.getInfo", photo_id=pid).ok().find("photo")
+    assert photo.findtext("comments") == str(one(sandbox, "SELECT COUNT(*) FROM comments WHERE photo_id=?", pid))
+    notes = photo.find("notes")
+    assert len(notes) == one(sandbox, "SELECT COUNT(*) FROM notes WHERE photo_id=?", pid)
+    assert attrs(notes[0]) == ("id", "author", "authorname", "x", "y", "w", "h") and notes[0].text
+    marked = str(one(sandbox, "SELECT photo_id FROM photo_people pp JOIN photos p ON p.id = pp.photo_id"
+                              " WHERE p.ispublic=1 ORDER BY 1"))
+    assert client.rest("flickr.photos.getInfo", photo_id=marked).ok().find("photo/people").get("haspeople") == "1"
+    faved = str(one(sandbox, "SELECT photo_id FROM faves WHERE nsid=? ORDER BY 1", C.USER_NSID))
+    assert client.rest("flickr.photos.getInfo", photo_id=faved, auth="oauth").ok().find("photo").get(
+        "isfavorite") == "1"
+    assert client.rest("flickr.photos.getInfo", photo_id=faved).ok().find("photo").get("isfavorite") == "0"

@@ -211,12 +211,14 @@ def _seed_galleries(store: Store, rng: random.Random, rows: list[sqlite3.Row]) -
 
 
 def _seed_collections(store: Store, owners: list[str]) -> None:
-    """Each owner's albums in collections of up to three, all inside one top collection."""
+    """Each owner's albums in no collection yet: in collections of up to three, all inside one
+    top collection."""
     number = store.next_value("collection", FIRST_COLLECTION_ID)
     collections: list[tuple[object, ...]] = []
     members: list[tuple[object, ...]] = []
     for owner in owners:
-        sets = store.all("SELECT id, date_create FROM photosets WHERE owner=? ORDER BY id", (owner,))
+        sets = store.all("SELECT id, date_create FROM photosets WHERE owner=? AND id NOT IN"
+                         " (SELECT set_id FROM collection_sets) ORDER BY id", (owner,))
         if not sets:
             continue
         prefix = _nsid_number(owner)

@@ -130,6 +130,9 @@ CREATE TABLE IF NOT EXISTS collections (
     parent TEXT REFERENCES collections(id) ON DELETE CASCADE, position INTEGER NOT NULL,
     date_create INTEGER NOT NULL
 );
+-- Lookups by photo where the key starts with the album or group: getNotInSet, getAllContexts.
+CREATE INDEX IF NOT EXISTS photoset_photos_photo ON photoset_photos(photo_id);
+CREATE INDEX IF NOT EXISTS group_photos_photo ON group_photos(photo_id);
 CREATE TABLE IF NOT EXISTS collection_sets (
     collection_id TEXT NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
     set_id INTEGER NOT NULL REFERENCES photosets(id) ON DELETE CASCADE,

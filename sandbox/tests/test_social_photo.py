@@ -82,7 +82,7 @@ def test_people_get_list(client, sandbox):
     assert attrs(people) == ("total", "photo_width", "photo_height") and people.get("total") == "1"
     assert max(int(people.get("photo_width")), int(people.get("photo_height"))) == 500
     person = people.find("person")
-    assert attrs(person)[:2] == ("nsid", "username") and attrs(person)[-4:] == ("x", "y", "w", "h")
+    assert attrs(person) == ("nsid", "username", "iconserver", "iconfarm", "realname", "added_by", "x", "y", "w", "h")
     assert as_list(obj["people"]["person"])[0]["nsid"] == person.get("nsid")
     empty = _photo(sandbox, "p.ispublic=1 AND NOT EXISTS (SELECT 1 FROM photo_people pp WHERE pp.photo_id=p.id)")
     root, obj = both(client, "flickr.photos.people.getList", photo_id=empty)

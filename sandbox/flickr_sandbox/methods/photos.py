@@ -14,6 +14,7 @@ from ..pictures import forget
 from ..seed import is_machine_tag, normalize_tag
 from ..store import Store
 from .criteria import NEWEST_FIRST, date_criteria, machine_tag_criteria, photo_list, resolve_user
+from .photo_social import count_comments, has_people, is_favorite, notes_node
 from .photolist import SIZES, can_see, fmt_coord, size_dims, size_url
 from .registry import Call, method, photo_not_found
 
@@ -102,7 +103,8 @@ def get_info(call: Call) -> list[Node]:
     is_owner = photo["owner"] == call.caller.nsid
     node = Node("photo", {
         "id": photo["id"], "secret": photo["secret"], "server": photo["server"], "farm": photo["farm"],
-        "dateuploaded": photo["dateupload"], "isfavorite": 0, "license": photo["license"],
+        "dateuploaded": photo["dateupload"], "isfavorite": is_favorite(call.store, photo["id"], call.caller.nsid),
+        "license": photo["license"],
         "safety_level": photo["safety_level"], "rotation": 0,
         "originalsecret": photo["originalsecret"], "originalformat": photo["originalformat"],
         "views": photo["views"], "media": photo["media"]})
@@ -121,9 +123,9 @@ def get_info(call: Call) -> list[Node]:
                              "canaddmeta": int(is_owner)})
     node.add("publiceditability", {"cancomment": 1, "canaddmeta": 0})
     node.add("usage", {"candownload": 1, "canblog": 1, "canprint": 1, "canshare": 1})
-    node.add("comments", text=0)
-    node.add("notes")
-    node.add("people", {"haspeople": 0})
+    node.add("comments", text=count_comments(call.store, photo["id"]))
+    node.children.append(notes_node(call.store, photo["id"]))
+    node.add("people", {"haspeople": has_people(call.store, photo["id"])})
     tags = node.add("tags")
     author_num = owner["nsid"].split("@")[0]
     for tag in call.store.tags(photo["id"]):

@@ -113,13 +113,16 @@ def parse_extras(value: str) -> set[str]:
 
 
 def photo_element(store: Store, base_url: str, photo: sqlite3.Row, extras: set[str],
-                  leading: dict[str, object] | None = None) -> Node:
+                  leading: dict[str, object] | None = None, with_owner: bool = True) -> Node:
     """A ``<photo>`` of a standard photo list with the requested extras, typed as Flickr's JSON.
 
     Attribute order follows fixtures/flickr.interestingness.getList.xml and favorites.getList.
-    ``leading`` holds list-specific attributes placed after ``title`` (isprimary).
+    ``leading`` holds list-specific attributes placed after ``title`` (isprimary). An album's
+    photos have no ``owner`` (the ``<photoset>`` names it), so ``with_owner=False`` leaves it out.
     """
     attrs = photo_core(photo)
+    if not with_owner:
+        del attrs["owner"]
     attrs.update(leading or {})
     attrs.update(ispublic=int(photo["ispublic"]), isfriend=int(photo["isfriend"]),
                  isfamily=int(photo["isfamily"]))

@@ -92,7 +92,7 @@ def get_info(call: Call) -> list[Node]:
         **_primary_attrs(primary, row), "photos": photos, "count_views": "0", "count_comments": "0",
         "count_photos": photos, "count_videos": len(members) - photos,
         "can_comment": int(call.caller.nsid is not None), "date_create": str(row["date_create"]),
-        "date_update": str(row["date_update"]), "coverphoto_server": "0", "coverphoto_farm": 0})
+        "date_update": str(row["date_update"]), "coverphoto_server": 0, "coverphoto_farm": 0})
     node.add("title", text=row["title"])
     node.add("description", text=row["description"])
     return [node]
@@ -121,7 +121,8 @@ def get_photos(call: Call) -> list[Node]:
     for photo in members[(page - 1) * per_page: page * per_page]:
         # isprimary is a string in Flickr's JSON ("isprimary":"1"), unlike ispublic.
         node.children.append(photo_element(call.store, call.base_url, photo, extras,
-                                           {"isprimary": str(int(photo["id"] == row["primary_photo"]))}))
+                                           {"isprimary": str(int(photo["id"] == row["primary_photo"]))},
+                                           with_owner=False))
     return [node]
 
 

@@ -13,8 +13,10 @@ what gallery-dl 1.32 and python-flickr-api 0.7.8 read (``params["page"] >= data[
 number; ``LICENSES.get(photo["license"])`` a string; ``photo["tags"]["tag"]`` a list).
 
 A table maps the JSON path of an object (payload element names joined by ".") to its members:
-``s`` a string, ``n`` a number, ``{}`` an object (one element), ``[]`` an array (a list
-container's children, present even when empty). ``_content`` is an element's text.
+``s`` a string, ``n`` a number, ``*`` either (where Flickr itself sends both for one field, as
+EXIF values: ``"_content":72`` beside ``"_content":"Canon"``), ``{}`` an object (one element),
+``[]`` an array (a list container's children, present even when empty). ``_content`` is an
+element's text.
 """
 
 from __future__ import annotations
@@ -168,16 +170,45 @@ TYPES: dict[str, Table] = {
         "errors.error": {"code": "n", "message": "s", "_content": "s"},
     },
     "flickr.reflection.getMethods": {"methods": {"method": "[]"}, "methods.method": TEXT},
+    # Answered by other parts of the sandbox (issue 31, section 2); jinx's recordings.
+    "flickr.photos.comments.getList": {
+        "comments": {"photo_id": "s", "comment": "[]"},
+        "comments.comment": {"id": "s", "author": "s", "author_is_deleted": "n", "authorname": "s",
+                             "iconserver": "s", "iconfarm": "n", "datecreate": "s", "permalink": "s",
+                             "path_alias": "s", "realname": "s", "_content": "s"},
+    },
+    "flickr.photos.getExif": {
+        "photo": {"id": "s", "secret": "s", "server": "s", "farm": "n", "camera": "s", "exif": "[]"},
+        "photo.exif": {"tagspace": "s", "tagspaceid": "n", "tag": "s", "label": "s", "raw": "{}",
+                       "clean": "{}"},
+        "photo.exif.raw": {"_content": "*"}, "photo.exif.clean": {"_content": "*"},
+    },
+    "flickr.photos.licenses.getInfo": {
+        "licenses": {"license": "[]"}, "licenses.license": {"id": "n", "name": "s", "url": "s"},
+    },
+    "flickr.favorites.getList": {**photo_list(), "photos.photo": {**LIST_PHOTO, "date_faved": "s"}},
+    "flickr.people.getUploadStatus": {
+        "user": {"id": "s", "ispro": "n", "upload_count": "n", "upload_limit": "n",
+                 "upload_limit_status": "s", "username": "{}", "bandwidth": "{}", "filesize": "{}",
+                 "sets": "{}", "videosize": "{}", "videos": "{}"},
+        "user.username": TEXT,
+        "user.bandwidth": {"max": "s", "used": "n", "maxbytes": "s", "usedbytes": "n", "remainingbytes": "s",
+                           "maxkb": "s", "usedkb": "n", "remainingkb": "s", "unlimited": "n"},
+        "user.filesize": {"max": "s", "maxbytes": "s", "maxkb": "s", "maxmb": "s"},
+        "user.sets": {"created": "n", "remaining": "s"},
+        "user.videosize": {"maxbytes": "s", "maxkb": "s", "maxmb": "s"},
+        "user.videos": {"uploaded": "n", "remaining": "s"},
+    },
 }
 
 
 def _kinds(members: dict[str, str]) -> str:
-    names = {"s": "strings", "n": "numbers", "[]": "arrays (even when empty)"}
+    names = {"s": "strings", "n": "numbers", "*": "strings or numbers", "[]": "arrays (even when empty)"}
     sized = {f"{kind}_{k}" for kind in ("url", "width", "height") for k in SIZE_KEYS}
     condensed = {"url_{size}": "s", "width_{size}": "n", "height_{size}": "n"} if sized <= set(members) else {}
     members = {k: c for k, c in members.items() if k not in sized} | condensed
     return "; ".join(f"{names[code]} {', '.join(k for k, c in members.items() if c == code)}"
-                     for code in ("n", "s", "[]") if code in members.values())
+                     for code in ("n", "s", "*", "[]") if code in members.values())
 
 
 def render_markdown() -> str:
@@ -185,7 +216,8 @@ def render_markdown() -> str:
 
     Text objects ({"_content": string}) are left out; a photo of a list is written once."""
     lines = [f"- a photo of a photo list (`photos.photo`, `photoset.photo`), with every extra: "
-             f"{_kinds(LIST_PHOTO)}; an album's photo has no `owner` and adds `isprimary`, a string"]
+             f"{_kinds(LIST_PHOTO)}; an album's photo has no `owner` and adds `isprimary`, a string; "
+             f"a favourite adds `date_faved`, a string"]
     for method, table in TYPES.items():
         described = [(path, members) for path, members in table.items()
                      if members != TEXT and set(members.values()) - {"{}"} and not path.endswith(".photo")]

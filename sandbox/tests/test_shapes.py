@@ -185,6 +185,8 @@ def json_deviations(table: dict[str, dict[str, str]], obj: dict[str, Any]) -> li
                 found.append(f"{path}.{key}: {json.dumps(item)}, Flickr sends a number")
             elif want == "s" and not isinstance(item, str):
                 found.append(f"{path}.{key}: {json.dumps(item)}, Flickr sends a string")
+            elif want == "*" and (isinstance(item, bool) or not isinstance(item, (str, int, float))):
+                found.append(f"{path}.{key}: {json.dumps(item)}, Flickr sends a string or a number")
         found.extend(f"{path}.{key}: missing, Flickr sends an array even when empty"
                      for key, want in members.items() if want == "[]" and key not in value)
     for key, value in obj.items():
@@ -231,9 +233,9 @@ def test_xml_structure_as_recorded(case: Case, own_sandbox) -> None:
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_json_types_as_flickr(case: Case, own_sandbox) -> None:
     _, answer = _answers(case, *own_sandbox)
-    if case.method not in TYPES:
-        pytest.skip(f"no JSON types written down for {case.method} yet")
-    wrong = json_deviations(TYPES[case.method], answer)
+    # flickr.test.echo answers each parameter it was sent as a text object.
+    table = TYPES.get(case.method) or {k: {"_content": "s"} for k in answer if case.method == "flickr.test.echo"}
+    wrong = json_deviations(table, answer)
     print(f"{case.name}: {len(json.dumps(answer))} bytes of JSON, {len(wrong)} deviations")
     assert not wrong, "\n".join(wrong)
 

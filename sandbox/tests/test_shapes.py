@@ -61,8 +61,11 @@ def _photo(where: str) -> Callable[[Sandbox, Client], dict[str, Any]]:
     return params
 
 
-TAGGED_GEO = "latitude IS NOT NULL AND EXISTS (SELECT 1 FROM tags t WHERE t.photo_id = p.id)"
-UNTAGGED = "latitude IS NULL AND NOT EXISTS (SELECT 1 FROM tags t WHERE t.photo_id = p.id)"
+# The newest recording of getInfo is its owner's view (with <permissions>), the others a visitor's.
+TAGGED_GEO = (f"owner = '{C.USER_NSID}' AND latitude IS NOT NULL"
+              " AND EXISTS (SELECT 1 FROM tags t WHERE t.photo_id = p.id)")
+UNTAGGED = (f"owner != '{C.USER_NSID}' AND latitude IS NULL"
+            " AND NOT EXISTS (SELECT 1 FROM tags t WHERE t.photo_id = p.id)")
 SET_ID = 72157700000000001
 
 
@@ -79,7 +82,7 @@ CASES = [
     Case("flickr.photos.getInfo", ["xml/flickr.photos.getInfo.xml", "xml/alt/flickr.photos.getInfo.python-flickrapi.xml",
                                    "xml/alt/flickr.photos.getInfo.flickrex-joi.xml",
                                    "xml/doc-examples/flickr.photos.getInfo.xml"],
-         _photo(TAGGED_GEO), name="photos.getInfo, tagged and geotagged"),
+         _photo(TAGGED_GEO), auth="oauth", name="photos.getInfo, tagged and geotagged, the owner's"),
     Case("flickr.photos.getInfo", ["xml/alt/flickr.photos.getInfo.flickrex-joi.xml",
                                    "xml/flickr.photos.getInfo.xml"],
          _photo(UNTAGGED), name="photos.getInfo, untagged, no location"),
@@ -238,6 +241,14 @@ def test_json_types_as_flickr(case: Case, own_sandbox) -> None:
     wrong = json_deviations(table, answer)
     print(f"{case.name}: {len(json.dumps(answer))} bytes of JSON, {len(wrong)} deviations")
     assert not wrong, "\n".join(wrong)
+
+
+def test_get_info_permissions_for_the_owner_only(own_sandbox) -> None:
+    """``<permissions>`` (who may comment, add meta) is the owner's to see, as on Flickr."""
+    sb, client = own_sandbox
+    mine = _photo(TAGGED_GEO)(sb, client)
+    assert client.rest("flickr.photos.getInfo", auth="oauth", **mine).ok().find("photo/permissions") is not None
+    assert client.rest("flickr.photos.getInfo", **mine).ok().find("photo/permissions") is None
 
 
 def test_untagged_photo_json_as_python_flickr_api_reads_it(own_sandbox) -> None:

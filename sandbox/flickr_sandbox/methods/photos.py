@@ -120,7 +120,8 @@ def get_info(call: Call) -> list[Node]:
                        "takengranularity": str(column(photo, "datetakengranularity", 0)),
                        "takenunknown": str(column(photo, "datetakenunknown", 0)),
                        "lastupdate": str(photo["lastupdate"])})
-    node.add("permissions", {"permcomment": 3, "permaddmeta": 2})
+    if is_owner:  # who may comment and add tags: shown to the owner only, as on Flickr
+        node.add("permissions", {"permcomment": 3, "permaddmeta": 2})
     node.add("editability", {"cancomment": int(call.caller.nsid is not None),
                              "canaddmeta": int(is_owner)})
     node.add("publiceditability", {"cancomment": 1, "canaddmeta": 0})

@@ -154,7 +154,8 @@ def json_fail(code: int, message: str) -> dict[str, Any]:
 
 def json_bytes(obj: dict[str, Any], callback: str | None) -> bytes:
     """Serialise; wrap in ``callback(...)`` unless nojsoncallback was asked for."""
-    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)  # JSON has no NaN
+    # As PHP's json_encode writes Flickr's: non-ASCII as \uXXXX, "/" as "\/" (no NaN in JSON).
+    text = json.dumps(obj, ensure_ascii=True, separators=(",", ":"), allow_nan=False).replace("/", "\\/")
     if callback:
         text = f"{callback}({text})"
     return text.encode("utf-8")

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: MIT
 """Envelope writer: Flickr's exact XML layout, escaping and JSON mapping."""
+import json
 from decimal import Decimal
 
 from sbclient import fixture_text
 
-from flickr_sandbox.envelope import Node, escape, json_ok, xml_fail, xml_ok
+from flickr_sandbox.envelope import Node, escape, json_bytes, json_ok, xml_fail, xml_ok
 
 
 def test_error_envelope_matches_recorded_bytes():
@@ -62,3 +63,12 @@ def test_empty_list_containers_stay_lists():
     tags.add("tag", {"raw": "A b"}, text="ab")  # one child: still a list
     assert json_ok([photo])["photo"]["tags"] == {"tag": [{"raw": "A b", "_content": "ab"}]}
     assert "\t<notes />\n" in xml_ok([photo]).decode()
+
+
+def test_json_bytes_escaped_as_flickr_writes_them():
+    """PHP's json_encode, as Flickr's answers show: ``"https:\\/\\/..."`` and ``"\\u98a8"``."""
+    node = Node("url", {"type": "photopage"}, text="https://x/p/\u98a8 \\/ \U0001f600")
+    text = json_bytes(json_ok([node]), None).decode("ascii")
+    assert text == ('{"url":{"type":"photopage","_content":"https:\\/\\/x\\/p\\/\\u98a8 \\\\\\/ '
+                    '\\ud83d\\ude00"},"stat":"ok"}')
+    assert json.loads(text)["url"]["_content"] == "https://x/p/\u98a8 \\/ \U0001f600"

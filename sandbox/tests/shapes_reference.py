@@ -3,8 +3,9 @@
 sandbox's JSON answers to (and docs/sandbox.md, "JSON types", prints).
 
 Flickr's JSON is typed field by field and has changed over the years (``"total":"65000"`` in
-2015, ``"total":112301`` in 2024; ``"width_m":"500"`` in 2014, ``"width_m":500`` since 2019);
-where recordings of different years disagree the newest wins. Sources (recorded answers of
+2015, ``"total":112301`` in 2024; ``"width_m":"500"`` in 2014, ``"width_m":500`` in 2019,
+``"width_o":1500`` beside ``"o_width":"1500"`` in 2022); where recordings of different years
+disagree the newest wins. Sources (recorded answers of
 ``format=json``, quoted in public repositories): jeremybrooks/jinx
 ``src/test/resources/response/**`` (2014-2015, every method family), Flickr answers quoted in
 the tests and comments of apps from 2016 to 2024 (photos.search 2024 with numbers for all four

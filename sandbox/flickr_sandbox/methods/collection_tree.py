@@ -21,14 +21,14 @@ def _icons(call: Call, collection: sqlite3.Row) -> dict[str, object]:
 
 
 def _tree(call: Call, collection: sqlite3.Row) -> Node:
-    node = Node("collection", {"id": collection["id"], "title": collection["title"],
+    node = Node("collection", {"id": str(collection["id"]), "title": collection["title"],
                                "description": collection["description"]} | _icons(call, collection))
     for child in call.store.all("SELECT * FROM collections WHERE parent=? ORDER BY position, id",
                                 (collection["id"],)):
         node.children.append(_tree(call, child))
     for row in call.store.all("SELECT s.* FROM collection_sets cs JOIN photosets s ON s.id = cs.set_id"
                               " WHERE cs.collection_id = ? ORDER BY cs.position", (collection["id"],)):
-        node.add("set", {"id": row["id"], "title": row["title"], "description": row["description"]})
+        node.add("set", {"id": str(row["id"]), "title": row["title"], "description": row["description"]})
     return node
 
 
@@ -72,8 +72,8 @@ def get_info(call: Call) -> list[Node]:
         "SELECT (SELECT COUNT(*) FROM collections WHERE parent=?) + (SELECT COUNT(*) FROM collection_sets"
         " WHERE collection_id=?) AS n", (collection["id"], collection["id"]))["n"]
     secret = hashlib.sha1(f"collection-{collection['id']}".encode()).hexdigest()[:10]
-    node = Node("collection", {"id": collection["id"], "child_count": children,
-                               "datecreate": collection["date_create"]} | _icons(call, collection)
+    node = Node("collection", {"id": str(collection["id"]), "child_count": children,
+                               "datecreate": str(collection["date_create"])} | _icons(call, collection)
                 | {"server": 0, "secret": secret})
     node.add("title", text=collection["title"])
     node.add("description", text=collection["description"])
@@ -82,8 +82,8 @@ def get_info(call: Call) -> list[Node]:
         photo = call.store.one(f"SELECT p.* FROM photosets s JOIN photos p ON p.id = s.primary_photo"
                                f" WHERE s.id = ? AND {visible()}", (set_id, call.caller.nsid or ""))
         if photo is not None:
-            icons.add("photo", {"id": photo["id"], "owner": photo["owner"], "secret": photo["secret"],
-                                "server": photo["server"], "farm": photo["farm"], "title": photo["title"],
+            icons.add("photo", {"id": str(photo["id"]), "owner": photo["owner"], "secret": photo["secret"],
+                                "server": str(photo["server"]), "farm": int(photo["farm"]), "title": photo["title"],
                                 "ispublic": photo["ispublic"], "isfriend": photo["isfriend"],
                                 "isfamily": photo["isfamily"]})
     return [node]

@@ -20,9 +20,9 @@ def _comment_node(call: Call, photo: sqlite3.Row, row: sqlite3.Row) -> Node:
     owner = call.store.owner(photo["owner"])
     number = str(row["id"]).rsplit("-", 1)[-1]
     return Node("comment", {
-        "id": row["id"], "author": row["author"], "author_is_deleted": int(author is None),
-        "authorname": author["username"] if author else "", "iconserver": author["iconserver"] if author else 0,
-        "iconfarm": author["iconfarm"] if author else 0, "datecreate": row["datecreate"],
+        "id": str(row["id"]), "author": row["author"], "author_is_deleted": int(author is None),
+        "authorname": author["username"] if author else "", "iconserver": str(author["iconserver"]) if author else 0,
+        "iconfarm": int(author["iconfarm"]) if author else 0, "datecreate": str(row["datecreate"]),
         "permalink": f"{call.base_url}/photos/{person_path(owner)}/{photo['id']}/#comment{number}",
         "path_alias": (author["path_alias"] or "") if author else "",
         "realname": author["realname"] if author else ""}, text=row["text"])
@@ -38,7 +38,7 @@ def get_list(call: Call) -> list[Node]:
         if stamp is not None:
             where.append(f"datecreate {op} ?")
             args.append(stamp)
-    node = Node("comments", {"photo_id": photo["id"]})
+    node = Node("comments", {"photo_id": str(photo["id"])})
     for row in call.store.all(f"SELECT * FROM comments WHERE {' AND '.join(where)} ORDER BY datecreate, id",
                               tuple(args)):
         node.children.append(_comment_node(call, photo, row))

@@ -17,15 +17,15 @@ from .registry import Call, method
 def _neighbour(call: Call, name: str, photo: sqlite3.Row | None, context: str) -> Node:
     """``<prevphoto>``/``<nextphoto>`` as Flickr writes them; ``id="0"`` at either end."""
     if photo is None:
-        return Node(name, {"id": 0})
+        return Node(name, {"id": "0"})
     owner = call.store.owner(photo["owner"])
     faved = call.store.one("SELECT 1 FROM faves WHERE photo_id=? AND nsid=?",
                            (photo["id"], call.caller.nsid or ""))
     return Node(name, {
-        "id": photo["id"], "owner": photo["owner"], "secret": photo["secret"], "server": photo["server"],
-        "farm": photo["farm"], "title": photo["title"],
+        "id": str(photo["id"]), "owner": photo["owner"], "secret": photo["secret"], "server": str(photo["server"]),
+        "farm": int(photo["farm"]), "title": photo["title"],
         "url": f"/photos/{person_path(owner)}/{photo['id']}/in/{context}/",
-        "thumb": size_url(call.base_url, photo, "s"), "license": photo["license"], "media": photo["media"],
+        "thumb": size_url(call.base_url, photo, "s"), "license": str(photo["license"]), "media": photo["media"],
         "is_faved": int(faved is not None)})
 
 
@@ -78,15 +78,15 @@ def get_all_contexts(call: Call) -> list[Node]:
             (row["id"], call.caller.nsid or ""))
         primary = call.store.photo(row["primary_photo"])
         out.append(Node("set", {
-            "title": row["title"], "id": row["id"], "primary": row["primary_photo"],
-            "secret": primary["secret"] if primary else "", "server": primary["server"] if primary else "",
-            "farm": primary["farm"] if primary else "", "view_count": 0, "comment_count": 0,
+            "title": row["title"], "id": str(row["id"]), "primary": str(row["primary_photo"]),
+            "secret": primary["secret"] if primary else "", "server": str(primary["server"]) if primary else "",
+            "farm": int(primary["farm"]) if primary else "", "view_count": 0, "comment_count": 0,
             "count_photo": counts["n"] - counts["videos"], "count_video": counts["videos"]}))
     for group in call.store.all("SELECT g.*, (SELECT COUNT(*) FROM group_photos c WHERE c.group_id = g.nsid)"
                                 " AS pool_count FROM group_photos gp JOIN groups g ON g.nsid = gp.group_id"
                                 " WHERE gp.photo_id = ? ORDER BY g.nsid", (photo["id"],)):
         out.append(Node("pool", {
             "title": group["name"], "url": f"/groups/{group['path_alias'] or group['nsid']}/pool/",
-            "id": group["nsid"], "iconserver": group["iconserver"], "iconfarm": group["iconfarm"],
+            "id": str(group["nsid"]), "iconserver": str(group["iconserver"]), "iconfarm": int(group["iconfarm"]),
             "members": group["members"], "pool_count": group["pool_count"]}))
     return out

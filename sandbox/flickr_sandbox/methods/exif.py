@@ -24,8 +24,8 @@ def get_exif(call: Call) -> list[Node]:
             raise ApiError(2, "Permission denied")
     tags = call.store.all("SELECT * FROM exif WHERE photo_id=? ORDER BY seq", (photo["id"],))
     model = next((t["raw"] for t in tags if t["tag"] == "Model"), "")
-    node = Node("photo", {"id": photo["id"], "secret": photo["secret"], "server": photo["server"],
-                          "farm": photo["farm"], "camera": _CAMERA_NAMES.get(model, model)})
+    node = Node("photo", {"id": str(photo["id"]), "secret": photo["secret"], "server": str(photo["server"]),
+                          "farm": int(photo["farm"]), "camera": _CAMERA_NAMES.get(model, model)})
     for tag in tags:
         item = node.add("exif", {"tagspace": tag["tagspace"], "tagspaceid": 0, "tag": tag["tag"],
                                  "label": tag["label"]})

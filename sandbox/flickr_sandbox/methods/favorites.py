@@ -19,8 +19,8 @@ def get_favorites(call: Call) -> list[Node]:
     photo = find_photo(call)
     page, per_page = call.page_args(10, 50)
     total = call.store.row("SELECT COUNT(*) AS n FROM faves WHERE photo_id=?", (photo["id"],))["n"]
-    node = Node("photo", {"id": photo["id"], "secret": photo["secret"], "server": photo["server"],
-                          "farm": photo["farm"], "page": page, "pages": math.ceil(total / per_page),
+    node = Node("photo", {"id": str(photo["id"]), "secret": photo["secret"], "server": str(photo["server"]),
+                          "farm": int(photo["farm"]), "page": page, "pages": math.ceil(total / per_page),
                           "perpage": per_page, "total": total})
     for row in call.store.all("SELECT f.nsid, f.favedate, u.username FROM faves f JOIN users u ON u.nsid = f.nsid"
                               " WHERE f.photo_id = ? ORDER BY f.favedate DESC, f.nsid LIMIT ? OFFSET ?",

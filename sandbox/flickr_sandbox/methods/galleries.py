@@ -40,9 +40,9 @@ def get_list(call: Call) -> list[Node]:
         item = node.add("gallery", {
             "id": f"{number}-{row['id']}", "gallery_id": row["id"],
             "url": f"{call.base_url}/photos/{person_path(user)}/galleries/{row['id']}",
-            "owner": user["nsid"], "username": user["username"], "iconserver": user["iconserver"],
-            "iconfarm": user["iconfarm"], "primary_photo_id": row["primary_photo"] or 0,
-            "date_create": row["date_create"], "date_update": row["date_update"],
+            "owner": user["nsid"], "username": user["username"], "iconserver": str(user["iconserver"]),
+            "iconfarm": int(user["iconfarm"]), "primary_photo_id": row["primary_photo"] or 0,
+            "date_create": str(row["date_create"]), "date_update": str(row["date_update"]),
             "count_photos": counts["n"] - counts["videos"], "count_videos": counts["videos"],
             "count_views": 0, "count_comments": 0, "sort_group": "",
             "primary_photo_server": primary["server"] if primary else 0,

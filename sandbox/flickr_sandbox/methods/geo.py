@@ -53,7 +53,7 @@ def get_location(call: Call) -> list[Node]:
                                 "accuracy": photo["accuracy"], "context": 0}
     if finest is not None:
         attrs.update(place_id=finest["place_id"], woeid=finest["woeid"])
-    node = Node("photo", {"id": photo["id"]})
+    node = Node("photo", {"id": str(photo["id"])})
     location = node.add("location", attrs)
     for kind in ("neighbourhood", "locality", "county", "region", "country"):
         place = places.get(kind)

@@ -33,5 +33,5 @@ def get_photos(call: Call) -> list[Node]:
     return photo_page(call, "FROM group_photos gp JOIN photos p ON p.id = gp.photo_id JOIN users u"
                             " ON u.nsid = p.owner WHERE " + " AND ".join(where), tuple(args),
                       "gp.dateadded DESC, p.id DESC",
-                      lambda row: {"ownername": row["x_ownername"], "dateadded": row["x_added"]},
+                      lambda row: {"ownername": row["x_ownername"], "dateadded": str(row["x_added"])},
                       columns=", u.username AS x_ownername, gp.dateadded AS x_added")

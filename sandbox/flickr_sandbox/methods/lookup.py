@@ -17,7 +17,7 @@ EMAIL_DOMAIN = "sandbox.invalid"
 
 
 def _user_node(user: sqlite3.Row) -> list[Node]:
-    node = Node("user", {"id": user["nsid"], "nsid": user["nsid"]})
+    node = Node("user", {"id": str(user["nsid"]), "nsid": user["nsid"]})
     node.add("username", text=user["username"])
     return [node]
 

@@ -28,9 +28,9 @@ def has_people(store: Store, photo_id: int) -> int:
 
 def notes_node(store: Store, photo_id: int) -> Node:
     """``<notes>`` as Flickr's getInfo writes it: ``<note id author authorname x y w h>text``."""
-    node = Node("notes")
+    node = Node("notes", list_of="note")
     for row in store.all("SELECT n.*, u.username FROM notes n LEFT JOIN users u ON u.nsid = n.author"
                          " WHERE n.photo_id = ? ORDER BY n.id", (photo_id,)):
-        node.add("note", {"id": row["id"], "author": row["author"], "authorname": row["username"] or "",
-                          "x": row["x"], "y": row["y"], "w": row["w"], "h": row["h"]}, text=row["text"])
+        node.add("note", {"id": str(row["id"]), "author": row["author"], "authorname": row["username"] or "",
+                          "x": str(row["x"]), "y": str(row["y"]), "w": str(row["w"]), "h": str(row["h"])}, text=row["text"])
     return node

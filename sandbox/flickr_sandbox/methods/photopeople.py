@@ -24,7 +24,7 @@ def get_list(call: Call) -> list[Node]:
     node = Node("people", {"total": len(rows), "photo_width": width, "photo_height": height})
     for row in rows:
         attrs: dict[str, object] = {"nsid": row["nsid"], "username": row["username"],
-                                    "iconserver": row["iconserver"], "iconfarm": row["iconfarm"],
+                                    "iconserver": str(row["iconserver"]), "iconfarm": int(row["iconfarm"]),
                                     "realname": row["realname"], "added_by": row["added_by"]}
         if row["x"] is not None:
             attrs.update(x=row["x"], y=row["y"], w=row["w"], h=row["h"])

@@ -16,7 +16,7 @@ def get_list_user(call: Call) -> list[Node]:
     rows = call.store.all(f"SELECT DISTINCT t.tag FROM tags t JOIN photos p ON p.id = t.photo_id"
                           f" WHERE p.owner = ? AND t.author = p.owner AND {visible()} ORDER BY t.tag",
                           (user["nsid"], call.caller.nsid or ""))
-    who = Node("who", {"id": user["nsid"]})
+    who = Node("who", {"id": str(user["nsid"])})
     tags = who.add("tags")
     for row in rows:
         tags.add("tag", text=row["tag"])

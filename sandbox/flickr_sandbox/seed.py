@@ -97,8 +97,10 @@ def seed(store: Store) -> None:
         return
     rng = random.Random(SEED)
     with store.transaction():
+        # Pro accounts: Flickr's 2025 rule for free accounts (downloads.py) withholds the large
+        # sizes of their All Rights Reserved photos; the default seed keeps every size.
         store.many("INSERT INTO users(nsid, username, realname, path_alias, location, description,"
-                   " date_joined, iconserver, iconfarm) VALUES (?,?,?,?,?,?,?,?,?)",
+                   " date_joined, iconserver, iconfarm, ispro) VALUES (?,?,?,?,?,?,?,?,?,1)",
                    [u + (C.SERVER, C.FARM) for u in USERS])
         store.many("INSERT INTO places VALUES (?,?,?,?,?,?,?,?,?,?)", PLACES)
         owners = [C.USER_NSID] * 100 + [C.OTHER_NSID] * 120 + [C.THIRD_NSID] * 80

@@ -23,7 +23,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Tuple, Union
 
 from . import constants as C
-from . import faults, files, oauth_endpoints, rest, tls, uploads
+from . import faults, files, oauth_endpoints, rest, tls, uploads, videos
 from . import response as R
 from .errors import BodyError
 from .request import MAX_UPLOAD_BYTES, Prepared, Request, Site
@@ -70,6 +70,9 @@ def route(req: Request) -> Callable[[Request], Prepared] | None:
     match = files.PHOTO_PATH.match(req.path)
     if match:
         return lambda r: files.prepare(r, match)
+    played = videos.PLAY_PATH.match(req.path)
+    if played:
+        return lambda r: videos.prepare(r, played)
     return None
 
 

@@ -22,10 +22,10 @@ import layers  # noqa: E402  (the shared checker)
 # or "pictures.NAME"; the table names the package ("methods", "pictures") for all of them.
 LAYERS: list[tuple[str, set[str]]] = [
     ("base", {"constants", "errors", "params", "catalogue", "settings"}),
-    ("state", {"store", "seed"}),
+    ("state", {"store", "seed", "downloads"}),
     ("pictures", {"pictures"}),
     ("protocol", {"oauth", "auth", "multipart", "envelope", "images", "tls", "request", "response"}),
-    ("methods and faults", {"methods", "faults"}),
+    ("methods and faults", {"methods", "faults", "videos"}),
     ("endpoints", {"rest", "uploads", "oauth_endpoints", "files"}),
     ("server", {"server"}),
     ("entry", {"__init__", "__main__", "launch"}),

@@ -76,7 +76,8 @@ def photo_list(call: Call, where: list[str], args: list[object], order: str,
                           tuple(args) + (per_page, (page - 1) * per_page))
     extras = parse_extras(call.arg("extras"))
     photos = Node("photos", paginate(total, page, per_page))
-    photos.children = [photo_element(call.store, call.base_url, row, extras) for row in rows]
+    photos.children = [photo_element(call.store, call.base_url, row, extras, viewer=call.caller.nsid)
+                       for row in rows]
     return [photos]
 
 

@@ -8,6 +8,7 @@ import math
 import sqlite3
 from typing import Optional, Tuple
 
+from ..downloads import RESTRICTED, may_download
 from ..envelope import Node
 from ..store import Store
 
@@ -88,13 +89,19 @@ def parse_extras(value: str) -> set[str]:
     return {e.strip() for e in value.split(",") if e.strip()}
 
 
+# Extras whose answer depends on whether the viewer may download the large sizes.
+_DOWNLOAD_EXTRAS = {"original_format", "usage", "url_o", "url_h", "url_k"}
+
+
 def photo_element(store: Store, base_url: str, photo: sqlite3.Row, extras: set[str],
-                  leading: dict[str, object] | None = None) -> Node:
-    """A ``<photo>`` of a standard photo list with the requested extras.
+                  leading: dict[str, object] | None = None, viewer: str | None = None) -> Node:
+    """A ``<photo>`` of a standard photo list with the requested extras, as ``viewer`` (an NSID,
+    None: not logged in) sees it.
 
     Attribute order follows fixtures/flickr.interestingness.getList.xml.
     ``leading`` holds list-specific attributes placed after ``title`` (isprimary).
     """
+    downloadable = may_download(store, photo, viewer) if extras & _DOWNLOAD_EXTRAS else True
     attrs = {"id": photo["id"], "owner": photo["owner"], "secret": photo["secret"],
              "server": photo["server"], "farm": photo["farm"], "title": photo["title"]}
     attrs.update(leading or {})
@@ -110,7 +117,8 @@ def photo_element(store: Store, base_url: str, photo: sqlite3.Row, extras: set[s
     if "last_update" in extras:
         attrs["lastupdate"] = photo["lastupdate"]
     if "date_taken" in extras:
-        attrs.update(datetaken=photo["datetaken"], datetakengranularity=0, datetakenunknown=0)
+        attrs.update(datetaken=photo["datetaken"], datetakengranularity=photo["datetakengranularity"],
+                     datetakenunknown=0)
     if owner is not None and "owner_name" in extras:
         attrs["ownername"] = owner["realname"] or owner["username"]
     if owner is not None and "icon_server" in extras:
@@ -123,7 +131,7 @@ def photo_element(store: Store, base_url: str, photo: sqlite3.Row, extras: set[s
             attrs["tags"] = " ".join(t["tag"] for t in tags if not t["machine_tag"])
         if "machine_tags" in extras:
             attrs["machine_tags"] = " ".join(t["tag"] for t in tags if t["machine_tag"])
-    if "original_format" in extras:
+    if "original_format" in extras and downloadable:
         attrs.update(originalsecret=photo["originalsecret"], originalformat=photo["originalformat"])
     if "geo" in extras:
         if photo["latitude"] is None:
@@ -136,12 +144,14 @@ def photo_element(store: Store, base_url: str, photo: sqlite3.Row, extras: set[s
                          place_id=photo["place_id"] or "", woeid=place["woeid"] if place else "",
                          geo_is_public=1, geo_is_contact=0, geo_is_friend=0, geo_is_family=0)
     if "media" in extras:
-        attrs.update(media=photo["media"], media_status="ready")
+        attrs.update(media=photo["media"], media_status=photo["media_status"])
+    if "usage" in extras:
+        attrs.update(can_download=int(downloadable), can_blog=1, can_print=1, can_share=1)
     for key in URL_EXTRAS:
         if f"url_{key}" in extras:
             size = _BY_EXTRA[key]
             dims = size_dims(photo, size)
-            if dims:
+            if dims and (downloadable or size[1] not in RESTRICTED):
                 attrs[f"url_{key}"] = size_url(base_url, photo, size[1])
                 attrs[f"height_{key}"] = dims[1]
                 attrs[f"width_{key}"] = dims[0]

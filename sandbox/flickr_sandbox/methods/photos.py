@@ -8,6 +8,8 @@ import shlex
 import sqlite3
 import time
 
+from .. import videos
+from ..downloads import RESTRICTED, may_download
 from ..envelope import Node
 from ..errors import ApiError
 from ..pictures import forget
@@ -100,12 +102,15 @@ def get_info(call: Call) -> list[Node]:
     photo = _visible_photo(call)
     owner = call.store.owner(photo["owner"])
     is_owner = photo["owner"] == call.caller.nsid
-    node = Node("photo", {
+    downloadable = may_download(call.store, photo, call.caller.nsid)
+    attrs: dict[str, object] = {
         "id": photo["id"], "secret": photo["secret"], "server": photo["server"], "farm": photo["farm"],
         "dateuploaded": photo["dateupload"], "isfavorite": 0, "license": photo["license"],
-        "safety_level": photo["safety_level"], "rotation": 0,
-        "originalsecret": photo["originalsecret"], "originalformat": photo["originalformat"],
-        "views": photo["views"], "media": photo["media"]})
+        "safety_level": photo["safety_level"], "rotation": 0}
+    if downloadable:  # Flickr shows the original's secret only to who may have the original
+        attrs.update(originalsecret=photo["originalsecret"], originalformat=photo["originalformat"])
+    attrs.update(views=photo["views"], media=photo["media"])
+    node = Node("photo", attrs)
     node.add("owner", {"nsid": owner["nsid"], "username": owner["username"],
                        "realname": owner["realname"], "location": owner["location"],
                        "iconserver": owner["iconserver"], "iconfarm": owner["iconfarm"],
@@ -115,12 +120,12 @@ def get_info(call: Call) -> list[Node]:
     node.add("visibility", {"ispublic": photo["ispublic"], "isfriend": photo["isfriend"],
                             "isfamily": photo["isfamily"]})
     node.add("dates", {"posted": photo["dateupload"], "taken": photo["datetaken"],
-                       "takengranularity": 0, "takenunknown": 0, "lastupdate": photo["lastupdate"]})
+                       "takengranularity": photo["datetakengranularity"], "takenunknown": 0, "lastupdate": photo["lastupdate"]})
     node.add("permissions", {"permcomment": 3, "permaddmeta": 2})
     node.add("editability", {"cancomment": int(call.caller.nsid is not None),
                              "canaddmeta": int(is_owner)})
     node.add("publiceditability", {"cancomment": 1, "canaddmeta": 0})
-    node.add("usage", {"candownload": 1, "canblog": 1, "canprint": 1, "canshare": 1})
+    node.add("usage", {"candownload": int(downloadable), "canblog": 1, "canprint": 1, "canshare": 1})
     node.add("comments", text=0)
     node.add("notes")
     node.add("people", {"haspeople": 0})
@@ -143,6 +148,11 @@ def get_info(call: Call) -> list[Node]:
     urls = node.add("urls")
     urls.add("url", {"type": "photopage"},
              text=f"{call.base_url}/photos/{owner['path_alias'] or owner['nsid']}/{photo['id']}/")
+    if photo["media"] == "video":
+        ready = photo["media_status"] == "ready"
+        node.add("video", {"ready": int(ready), "failed": 0, "pending": int(not ready),
+                           "duration": photo["duration"] or videos.DEFAULT_DURATION,
+                           "width": photo["width"], "height": photo["height"]})
     return [node]
 
 
@@ -151,13 +161,17 @@ def get_sizes(call: Call) -> list[Node]:
     photo = _visible_photo(call)
     owner = call.store.owner(photo["owner"])
     page = f"{call.base_url}/photos/{owner['path_alias'] or owner['nsid']}/{photo['id']}/sizes"
-    sizes = Node("sizes", {"canblog": 1, "canprint": 1, "candownload": 1})
+    downloadable = may_download(call.store, photo, call.caller.nsid)
+    sizes = Node("sizes", {"canblog": 1, "canprint": 1, "candownload": int(downloadable)})
     for size in SIZES:
         dims = size_dims(photo, size)
-        if dims:
+        if dims and (downloadable or size[1] not in RESTRICTED):
+            # A video's pictures (its poster frame) are photos; its video sizes follow them.
             sizes.add("size", {"label": size[0], "width": dims[0], "height": dims[1],
                                "source": size_url(call.base_url, photo, size[1]),
-                               "url": f"{page}/{size[2]}/", "media": photo["media"]})
+                               "url": f"{page}/{size[2]}/", "media": "photo"})
+    for attrs in videos.video_sizes(call.base_url, owner, photo, downloadable):
+        sizes.add("size", attrs)
     return [sizes]
 
 

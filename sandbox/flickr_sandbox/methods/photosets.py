@@ -114,7 +114,8 @@ def get_photos(call: Call) -> list[Node]:
                              "title": row["title"], "total": len(members)})
     for photo in members[(page - 1) * per_page: page * per_page]:
         node.children.append(photo_element(call.store, call.base_url, photo, extras,
-                                           {"isprimary": int(photo["id"] == row["primary_photo"])}))
+                                           {"isprimary": int(photo["id"] == row["primary_photo"])},
+                                           viewer=call.caller.nsid))
     return [node]
 
 

@@ -66,6 +66,12 @@ def json_ok(payload: list[envelope.Node], callback: str | None) -> Response:
                     envelope.JSON_CONTENT_TYPE)
 
 
+def too_many_requests(retry_after: int) -> Response:
+    """Flickr's answer to a key over its calls per hour (and the ``http429`` fault's)."""
+    return html(429, "429 Too Many Requests", "You have sent too many requests in a given amount of time.",
+                [("Retry-After", str(retry_after))])
+
+
 def open_file(f: BinaryIO, content_type: str) -> Response:
     """A 200 whose body is the open file ``f``, read in 64 KiB pieces as it is sent, then closed."""
     return Response(200, _file_chunks(f), content_type, length=os.fstat(f.fileno()).st_size)

@@ -15,7 +15,7 @@ from ..errors import ApiError
 from ..pictures import forget
 from ..seed import is_machine_tag, normalize_tag
 from ..store import Store
-from .criteria import NEWEST_FIRST, date_criteria, machine_tag_criteria, photo_list, resolve_user
+from .criteria import NEWEST_FIRST, SEARCH_CAP, date_criteria, machine_tag_criteria, photo_list, resolve_user
 from .photolist import SIZES, can_see, fmt_coord, size_dims, size_url
 from .registry import Call, method, photo_not_found
 
@@ -79,7 +79,7 @@ def search(call: Call) -> list[Node]:
         where.append("p.media = ?")
         args.append(media[:-1])
     order = _SORTS.get(call.arg("sort", "date-posted-desc"), _SORTS["date-posted-desc"])
-    return photo_list(call, where, args, order)
+    return photo_list(call, where, args, order, cap=SEARCH_CAP)
 
 
 def _visible_photo(call: Call) -> sqlite3.Row:

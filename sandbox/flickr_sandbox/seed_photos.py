@@ -21,7 +21,7 @@ import random
 import time
 
 from . import constants as C
-from .seed import FIRST_SET_ID, LOCALITIES, TAGS, is_machine_tag, normalize_tag, photo_secrets
+from .seed import FIRST_SET_ID, TAGS, is_machine_tag, normalize_tag, photo_secrets, random_geo
 from .store import Store
 
 SEED = 20261126
@@ -90,13 +90,7 @@ def seed_photos(store: Store, count: int) -> int:
                       time.strftime("%Y-%m-01 00:00:00", taken) if granularity == 4 else
                       time.strftime("%Y-01-01 00:00:00", taken))
         title = "" if i % 13 == 5 else f"{TITLES[i % len(TITLES)]}"
-        lat = lon = accuracy = place_id = None
-        if rng.random() < 0.4:
-            place = rng.choice(LOCALITIES)
-            place_id = place[0]
-            lat = round(place[7] + rng.uniform(-0.05, 0.05), 6)
-            lon = round(place[8] + rng.uniform(-0.05, 0.05), 6)
-            accuracy = rng.randrange(11, 17)
+        lat, lon, accuracy, place_id = random_geo(rng, 0.4)
         secret, original = photo_secrets(photo_id)
         photos.append((photo_id, C.USER_NSID, secret, original, C.SERVER, C.FARM, title,
                        DESCRIPTIONS[i % len(DESCRIPTIONS)], public, friend, family, rng.choice(LICENSES),

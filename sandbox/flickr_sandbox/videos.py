@@ -31,7 +31,8 @@ PLAY_PATH = re.compile(r"^/photos/([^/]+)/(\d+)/play/(site|mobile|hd|orig)/([0-9
 # label, kind in the play URL, longest edge (None: the original's); in getSizes' order.
 VIDEO_SIZES = [("Site MP4", "site", 640), ("Mobile MP4", "mobile", 480), ("HD MP4", "hd", 1280),
                ("Video Original", "orig", None)]
-# video.getStreamInfo's stream types (gallery-dl ranks them: orig, 1080p, 720p, 360p, 288p...).
+# video.getStreamInfo's stream types by play kind, best first (gallery-dl ranks them: orig, 1080p,
+# 720p, 360p, 288p...).
 STREAM_TYPES = {"orig": "orig", "hd": "720p", "site": "360p", "mobile": "288p"}
 DEFAULT_DURATION = 10  # seconds, for a video whose duration is unknown (an upload)
 PLAYER = "https://www.flickr.com/apps/video/stewart.swf?v=2968162862"

@@ -106,7 +106,8 @@ def test_a_ready_video_lists_flickrs_video_sizes_and_serves_an_mp4(seeded, tmp_p
     assert info.find("video").attrib == {"ready": "1", "failed": "0", "pending": "0",
                                          "duration": str(video["duration"]), "width": "1920", "height": "1080"}
     streams = client.rest("flickr.video.getStreamInfo", photo_id=video["id"], secret=video["secret"]).ok()
-    assert [(s.get("type"), s.text) for s in streams.iter("stream")][0] == ("orig", original)
+    listed_streams = [(s.get("type"), s.text) for s in streams.iter("stream")]
+    assert [t for t, _ in listed_streams] == ["orig", "720p", "360p", "288p"] and listed_streams[0][1] == original
     assert client.rest("flickr.video.getStreamInfo", photo_id=video["id"], secret="0").err()[0] == 1
 
 

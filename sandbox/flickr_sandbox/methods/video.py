@@ -26,7 +26,7 @@ def get_stream_info(call: Call) -> list[Node]:
     owner = call.store.owner(photo["owner"])
     downloadable = may_download(call.store, photo, call.caller.nsid)
     streams = Node("streams")
-    for _, kind, _ in reversed(videos.VIDEO_SIZES):
+    for kind in videos.STREAM_TYPES:  # best first
         if videos.video_dims(photo, kind) is None or (kind == "orig" and not downloadable):
             continue
         streams.add("stream", {"type": videos.STREAM_TYPES[kind]},

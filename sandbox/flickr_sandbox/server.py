@@ -298,6 +298,8 @@ class Sandbox(SettingsView):
 
     ``sb.settings`` (also as ``sb.url``, ``sb.api_key``... ``sb.data_dir``, ``sb.ca_file``) is what
     a client needs. ``data_dir=None`` uses a fresh temporary directory, removed by :meth:`stop`.
+    ``seed_photos``, ``budget_per_hour`` and ``clock_speed`` are ``--seed-photos``,
+    ``--budget-per-hour`` and ``--clock-speed`` (0, 0 and 1: none, no limit, real time).
     """
 
     user_nsid = C.USER_NSID

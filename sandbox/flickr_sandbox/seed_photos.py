@@ -7,12 +7,13 @@ Flickr's 2025 rule then withholds the large sizes of its All Rights Reserved and
 items, ``downloads.py``), public, friends-only, family-only, friends-and-family and private
 items, geotags with places, tags and machine tags, titles with characters that break naive
 file names and markup, taken dates across the years with their granularity (exact, month,
-year, circa), every licence, albums (one item may be in several, some in none) and
-collections of albums.  The same N gives the same rows; nothing of the default seed changes
+year, circa), every licence, albums (one item may be in several, some in none); and what
+``seed_extras`` adds to any photos (EXIF, comments, notes, people, faves, group pools,
+galleries, collections of the albums).  The same N gives the same rows; nothing of the default seed changes
 but the sandbox user's Pro flag.
 
 Rows only: pictures and videos are drawn on first request (``pictures``), so 20,000 items
-seed in a second or two.
+seed in a few seconds.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import time
 
 from . import constants as C
 from .seed import FIRST_SET_ID, TAGS, is_machine_tag, normalize_tag, photo_secrets, random_geo
+from .seed_extras import EXTRAS_SEED, seed_extras
 from .store import Store
 
 SEED = 20261126
@@ -110,6 +112,8 @@ def seed_photos(store: Store, count: int) -> int:
                    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", photos)
         store.many("INSERT INTO tags VALUES (?,?,?,?,?,?)", tags)
         _albums(store, [row[0] for row in photos], [row[12] for row in photos])
+        # EXIF, comments, notes, people, faves, group pools, galleries, and collections of the albums.
+        seed_extras(store, random.Random(EXTRAS_SEED + count), [(row[0], row[1]) for row in photos])
         # A free account: Flickr's 2025 rule withholds what downloads.py says.
         store.run("UPDATE users SET ispro = 0 WHERE nsid = ?", (C.USER_NSID,))
         last = store.row("SELECT value FROM counters WHERE name='photo'")["value"]
@@ -119,8 +123,8 @@ def seed_photos(store: Store, count: int) -> int:
 
 
 def _albums(store: Store, ids: list[int], uploads: list[int]) -> None:
-    """Albums of ALBUM_SIZE consecutive items (the last item of each left out: in no album), a
-    "Best of" album of every 50th item (so items are in two), and a collection per year of them."""
+    """Albums of ALBUM_SIZE consecutive items (the last item of each left out: in no album) and a
+    "Best of" album of every 50th item (so items are in two)."""
     albums: list[tuple[int, str, list[int], int]] = []
     for n, start in enumerate(range(0, len(ids), ALBUM_SIZE)):
         members = ids[start:start + ALBUM_SIZE - 1] or ids[start:start + 1]
@@ -134,13 +138,3 @@ def _albums(store: Store, ids: list[int], uploads: list[int]) -> None:
                [(set_id, photo_id, pos) for set_id, _, members, _ in albums for pos, photo_id in enumerate(members)])
     last = store.row("SELECT value FROM counters WHERE name='photoset'")["value"]
     store.run("UPDATE counters SET value=? WHERE name='photoset'", (max(last, albums[-1][0]),))
-    years: dict[int, list[int]] = {}
-    for set_id, _, _, created in albums:
-        years.setdefault(time.gmtime(created).tm_year, []).append(set_id)
-    number = C.USER_NSID.split("@")[0]
-    collections = [(f"{number}-{FIRST_SET_ID + 500 + n}", year, sets) for n, (year, sets) in enumerate(sorted(years.items()))]
-    store.many("INSERT INTO collections(id, owner, title, description, date_create, position) VALUES (?,?,?,?,?,?)",
-               [(cid, C.USER_NSID, f"{year} & before <albums>" if n == 0 else f"{year}",
-                 f"The albums of {year}.", 1700000000 + n, n) for n, (cid, year, _) in enumerate(collections)])
-    store.many("INSERT INTO collection_sets VALUES (?,?,?)",
-               [(cid, set_id, pos) for cid, _, sets in collections for pos, set_id in enumerate(sets)])

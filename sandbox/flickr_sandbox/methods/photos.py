@@ -16,6 +16,7 @@ from ..pictures import forget
 from ..seed import is_machine_tag, normalize_tag
 from ..store import Store
 from .criteria import NEWEST_FIRST, SEARCH_CAP, date_criteria, machine_tag_criteria, photo_list, resolve_user
+from .photo_social import count_comments, has_people, is_favorite, notes_node
 from .photolist import SIZES, can_see, fmt_coord, size_dims, size_url
 from .registry import Call, method, photo_not_found
 
@@ -105,8 +106,8 @@ def get_info(call: Call) -> list[Node]:
     downloadable = may_download(call.store, photo, call.caller.nsid)
     attrs: dict[str, object] = {
         "id": photo["id"], "secret": photo["secret"], "server": photo["server"], "farm": photo["farm"],
-        "dateuploaded": photo["dateupload"], "isfavorite": 0, "license": photo["license"],
-        "safety_level": photo["safety_level"], "rotation": 0}
+        "dateuploaded": photo["dateupload"], "isfavorite": is_favorite(call.store, photo["id"], call.caller.nsid),
+        "license": photo["license"], "safety_level": photo["safety_level"], "rotation": 0}
     if downloadable:  # Flickr shows the original's secret only to who may have the original
         attrs.update(originalsecret=photo["originalsecret"], originalformat=photo["originalformat"])
     attrs.update(views=photo["views"], media=photo["media"])
@@ -126,9 +127,9 @@ def get_info(call: Call) -> list[Node]:
                              "canaddmeta": int(is_owner)})
     node.add("publiceditability", {"cancomment": 1, "canaddmeta": 0})
     node.add("usage", {"candownload": int(downloadable), "canblog": 1, "canprint": 1, "canshare": 1})
-    node.add("comments", text=0)
-    node.add("notes")
-    node.add("people", {"haspeople": 0})
+    node.add("comments", text=count_comments(call.store, photo["id"]))
+    node.children.append(notes_node(call.store, photo["id"]))
+    node.add("people", {"haspeople": has_people(call.store, photo["id"])})
     tags = node.add("tags")
     author_num = owner["nsid"].split("@")[0]
     for tag in call.store.tags(photo["id"]):

@@ -171,6 +171,13 @@ def test_the_owners_download_setting_refuses_others_only(fresh_sandbox):
     assert owner.get("candownload") == "1" and "Original" in {s["label"] for s in listed}
     info = client.rest("flickr.photos.getInfo", photo_id=photo["id"]).ok().find("photo")
     assert info.find("usage").get("candownload") == "0" and info.get("originalsecret") is None
+    # Every list's extras follow the same rule, for the caller of each (a search, the owner's getNotInSet).
+    for method, auth, expected in (("flickr.photos.search", "none", False), ("flickr.photos.search", "oauth", True),
+                                   ("flickr.photos.getNotInSet", "oauth", True)):
+        listing = client.rest(method, auth=auth, user_id=C.USER_NSID, per_page=500, extras="url_o,usage").ok()
+        elements = list(listing.iter("photo"))
+        assert elements and all((p.get("url_o") is not None) == expected for p in elements), (method, auth)
+        assert {p.get("can_download") for p in elements} == {str(int(expected))}, (method, auth)
     path = f"/photos/{photo['server']}/{photo['id']}_{size_secret(photo, 'o')}_o.jpg"
     assert client.raw("GET", path).status == 200
     fresh_sandbox.store.run("UPDATE users SET download = 4 WHERE nsid = ?", (C.USER_NSID,))

@@ -19,7 +19,7 @@ from . import _ffi, _response, errors
 from . import upload as _upload  # the module: `upload` is a method name in the class
 from .upload import Progress, Source
 from ._threaded_iter import in_executor
-from .harvest.async_harvest import AsyncHarvest
+from ._harvest.async_harvest import AsyncHarvest
 from .api import AsyncMethods
 from .client import POST, Flickr, OptionValue, RequestFuture, _on_done, _start_async, _verb
 

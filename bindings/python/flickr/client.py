@@ -25,7 +25,7 @@ from .upload import Progress, Source
 
 if TYPE_CHECKING:
     from .oauth import OAuth
-    from .harvest import Harvest
+    from ._harvest import Harvest
 
 OptionValue = Union[str, int, bool, None]
 #: How a request's response becomes its future's result.
@@ -594,7 +594,7 @@ class Flickr(Methods):
         ``shard=(k, n)`` takes the k-th of n parts, for n processes. ``.report`` tells its
         completeness. See docs/harvest.md.
         """
-        from .harvest import Harvest
+        from ._harvest import Harvest
 
         return Harvest(self, method, dates=dates, min_slice=min_slice, checkpoint=checkpoint, shard=shard, **params)
 

@@ -15,7 +15,7 @@ import time
 import pytest
 
 import flickr
-from flickr.harvest import Harvest
+from flickr._harvest import Harvest
 from libtest import answering, cli_env, run_cli, running_sandbox
 
 SEEDED = 25_000

@@ -15,7 +15,7 @@ from .common import (CLIError, _whole_number, add_credential_options, add_global
 
 if TYPE_CHECKING:
     from .. import Flickr
-    from ..harvest import Harvest
+    from .._harvest import Harvest
     from .common import Subparsers
 
 #: img2dataset's CSV input: `url` and `caption` (its --url_col and --caption_col), then columns

@@ -2,7 +2,8 @@
 """Every result of a search-like method, past the cap on what Flickr serves per query.
 
 Flickr gives at most the first 4,000 results of a query (then pages repeat). A harvest asks page 1
-of a date slice and reads its ``total``: over the cap, the slice is cut in two by time, down to a
+of a date slice and reads its ``total``: over the cap, the slice is cut by time (into as many parts
+as would each fit were its items spread evenly), down to a
 minimum slice, below which it is asked once per licence; a slice within the cap is paged through.
 Slices never overlap, and ids are remembered besides (pages shift while new photos arrive), so each
 item is given out once. See docs/harvest.md.
@@ -12,7 +13,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Generator, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .. import errors
 from . import checkpoint
@@ -21,8 +22,12 @@ from .idset import IdSet
 from .report import Report
 from .slices import DATE_ARGUMENTS, EARLIEST, LATEST, Slice, parts
 
-if TYPE_CHECKING:
-    from ..client import Flickr
+
+
+class Caller(Protocol):
+    """What a harvest calls through: a `Flickr` (any object with its `call`)."""
+
+    def call(self, method: str, /, *, post: bool | None = None, **params: Any) -> dict[str, Any]: ...
 
 CAP = 4000  # flickr.photos.search: "Flickr will return at most the first 4,000 results"
 PER_PAGE = 500  # the most Flickr gives per page
@@ -53,7 +58,7 @@ class Harvest(Iterator[dict[str, Any]]):
     full, and a harvest given an existing checkpoint of the same query continues from it.
     """
 
-    def __init__(self, api: Flickr, method: str, *, dates: str = "upload", min_slice: int = MIN_SLICE,
+    def __init__(self, api: Caller, method: str, *, dates: str = "upload", min_slice: int = MIN_SLICE,
                  checkpoint: str | None = None, shard: tuple[int, int] = (1, 1), cap: int = CAP,
                  per_page: int = PER_PAGE, **params: Any) -> None:
         if dates not in DATE_ARGUMENTS:
@@ -151,7 +156,10 @@ class Harvest(Iterator[dict[str, Any]]):
     def _split(self, piece: Slice, total: int) -> bool:
         """Replaces an over-cap slice by its parts; False when it is as small as it may be."""
         if piece.seconds > self.query["min_slice"]:
-            self._pending[0:1] = piece.halves()
+            # Cut in as many parts as would each fit if the items were spread evenly (at least two):
+            # fewer wasted first pages than halving, which asks every level of the tree.
+            wanted = max(2, math.ceil(total * 4 / (self.query["cap"] * 3)))
+            self._pending[0:1] = parts(piece.lo, piece.hi, min(wanted, piece.seconds // self.query["min_slice"] + 1))
         elif piece.license is None:
             self._pending[0:1] = [Slice(piece.lo, piece.hi, n) for n in self._all_licenses()]
         else:

@@ -27,10 +27,6 @@ class Slice:
     def seconds(self) -> int:
         return self.hi - self.lo + 1
 
-    def halves(self) -> tuple[Slice, Slice]:
-        middle = self.lo + (self.hi - self.lo) // 2
-        return Slice(self.lo, middle, self.license), Slice(middle + 1, self.hi, self.license)
-
     def arguments(self, dates: str) -> dict[str, str]:
         low, high = DATE_ARGUMENTS[dates]
         args = {low: date_text(self.lo, dates), high: date_text(self.hi, dates)}

@@ -198,3 +198,42 @@ def test_bad_arguments_are_clear_errors(api):
                          ({"license": "cc"}, "unix seconds|licence ids")]:
         with pytest.raises(flickr.InvalidArgument, match=what):
             Harvest(api, "flickr.photos.search", user_id="me", **kwargs)
+
+
+def c_harvest(api, path, limit=None):
+    """Items of the C harvest (flickr_harvest_*) with a checkpoint at `path`: ids, and its report."""
+    import ctypes
+
+    from flickr import _ffi, _response
+
+    lib = _ffi.lib()
+    ids = []
+    with _ffi.HarvestHandle() as handle:
+        lib.flickr_harvest_new(handle.out, api._live(), b"flickr.photos.search", _ffi.params_array({"user_id": "me"}),
+                               _ffi.params_array({"checkpoint": path}))
+        item = _ffi.ValuePtr()
+        while limit is None or len(ids) < limit:
+            lib.flickr_harvest_next(ctypes.byref(item), handle)
+            if not item:
+                break
+            ids.append(_response.value_json(item)["id"])
+        report = ctypes.c_void_p()
+        lib.flickr_harvest_report(ctypes.byref(report), handle)
+        return ids, json.loads(_ffi.take_string(report.value))
+
+
+def test_one_checkpoint_for_the_c_and_the_python_harvest(api, tmp_path):
+    """The C harvest and the binding's write the same checkpoint: each continues the other's."""
+    path = str(tmp_path / "shared.json")
+    first, _ = c_harvest(api, path, limit=6000)
+    python = api.harvest("flickr.photos.search", user_id="me", checkpoint=path)
+    second = [item["id"] for item in python]
+    assert len(set(first) | set(second)) == ALL and python.report.items == ALL
+    print(f"C then Python: {len(first)} + {len(second)} items, report {python.report.to_json()}")
+    path = str(tmp_path / "shared2.json")
+    third = api.harvest("flickr.photos.search", user_id="me", checkpoint=path)
+    taken = [next(third)["id"] for _ in range(9000)]
+    third.close()
+    rest, report = c_harvest(api, path)
+    print(f"Python then C: {len(taken)} + {len(rest)} items, report {report}")
+    assert len(set(taken) | set(rest)) == ALL and report["items"] == ALL and report["complete"]

@@ -111,6 +111,23 @@ static void test_checkpoint(flickr_context *ctx, const char *dir) {
     unlink(path);
 }
 
+static void test_unfinished_slice(flickr_context *ctx) {
+    /* 2008: one slice within the cap (1,469 items), nothing else pending while it is paged. */
+    const char *params[] = {"user_id", "me", "min_upload_date", "1199145600", "max_upload_date", "1230768000", NULL};
+    flickr_harvest *harvest = NULL;
+    char *json;
+    CHECK_EQ_INT(flickr_harvest_new(&harvest, ctx, "flickr.photos.search", params, NULL), FLICKR_OK);
+    CHECK_EQ_INT(take(harvest, 100), 100);
+    json = report(harvest); /* the slice being paged is not done */
+    CHECK(json && strstr(json, "\"slices_pending\":1,") && strstr(json, "\"finished\":false"));
+    flickr_free(json);
+    CHECK_EQ_INT(take(harvest, -1), 1369);
+    json = report(harvest);
+    CHECK(json && strstr(json, "\"slices_pending\":0,") && strstr(json, "\"complete\":true"));
+    flickr_free(json);
+    flickr_harvest_free(harvest);
+}
+
 static void test_shards(flickr_context *ctx) {
     const char *params[] = {"user_id", "me", NULL};
     const char *shards[][3] = {{"shard", "1/3", NULL}, {"shard", "2/3", NULL}, {"shard", "3/3", NULL}};
@@ -170,6 +187,7 @@ int main(void) {
     CHECK(mkdtemp(dir) != NULL);
     test_every_item_once(ctx);
     test_checkpoint(ctx, dir);
+    test_unfinished_slice(ctx);
     test_shards(ctx);
     test_licence_split(ctx);
     test_bad_options(ctx);

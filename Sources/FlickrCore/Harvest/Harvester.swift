@@ -50,7 +50,6 @@ package final class Harvester: @unchecked Sendable {
         self.context = context
         self.query = query
         self.pending = pending
-        report.slicesPending = Int64(pending.count)
         if let restored {
             current = restored.current
             nextPage = restored.nextPage
@@ -60,6 +59,7 @@ package final class Harvester: @unchecked Sendable {
             report = restored.report
             extra = restored.extra
         }
+        countPending()
     }
 
     /// The harvest's counts so far as JSON (the form of the Python binding's report).
@@ -101,7 +101,7 @@ package final class Harvester: @unchecked Sendable {
                 if nextPage > lastPage {
                     current = nil
                     report.slicesDone += 1
-                    report.slicesPending = Int64(pending.count)
+                    countPending()
                     continue
                 }
                 answer = try fetch(slice, page: nextPage)
@@ -112,9 +112,9 @@ package final class Harvester: @unchecked Sendable {
                 answer = try fetch(slice, page: 1)
                 if answer.total > query.cap, try split(slice, total: answer.total) { continue }
                 pending.removeFirst()
-                report.slicesPending = Int64(pending.count)
                 current = slice
                 nextPage = 2
+                countPending()
                 sliceIds = []
                 let served = Swift.min(answer.total, query.cap)
                 lastPage = Swift.min(answer.pages, (served + query.perPage - 1) / query.perPage)
@@ -139,6 +139,11 @@ package final class Harvester: @unchecked Sendable {
         }
     }
 
+    /// Slices not done: those waiting and the one being paged.
+    private func countPending() {
+        report.slicesPending = Int64(pending.count) + (current == nil ? 0 : 1)
+    }
+
     /// Replaces an over-cap slice by its parts; false when it is as small as it may be.
     private func split(_ slice: HarvestSlice, total: Int64) throws(FlickrError) -> Bool {
         if slice.seconds > query.minSlice {
@@ -153,7 +158,7 @@ package final class Harvester: @unchecked Sendable {
             report.overCap.append((slice, total))
             return false
         }
-        report.slicesPending = Int64(pending.count)
+        countPending()
         return true
     }
 

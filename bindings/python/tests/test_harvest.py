@@ -84,6 +84,15 @@ def test_taken_dates_and_a_bounded_range(api):
     assert int(expected) > 4000 and len(ids) == int(expected) and harvest.report.complete
 
 
+def test_the_slice_being_paged_is_not_done(api):
+    # 2008: one slice within the cap (1,469 items), nothing else pending while it is paged.
+    harvest = api.harvest("flickr.photos.search", user_id="me", min_upload_date=1199145600, max_upload_date=1230768000)
+    first = [next(harvest) for _ in range(100)]
+    assert harvest.report.slices_pending == 1 and not harvest.report.finished and not harvest.report.complete
+    rest = list(harvest)
+    assert len(ids_once(first + rest)) == 1469 and harvest.report.complete
+
+
 def test_checkpoint_resumed_in_process(api, tmp_path):
     path = str(tmp_path / "harvest.json")
     first = api.harvest("flickr.photos.search", user_id="me", checkpoint=path)

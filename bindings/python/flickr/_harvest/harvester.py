@@ -97,7 +97,7 @@ class Harvest(Iterator[dict[str, Any]]):
         self.extra: dict[str, Any] = {}  # saved with the checkpoint, for the caller (the CLI's output size)
         saved = checkpoint and self._load(checkpoint)
         if not saved:
-            self.report.slices_pending = len(self._pending)
+            self._count_pending()
         self._items = self._run()
 
     # -- iteration --------------------------------------------------------
@@ -134,15 +134,15 @@ class Harvest(Iterator[dict[str, Any]]):
                 if page.total > self.query["cap"] and self._split(piece, page.total):
                     continue
                 self._pending.pop(0)
-                self.report.slices_pending = len(self._pending)
                 self._current, self._next_page = piece, 2
+                self._count_pending()
                 self._slice_ids = []
                 self._last_page = min(page.pages, math.ceil(min(page.total, self.query["cap"]) / self.query["per_page"]))
                 self.report.matched += page.total
             elif self._next_page > self._last_page:
                 self._current = None
                 self.report.slices_done += 1
-                self.report.slices_pending = len(self._pending)
+                self._count_pending()
                 continue
             else:
                 page = self._fetch(self._current, self._next_page)
@@ -152,6 +152,10 @@ class Harvest(Iterator[dict[str, Any]]):
             items = self._fresh(page)
             if items:
                 return items
+
+    def _count_pending(self) -> None:
+        """Slices not done: those waiting and the one being paged."""
+        self.report.slices_pending = len(self._pending) + (self._current is not None)
 
     def _split(self, piece: Slice, total: int) -> bool:
         """Replaces an over-cap slice by its parts; False when it is as small as it may be."""
@@ -165,7 +169,7 @@ class Harvest(Iterator[dict[str, Any]]):
         else:
             self.report.over_cap.append((piece, total))
             return False
-        self.report.slices_pending = len(self._pending)
+        self._count_pending()
         return True
 
     def _fresh(self, page: Page) -> list[dict[str, Any]]:
@@ -247,7 +251,7 @@ class Harvest(Iterator[dict[str, Any]]):
                 setattr(self.report, name, count(counts[name], path, name))
             self.report.over_cap = [(Slice.from_json(piece), count(total, path, "total"))
                                     for piece, total in state["over_cap"]]
-            self.report.slices_pending = len(self._pending)
+            self._count_pending()
             self.extra = dict(state["extra"])
         except (KeyError, TypeError, ValueError, errors.ParseError) as error:
             raise _bad(f"{path} is not a usable harvest checkpoint: {error}") from None

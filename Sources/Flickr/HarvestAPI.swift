@@ -48,6 +48,24 @@ public func flickr_harvest_save(_ harvest: OpaquePointer?) -> CInt {
 }
 
 @c @implementation
+public func flickr_harvest_set_extra(_ harvest: OpaquePointer?, _ json: UnsafePointer<CChar>?) -> CInt {
+    boundary { () throws(FlickrError) in
+        let harvester = try harvesters.object(harvest)
+        try harvester.setExtra(try requiredString(json, "json"))
+    }
+}
+
+@c @implementation
+public func flickr_harvest_extra(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                                 _ harvest: OpaquePointer?) -> CInt {
+    boundary { () throws(FlickrError) in
+        guard let out else { throw .invalid("out must not be NULL") }
+        out.pointee = nil
+        out.pointee = try ownedCString(try harvesters.object(harvest).extraJSON)
+    }
+}
+
+@c @implementation
 public func flickr_harvest_free(_ harvest: OpaquePointer?) {
     harvesters.release(harvest)
 }

@@ -595,6 +595,24 @@ static void test_harvest(void) {
     CHECK_FAILS(flickr_harvest_save(NULL), FLICKR_EINVAL);
     CHECK_EQ_INT(flickr_harvest_save(live), FLICKR_OK); /* no checkpoint option: nothing to write */
 
+    BOUNDARY(flickr_harvest_set_extra)
+    CHECK_FAILS(flickr_harvest_set_extra(NULL, "{}"), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_harvest_set_extra(live, NULL), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_harvest_set_extra(live, "[1]"), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_harvest_set_extra(live, "{\"a\":1.5}"), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_harvest_set_extra(live, "{\"a\":"), FLICKR_EINVAL);
+    for (i = 0; i < N_BAD; i++) CHECK_FAILS(flickr_harvest_set_extra(live, bad_utf8[i]), FLICKR_EINVAL);
+    CHECK_EQ_INT(flickr_harvest_set_extra(live, "{\"output_bytes\": 12, \"s\": \"\\u00e9\"}"), FLICKR_OK);
+
+    BOUNDARY(flickr_harvest_extra)
+    json = (char *)0x1;
+    CHECK_FAILS(flickr_harvest_extra(NULL, live), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_harvest_extra(&json, NULL), FLICKR_EINVAL);
+    CHECK(json == NULL);
+    CHECK_EQ_INT(flickr_harvest_extra(&json, live), FLICKR_OK);
+    CHECK_EQ_STR(json, "{\"output_bytes\":12,\"s\":\"\u00e9\"}");
+    flickr_free(json);
+
     BOUNDARY(flickr_harvest_free)
     flickr_harvest_free(NULL);
     flickr_harvest_free(live);

@@ -292,6 +292,32 @@ FLICKR_API int flickr_harvest_report(char **out, flickr_harvest *harvest);
 FLICKR_API int flickr_harvest_save(flickr_harvest *harvest);
 
 /**
+ * @brief Keep the caller's own JSON object in the checkpoint, written with the next save.
+ *
+ * For a program's progress that must match the harvest's: a program writing each item to a file
+ * sets {"output_bytes": N} after each item it has written and flushed, so the checkpoint saved
+ * when flickr_harvest_next() begins a page records the file's size at the end of the last page,
+ * and a resumed run cuts the file back to it (the Python CLI does so: every item once).
+ *
+ * @param harvest the harvest.
+ * @param json    a JSON object (whole numbers, strings, true, false, null, arrays, objects; up to
+ *                1 MiB); copied.
+ * @return FLICKR_OK, or FLICKR_EINVAL when json is NULL, not UTF-8 or not such an object.
+ * @note Added in 0.5.0. One thread at a time per harvest.
+ */
+FLICKR_API int flickr_harvest_set_extra(flickr_harvest *harvest, const char *json);
+
+/**
+ * @brief The caller's JSON object kept in the checkpoint: the last flickr_harvest_set_extra(),
+ *        else the one of the checkpoint the harvest continued from, else "{}".
+ * @param[out] out receives a new string; free it with flickr_free(). NULL on failure.
+ * @param harvest  the harvest.
+ * @return FLICKR_OK or FLICKR_EINVAL.
+ * @note Added in 0.5.0. One thread at a time per harvest.
+ */
+FLICKR_API int flickr_harvest_extra(char **out, flickr_harvest *harvest);
+
+/**
  * @brief Release a harvest and the page it holds (the checkpoint is not written: see
  *        flickr_harvest_save()).
  * @param harvest the harvest; if NULL, nothing happens.

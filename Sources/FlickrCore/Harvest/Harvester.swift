@@ -85,6 +85,18 @@ package final class Harvester: @unchecked Sendable {
         }
     }
 
+    /// The caller's own JSON object kept in the checkpoint ("{}" when none).
+    package var extraJSON: String { extra.text }
+
+    /// Sets the caller's JSON object, written with the next checkpoint (a program's own progress,
+    /// such as how much of its output matches the harvest so far). EINVAL unless it is an object.
+    package func setExtra(_ text: String) throws(FlickrError) {
+        guard text.utf8.count <= 1 << 20, let value = CheckpointJSON.parse(Array(text.utf8)), case .object = value else {
+            throw .invalid("extra must be a JSON object of whole numbers, strings, arrays and objects, up to 1 MiB")
+        }
+        extra = value
+    }
+
     /// Writes the checkpoint, if the harvest has a path.
     package func save() throws(FlickrError) {
         guard let path = query.checkpoint else { return }

@@ -132,6 +132,8 @@ _SIGNATURES = {
     "flickr_harvest_next": (_STATUS, [POINTER(ValuePtr), HarvestPtr]),
     "flickr_harvest_report": (_STATUS, [POINTER(c_void_p), HarvestPtr]),
     "flickr_harvest_save": (_STATUS, [HarvestPtr]),
+    "flickr_harvest_set_extra": (_STATUS, [HarvestPtr, c_char_p]),
+    "flickr_harvest_extra": (_STATUS, [POINTER(c_void_p), HarvestPtr]),
     "flickr_harvest_free": (None, [HarvestPtr]),
     "flickr_request_wait": (c_int, [RequestPtr]),
     "flickr_request_cancel": (None, [RequestPtr]),

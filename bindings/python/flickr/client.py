@@ -596,7 +596,8 @@ class Flickr(Methods):
         """
         from ._harvest import Harvest
 
-        return Harvest(self, method, dates=dates, min_slice=min_slice, checkpoint=checkpoint, shard=shard, **params)
+        return Harvest(self._live(), method, dates=dates, min_slice=min_slice, checkpoint=checkpoint, shard=shard,
+                       **params)
 
     # -- uploads --------------------------------------------------------
 

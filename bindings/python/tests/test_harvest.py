@@ -15,7 +15,6 @@ import time
 import pytest
 
 import flickr
-from flickr._harvest import Harvest
 from libtest import answering, cli_env, run_cli, running_sandbox
 
 SEEDED = 25_000
@@ -68,8 +67,9 @@ def test_a_slice_over_the_cap_at_the_minimum_is_split_by_licence_and_reported(ap
     report = harvest.report
     print(json.dumps(report.to_json()))
     assert report.finished and not report.complete
-    [(piece, total)] = report.over_cap
-    assert piece.license == 0 and total > 4000
+    [piece] = report.over_cap
+    total = piece["total"]
+    assert piece["license"] == 0 and total > 4000 and piece["from"] == "2004-01-01 00:00:00"
     assert report.matched == ALL and len(ids) == report.items == ALL - (total - 4000)
     assert report.missing == total - 4000
 
@@ -98,7 +98,12 @@ def test_checkpoint_resumed_in_process(api, tmp_path):
     first = api.harvest("flickr.photos.search", user_id="me", checkpoint=path)
     taken = [next(first) for _ in range(7000)]
     first.close()  # the page being given out when it stopped is given again: at-least-once
+    first = api.harvest("flickr.photos.search", user_id="me", checkpoint=path)  # the caller's extra, kept
+    first.extra = {"note": "mine", "n": 7}
+    first.save()
+    first.close()
     second = api.harvest("flickr.photos.search", user_id="me", checkpoint=path)
+    assert second.extra == {"note": "mine", "n": 7}
     rest = list(second)
     ids_once(taken), ids_once(rest)
     union = [item["id"] for item in taken] + [item["id"] for item in rest]
@@ -126,7 +131,7 @@ def test_cli_resumes_after_kill_9_with_every_item_once(seeded, tmp_path):
         child.wait(30)
         child.stderr.close()
     before = output.read_bytes().count(b"\n")
-    assert 9000 <= before < ALL, before
+    assert 8000 <= before < ALL, before  # the report counts the whole page being written
     done = subprocess.run(argv + ["--report"], env=cli_env(seeded), capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stderr.strip().splitlines()[-1])
@@ -206,43 +211,5 @@ def test_bad_arguments_are_clear_errors(api):
                          ({"min_upload_date": 10, "max_upload_date": 5}, "must not be after"),
                          ({"license": "cc"}, "unix seconds|licence ids")]:
         with pytest.raises(flickr.InvalidArgument, match=what):
-            Harvest(api, "flickr.photos.search", user_id="me", **kwargs)
+            api.harvest("flickr.photos.search", user_id="me", **kwargs)
 
-
-def c_harvest(api, path, limit=None):
-    """Items of the C harvest (flickr_harvest_*) with a checkpoint at `path`: ids, and its report."""
-    import ctypes
-
-    from flickr import _ffi, _response
-
-    lib = _ffi.lib()
-    ids = []
-    with _ffi.HarvestHandle() as handle:
-        lib.flickr_harvest_new(handle.out, api._live(), b"flickr.photos.search", _ffi.params_array({"user_id": "me"}),
-                               _ffi.params_array({"checkpoint": path}))
-        item = _ffi.ValuePtr()
-        while limit is None or len(ids) < limit:
-            lib.flickr_harvest_next(ctypes.byref(item), handle)
-            if not item:
-                break
-            ids.append(_response.value_json(item)["id"])
-        report = ctypes.c_void_p()
-        lib.flickr_harvest_report(ctypes.byref(report), handle)
-        return ids, json.loads(_ffi.take_string(report.value))
-
-
-def test_one_checkpoint_for_the_c_and_the_python_harvest(api, tmp_path):
-    """The C harvest and the binding's write the same checkpoint: each continues the other's."""
-    path = str(tmp_path / "shared.json")
-    first, _ = c_harvest(api, path, limit=6000)
-    python = api.harvest("flickr.photos.search", user_id="me", checkpoint=path)
-    second = [item["id"] for item in python]
-    assert len(set(first) | set(second)) == ALL and python.report.items == ALL
-    print(f"C then Python: {len(first)} + {len(second)} items, report {python.report.to_json()}")
-    path = str(tmp_path / "shared2.json")
-    third = api.harvest("flickr.photos.search", user_id="me", checkpoint=path)
-    taken = [next(third)["id"] for _ in range(9000)]
-    third.close()
-    rest, report = c_harvest(api, path)
-    print(f"Python then C: {len(taken)} + {len(rest)} items, report {report}")
-    assert len(set(taken) | set(rest)) == ALL and report["items"] == ALL and report["complete"]

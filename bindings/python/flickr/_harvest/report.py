@@ -1,47 +1,37 @@
 # SPDX-License-Identifier: MIT
-"""What a harvest can say about its completeness."""
+"""What a harvest can say about its completeness (flickr_harvest_report's JSON)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .slices import Slice
 
-
-@dataclass
+@dataclass(frozen=True)
 class Report:
-    """Counts of a harvest so far (a resumed one's include the runs before it).
+    """Counts of a harvest so far (a resumed one's include the runs before).
 
     ``matched`` sums the ``total`` Flickr gave for each slice paged through; ``items`` counts the
-    items given out, each once (``duplicates`` were dropped). ``over_cap`` lists the slices still
-    over Flickr's cap at the minimum slice, split by licence too, with their totals: Flickr serves
-    only the first `cap` of each. ``calls`` counts the API calls this harvest made.
+    items given out, each once (``duplicates`` were dropped); ``missing`` is what they did not
+    give. ``over_cap`` lists the slices still over Flickr's cap at the minimum slice, split by
+    licence (``{"min", "max", "from", "to", "license", "total"}``): Flickr serves only the first
+    4,000 of each. ``calls`` counts the API calls made.
     """
 
     items: int = 0
-    duplicates: int = 0
     matched: int = 0
+    missing: int = 0
+    duplicates: int = 0
     calls: int = 0
     slices_done: int = 0
     slices_pending: int = 0
-    over_cap: list[tuple[Slice, int]] = field(default_factory=list)
+    finished: bool = False
+    complete: bool = False
+    over_cap: list[dict[str, Any]] = field(default_factory=list)
 
-    @property
-    def missing(self) -> int:
-        """Items matched but not given out: what Flickr did not serve (or a count that moved)."""
-        return max(0, self.matched - self.items)
-
-    @property
-    def finished(self) -> bool:
-        return self.slices_pending == 0
-
-    @property
-    def complete(self) -> bool:
-        """Finished, nothing over the cap, and every matched item given out."""
-        return self.finished and not self.over_cap and self.missing == 0
+    @classmethod
+    def from_json(cls, value: Any) -> Report:
+        known = {name: value[name] for name in cls.__dataclass_fields__ if isinstance(value, dict) and name in value}
+        return cls(**known)
 
     def to_json(self) -> dict[str, Any]:
-        return {"items": self.items, "matched": self.matched, "missing": self.missing,
-                "duplicates": self.duplicates, "calls": self.calls, "slices_done": self.slices_done,
-                "slices_pending": self.slices_pending, "finished": self.finished, "complete": self.complete,
-                "over_cap": [dict(piece.describe(), total=total) for piece, total in self.over_cap]}
+        return asdict(self)

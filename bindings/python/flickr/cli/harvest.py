@@ -8,6 +8,7 @@ import csv
 import io
 import os
 import sys
+from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, Any, Callable
 
 from .common import (CLIError, _whole_number, add_credential_options, add_global_options, dumps_json, open_api,
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 #: img2dataset's CSV input: `url` and `caption` (its --url_col and --caption_col), then columns
 #: it keeps with --save_additional_columns.
 IMG2DATASET_COLUMNS = ["url", "caption", "id", "owner", "license", "license_name", "license_url"]
+PROGRESS_EVERY = 500  # items between --progress lines
 _OPEN = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -52,7 +54,7 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument("--format", choices=["jsonl", "img2dataset"], default="jsonl",
                         help="jsonl (default) or img2dataset: CSV with url, caption and licence columns")
     parser.add_argument("--size", default="b", help="image size of the img2dataset URLs (default b: 1024 px)")
-    parser.add_argument("--progress", action="store_true", help="a line on stderr after each page")
+    parser.add_argument("--progress", action="store_true", help=f"a line on stderr every {PROGRESS_EVERY} items")
     parser.add_argument("--report", action="store_true", help="the completeness report as JSON on stderr at the end")
     add_credential_options(parser)
     add_global_options(parser)
@@ -93,6 +95,18 @@ def _writer(api: Flickr, harvest: Harvest, args: argparse.Namespace) -> Callable
     return rows
 
 
+def _with_extra(harvest: Harvest, out: IO[bytes], sized: bool) -> Iterator[dict[str, Any]]:
+    """The harvest's items; before each is asked, the output is flushed and its size set as the
+    harvest's `extra` (what a resumed run cuts the output back to)."""
+    while True:
+        out.flush()
+        harvest.extra = {"output_bytes": out.tell() if sized else 0}
+        item = next(harvest, None)
+        if item is None:
+            return
+        yield item
+
+
 def run(args: argparse.Namespace) -> int:
     params = parse_pairs(args.params)
     if args.format == "img2dataset":  # the licence of each item, and what its URL needs
@@ -103,8 +117,9 @@ def run(args: argparse.Namespace) -> int:
                                   shard=args.shard, **params)
         except ValueError as error:
             raise CLIError(str(error)) from None
-        resumed = "output_bytes" in harvest.extra
-        written = harvest.extra.get("output_bytes", 0)
+        extra = harvest.extra
+        resumed = "output_bytes" in extra
+        written = extra.get("output_bytes", 0)
         if not isinstance(written, int) or isinstance(written, bool) or written < 0:
             raise CLIError(f"{args.checkpoint}: output_bytes is not a size: {written!r:.40}", 1)
         if args.output:
@@ -116,13 +131,11 @@ def run(args: argparse.Namespace) -> int:
             write = _writer(api, harvest, args)
             if args.format == "img2dataset" and not resumed:
                 out.write((",".join(IMG2DATASET_COLUMNS) + "\n").encode())
-            out.flush()
-            harvest.extra["output_bytes"] = out.tell() if args.output else 0
-            for items in harvest.pages():
-                out.write(write(items))
-                out.flush()
-                harvest.extra["output_bytes"] = out.tell() if args.output else 0
-                if args.progress:
+            for count, item in enumerate(_with_extra(harvest, out, bool(args.output)), 1):
+                # Written and flushed before the next item is asked: the checkpoint the harvest saves
+                # when it begins a page then records the output's size at the end of the last one.
+                out.write(write([item]))
+                if args.progress and count % PROGRESS_EVERY == 0:
                     report = harvest.report
                     print(f"harvest: {report.items} items, {report.calls} calls, {report.slices_pending} slices "
                           "pending", file=sys.stderr, flush=True)

@@ -48,29 +48,31 @@ extension HarvestState {
             throw .invalid("\(path) is the checkpoint of another harvest (query, range or shard differ)")
         }
         self.query = query
-        let unusable = FlickrError.invalid("\(path) is not a usable harvest checkpoint")
-        guard let pendingList = root["pending"]?.array, let counts = root["counts"], let overCap = root["over_cap"]?.array,
-              let current = root["current"] else { throw unusable }
+        let unusable = { (field: String) in FlickrError.invalid("\(path) is not a usable harvest checkpoint: bad \(field)") }
+        guard let pendingList = root["pending"]?.array else { throw unusable("pending") }
+        guard let counts = root["counts"] else { throw unusable("counts") }
+        guard let overCap = root["over_cap"]?.array else { throw unusable("over_cap") }
+        guard let current = root["current"] else { throw unusable("current") }
         pending = []
         for entry in pendingList {
-            guard let slice = HarvestState.slice(entry) else { throw unusable }
+            guard let slice = HarvestState.slice(entry) else { throw unusable("pending") }
             pending.append(slice)
         }
         if !current.isNull {
             guard let slice = current["slice"].flatMap(HarvestState.slice), let next = current["next_page"]?.int,
                   let last = current["last_page"]?.int, next >= 0, last >= 0, let ids = current["ids"]?.array
-            else { throw unusable }
+            else { throw unusable("current") }
             self.current = slice
             nextPage = next
             lastPage = last
             for id in ids {
-                guard let value = id.int, value >= 0 else { throw unusable }
+                guard let value = id.int, value >= 0 else { throw unusable("current.ids") }
                 sliceIds.append(UInt64(value))
             }
         }
         var numbers: [Int64] = []
         for name in ["items", "duplicates", "matched", "calls", "slices_done"] {
-            guard let value = counts[name]?.int, value >= 0 else { throw unusable }
+            guard let value = counts[name]?.int, value >= 0 else { throw unusable("counts.\(name)") }
             numbers.append(value)
         }
         report.items = numbers[0]
@@ -80,7 +82,7 @@ extension HarvestState {
         report.slicesDone = numbers[4]
         for entry in overCap {
             guard let pair = entry.array, pair.count == 2, let slice = HarvestState.slice(pair[0]), let total = pair[1].int,
-                  total >= 0 else { throw unusable }
+                  total >= 0 else { throw unusable("over_cap") }
             report.overCap.append((slice, total))
         }
         report.slicesPending = Int64(pending.count)

@@ -213,3 +213,28 @@ def test_bad_arguments_are_clear_errors(api):
         with pytest.raises(flickr.InvalidArgument, match=what):
             api.harvest("flickr.photos.search", user_id="me", **kwargs)
 
+
+
+def test_a_damaged_checkpoint_is_a_clear_error(api, tmp_path):
+    path = tmp_path / "ck.json"
+    first = api.harvest("flickr.photos.search", user_id="me", checkpoint=str(path))
+    [next(first) for _ in range(600)]  # past the first page: a slice being paged, with its ids
+    first.close()
+    good = json.loads(path.read_text())
+    assert good["current"]["ids"] and good["pending"]
+    damaged = {
+        "bad pending": dict(good, pending=[[5, 1, None]]),  # a slice whose end is before its start
+        "bad pending ": dict(good, pending=[[1, 5, -1]]),
+        "bad current.ids": dict(good, current=dict(good["current"], ids=[-3])),
+        "bad counts.items": dict(good, counts=dict(good["counts"], items="many")),
+        "bad over_cap": dict(good, over_cap=[[[1, 5, 0]]]),
+        "not a harvest checkpoint": dict(good, extra={"a": json.loads("[" * 20 + "1" + "]" * 20)}),  # 16 levels
+        "not a harvest checkpoint ": dict(good, counts=dict(good["counts"], calls=1.5)),
+    }
+    for what, state in damaged.items():
+        path.write_text(json.dumps(state))
+        with pytest.raises(flickr.InvalidArgument, match=what.strip()) as caught:
+            api.harvest("flickr.photos.search", user_id="me", checkpoint=str(path))
+        print(caught.value)
+    path.write_text(json.dumps(good))
+    assert len(list(api.harvest("flickr.photos.search", user_id="me", checkpoint=str(path)))) > 0

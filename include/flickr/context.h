@@ -26,6 +26,8 @@ typedef struct flickr_context flickr_context;
  * for the full 64-bit range) from 100. Passing an
  * option to the setter of the other kind fails with FLICKR_EINVAL.
  * Values are never renumbered; new options are appended.
+ * scripts/gen-header-tables.py copies the names and values into the library and
+ * the Python binding: edit them here only, then run it.
  */
 typedef enum flickr_option {
     /** REST endpoint URL (http or https). Default "https://api.flickr.com/services/rest/". */

@@ -15,6 +15,7 @@ import random
 import time
 
 from . import constants as C
+from .seed_extras import EXTRAS_SEED, seed_extras
 from .store import Store
 
 SEED = 20240428
@@ -149,6 +150,7 @@ def seed(store: Store) -> None:
                        [(set_id, pid, pos) for pos, pid in enumerate(members)])
         store.run("INSERT INTO counters VALUES ('photo', ?)", (photo_ids[-1][0],))
         store.run("INSERT INTO counters VALUES ('photoset', ?)", (FIRST_SET_ID + 10,))
+        seed_extras(store, random.Random(EXTRAS_SEED), photo_ids)
     ensure_fixed_tokens(store)
 
 

@@ -22,7 +22,7 @@ import layers  # noqa: E402  (the shared checker)
 # or "pictures.NAME"; the table names the package ("methods", "pictures") for all of them.
 LAYERS: list[tuple[str, set[str]]] = [
     ("base", {"constants", "errors", "params", "catalogue", "settings"}),
-    ("state", {"store", "seed"}),
+    ("state", {"store", "seed", "seed_extras"}),
     ("pictures", {"pictures"}),
     ("protocol", {"oauth", "auth", "multipart", "envelope", "images", "tls", "request", "response"}),
     ("methods and faults", {"methods", "faults"}),

@@ -32,23 +32,26 @@ import builtins
 import warnings
 from typing import TYPE_CHECKING
 
-OK = 0
-ERROR = -1
-EINVAL = -2
-ENOMEM = -3
-ENETWORK = -4
-ETIMEOUT = -5
-EHTTP = -6
-EAPI = -7
-EOAUTH = -8
-EPARSE = -9
-EABORTED = -10
-ETLS = -11
-EIO = -12
-ETOOBIG = -13
-ESTATE = -14
-ENOTFOUND = -15
-
+# The status codes, generated from include/flickr/common.h (scripts/gen-header-tables.py); an
+# exception class below for each error code.
+from ._header import (  # re-exported: errors.EINVAL is where callers find them
+    EABORTED as EABORTED,
+    EAPI as EAPI,
+    EHTTP as EHTTP,
+    EINVAL as EINVAL,
+    EIO as EIO,
+    ENETWORK as ENETWORK,
+    ENOMEM as ENOMEM,
+    ENOTFOUND as ENOTFOUND,
+    EOAUTH as EOAUTH,
+    EPARSE as EPARSE,
+    ESTATE as ESTATE,
+    ETIMEOUT as ETIMEOUT,
+    ETLS as ETLS,
+    ETOOBIG as ETOOBIG,
+    ERROR as ERROR,
+    OK as OK,
+)
 
 class FlickrError(Exception):
     """Base class of every libflickr failure."""

@@ -43,6 +43,15 @@ def test_the_table_covers_every_status_of_the_header():
     print(f"{len(STATUSES)} statuses, {len(FAMILIES)} families")
 
 
+def test_errors_exports_every_status_of_the_header():
+    """errors.py re-exports the generated codes by name (errors.EINVAL): a code appended to the
+    header needs its name there, and its class."""
+    header = _enumerators("common.h", "FLICKR")
+    missing = sorted(name for name, value in header.items() if getattr(errors, name, None) != value)
+    print(f"{len(header)} status codes in common.h")
+    assert missing == []
+
+
 @pytest.mark.parametrize("name", sorted(STATUSES))
 def test_each_status_maps_to_a_class_of_its_family(name):
     cls, family = EXPECTED[name]

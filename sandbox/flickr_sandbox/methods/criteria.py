@@ -75,7 +75,7 @@ def photo_list(call: Call, where: list[str], args: list[object], order: str,
     rows = call.store.all(f"SELECT p.* FROM photos p WHERE {clause} ORDER BY {order} LIMIT ? OFFSET ?",
                           tuple(args) + (per_page, (page - 1) * per_page))
     extras = parse_extras(call.arg("extras"))
-    photos = Node("photos", paginate(total, page, per_page))
+    photos = Node("photos", paginate(total, page, per_page), list_of="photo")
     photos.children = [photo_element(call.store, call.base_url, row, extras) for row in rows]
     return [photos]
 

@@ -33,6 +33,7 @@ extension ContextOption {
         case .rateLimitPerSecond: 0...1000
         case .photoCacheMaxBytes: 1024...(1 << 40)
         case .maxConnections: 1...65_536
+        case .budgetPerHour: 0...Int64(BudgetRing.maxCapacity)
         default: 0...0
         }
     }

@@ -9,6 +9,8 @@ package struct FlickrError: Error, Equatable, Sendable {
     package var apiCode: Int32
     /// The HTTP status of the answer, or 0 when none arrived.
     package var httpStatus: Int32
+    /// FLICKR_EBUDGET: milliseconds until a slot frees up (flickr_error_retry_after_ms); else 0.
+    package var retryAfterMs: Int64 = 0
     /// Never holds a control character: server text (error pages, `msg` attributes) ends up
     /// here and then in terminals and logs, so escape sequences and BEL are made visible.
     package var message: String {
@@ -20,6 +22,13 @@ package struct FlickrError: Error, Equatable, Sendable {
         self.message = FlickrError.printable(message)
         self.apiCode = apiCode
         self.httpStatus = httpStatus
+    }
+
+    /// FLICKR_EBUDGET: nothing may start before `waitMs` from now; the message ends with the wait.
+    package static func budget(_ message: String, waitMs: Int64) -> FlickrError {
+        var error = FlickrError(.budget, "\(message): a slot frees up in \(max(waitMs, 1)) ms")
+        error.retryAfterMs = max(waitMs, 1)
+        return error
     }
 
     package static func invalid(_ message: String) -> FlickrError {

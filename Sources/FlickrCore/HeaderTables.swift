@@ -100,6 +100,16 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
     /// argument. 0: calls go out as given. Methods the catalogue does not hold are always sent as
     /// given (with a log line). Added in 0.4.
     case checkArguments = 113
+    /// The API key's budget: at most this many calls per rolling hour (0 to 100000) by every
+    /// context on the machine that uses the same key and sets this option, in any process. They
+    /// share a small state file in the user's cache directory ($XDG_CACHE_HOME, else ~/.cache:
+    /// libflickr/budget/, named by a hash of the key, never the key). A call that finds no slot
+    /// free waits for one within its time limit (FLICKR_OPT_TIMEOUT_MS; interruptible), or fails at
+    /// once with FLICKR_EBUDGET when the slot is past it (flickr_error_retry_after_ms() says when
+    /// one frees up). An HTTP 429 answer from Flickr holds back every such context of the key, for
+    /// its Retry-After (30 s without one). Photo downloads never count. Flickr allows 3600 calls an
+    /// hour per key. 0 (default): off. Added in 0.5.0. docs/budget.md.
+    case budgetPerHour = 114
 
     /// The C enumerator's name, used in error messages.
     package var name: String {
@@ -132,6 +142,7 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
         case .photoCacheMaxBytes: "FLICKR_OPT_PHOTO_CACHE_MAX_BYTES"
         case .maxConnections: "FLICKR_OPT_MAX_CONNECTIONS"
         case .checkArguments: "FLICKR_OPT_CHECK_ARGUMENTS"
+        case .budgetPerHour: "FLICKR_OPT_BUDGET_PER_HOUR"
         }
     }
 }
@@ -172,6 +183,10 @@ extension FlickrError {
         case state = -14
         /// No such thing: a method name the catalogue does not hold. Added in 0.4.
         case notFound = -15
+        /// The key's budget (FLICKR_OPT_BUDGET_PER_HOUR) or a host's 429 back-off has no slot
+        /// before the call's time limit; flickr_error_retry_after_ms() says when one frees up.
+        /// Added in 0.5.0.
+        case budget = -16
 
         /// The C enumerator's name, for messages and bindings.
         package var symbol: StaticString {
@@ -192,6 +207,7 @@ extension FlickrError {
             case .tooBig: "FLICKR_ETOOBIG"
             case .state: "FLICKR_ESTATE"
             case .notFound: "FLICKR_ENOTFOUND"
+            case .budget: "FLICKR_EBUDGET"
             }
         }
 
@@ -214,6 +230,7 @@ extension FlickrError {
             case .tooBig: "response too large"
             case .state: "invalid state for this call"
             case .notFound: "not found"
+            case .budget: "over the call budget"
             }
         }
     }

@@ -83,7 +83,11 @@ typedef enum flickr_status {
     /** "invalid state for this call": The handle is not in a state that allows the call. */
     FLICKR_ESTATE = -14,
     /** "not found": No such thing: a method name the catalogue does not hold. Added in 0.4. */
-    FLICKR_ENOTFOUND = -15
+    FLICKR_ENOTFOUND = -15,
+    /** "over the call budget": The key's budget (FLICKR_OPT_BUDGET_PER_HOUR) or a host's 429
+     *  back-off has no slot before the call's time limit; flickr_error_retry_after_ms() says when
+     *  one frees up. Added in 0.5.0. */
+    FLICKR_EBUDGET = -16
 } flickr_status;
 
 /**
@@ -134,6 +138,19 @@ FLICKR_API const char *flickr_strerror(int code);
  * @note Added in 0.1. Thread-safe (thread-local).
  */
 FLICKR_API const flickr_error *flickr_error_last(void);
+
+/**
+ * @brief How long until the failure described by @p err may be tried again, in milliseconds.
+ *
+ * For FLICKR_EBUDGET: when the key's budget (FLICKR_OPT_BUDGET_PER_HOUR) frees a slot, or the
+ * host's back-off ends, counted from the failure. The message says it too.
+ *
+ * @param err what flickr_error_last() (on this thread) or flickr_request_error() returned, still
+ *            valid; NULL, or any other pointer, gives 0 without reading it.
+ * @return the wait in milliseconds (at least 1) for a FLICKR_EBUDGET failure; 0 otherwise.
+ * @note Added in 0.5.0. Thread-safe, as the record it reads.
+ */
+FLICKR_API int64_t flickr_error_retry_after_ms(const flickr_error *err);
 
 /**
  * @brief Release a string or buffer that libflickr allocated and handed to the caller.

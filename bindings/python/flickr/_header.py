@@ -24,6 +24,7 @@ EIO: Final = -12
 ETOOBIG: Final = -13
 ESTATE: Final = -14
 ENOTFOUND: Final = -15
+EBUDGET: Final = -16
 
 #: String options: the C name without FLICKR_OPT_, in lower case -> value.
 STRING_OPTIONS: Final[dict[str, int]] = {
@@ -58,4 +59,5 @@ NUMBER_OPTIONS: Final[dict[str, int]] = {
     "photo_cache_max_bytes": 111,
     "max_connections": 112,
     "check_arguments": 113,
+    "budget_per_hour": 114,
 }

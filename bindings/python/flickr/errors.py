@@ -13,8 +13,8 @@ The classes are grouped in families, as httpx groups its exceptions, so that a c
 family rather than a hand-kept tuple:
 
 - :class:`TransportError`: no usable HTTP answer came back (:class:`NetworkError`,
-  :class:`Timeout`, :class:`TLSError`) or it was an HTTP failure (:class:`HTTPError`); retrying
-  later may help.
+  :class:`Timeout`, :class:`TLSError`), it was an HTTP failure (:class:`HTTPError`), or the key's
+  budget had no slot in time (:class:`OverBudget`); retrying later may help.
 - :class:`ServiceError`: Flickr answered and refused (:class:`APIError`, :class:`OAuthError`).
 - :class:`ResponseError`: an answer came but could not be used (:class:`ParseError`,
   :class:`TooBig`).
@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 from ._header import (  # re-exported: errors.EINVAL is where callers find them
     EABORTED as EABORTED,
     EAPI as EAPI,
+    EBUDGET as EBUDGET,
     EHTTP as EHTTP,
     EINVAL as EINVAL,
     EIO as EIO,
@@ -118,6 +119,18 @@ class HTTPError(TransportError):
     """FLICKR_EHTTP: a non-2xx answer without a Flickr envelope; see ``http_status``."""
 
 
+class OverBudget(TransportError):
+    """FLICKR_EBUDGET: the API key's budget (``budget_per_hour``), or an image host's back-off
+    after its HTTP 429, has no slot before the call's time limit; nothing was sent.
+    ``retry_after`` is how many seconds until one frees up (``retry_after_ms`` in ms)."""
+
+    retry_after_ms: int = 0
+
+    @property
+    def retry_after(self) -> float:
+        return self.retry_after_ms / 1000
+
+
 class APIError(ServiceError):
     """FLICKR_EAPI: Flickr answered stat="fail"; ``api_code`` is Flickr's error code."""
 
@@ -169,6 +182,7 @@ _CLASSES = {
     ETOOBIG: TooBig,
     ESTATE: StateError,
     ENOTFOUND: NotFound,
+    EBUDGET: OverBudget,
 }
 
 

@@ -29,6 +29,7 @@ EXPECTED = {
     "EINVAL": (flickr.InvalidArgument, flickr.UsageError),
     "ESTATE": (flickr.StateError, flickr.UsageError),
     "ENOTFOUND": (flickr.NotFound, flickr.UsageError),
+    "EBUDGET": (flickr.OverBudget, flickr.TransportError),
     "ENOMEM": (flickr.NoMemory, None),
     "EABORTED": (flickr.Aborted, None),
     "EIO": (flickr.FileError, None),

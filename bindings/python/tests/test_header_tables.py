@@ -42,25 +42,26 @@ def edit(tree: Path, name: str, old: str, new: str) -> None:
 
 def test_a_changed_number_is_caught_then_written_everywhere(tree):
     assert run(tree, "--check").returncode == 0, "the copy starts current"
-    edit(tree, "include/flickr/common.h", "FLICKR_ENOTFOUND = -15", "FLICKR_ENOTFOUND = -16")
-    edit(tree, "include/flickr/context.h", "FLICKR_OPT_CHECK_ARGUMENTS = 113", "FLICKR_OPT_CHECK_ARGUMENTS = 114")
+    # Numbers no other enumerator has (codes and options are appended after these).
+    edit(tree, "include/flickr/common.h", "FLICKR_ENOTFOUND = -15", "FLICKR_ENOTFOUND = -40")
+    edit(tree, "include/flickr/context.h", "FLICKR_OPT_CHECK_ARGUMENTS = 113", "FLICKR_OPT_CHECK_ARGUMENTS = 140")
     check = run(tree, "--check")
     print(check.stderr.strip())
     assert check.returncode == 1 and "3 files, 3 stale" in check.stderr
-    for line in ("+        case notFound = -16", "+ENOTFOUND: Final = -16", '+    "check_arguments": 114,',
-                 "+    case checkArguments = 114", "+| `FLICKR_ENOTFOUND` | -16 |"):
+    for line in ("+        case notFound = -40", "+ENOTFOUND: Final = -40", '+    "check_arguments": 140,',
+                 "+    case checkArguments = 140", "+| `FLICKR_ENOTFOUND` | -40 |"):
         assert line in check.stdout, f"the diff lacks {line!r}"
     before = {name: (tree / name).read_text() for name in FILES[3:]}
     assert run(tree).returncode == 0
     assert run(tree, "--check").returncode == 0
     changed = [name for name in FILES[3:] if (tree / name).read_text() != before[name]]
     assert changed == FILES[3:]
-    assert "ENOTFOUND: Final = -16\n" in (tree / "bindings/python/flickr/_header.py").read_text()
+    assert "ENOTFOUND: Final = -40\n" in (tree / "bindings/python/flickr/_header.py").read_text()
 
 
 @pytest.mark.parametrize(("header", "old", "new", "message"), [
     ("include/flickr/context.h", "FLICKR_OPT_CHECK_ARGUMENTS = 113", "FLICKR_OPT_CHECK_ARGUMENTS = 100 + 13",
-     "cannot read '+ 13'"),
+     "cannot read '+ 13"),
     ("include/flickr/common.h", "FLICKR_ESTATE = -14", "FLICKR_ESTATE = -13", "value used twice: -13"),
     ("include/flickr/common.h", '/** "not found": No such', "/** No such",
      "FLICKR_ENOTFOUND: the comment must start with its flickr_strerror() text"),

@@ -23,7 +23,8 @@ CREATE TABLE IF NOT EXISTS users (
     nsid TEXT PRIMARY KEY, username TEXT UNIQUE NOT NULL, realname TEXT NOT NULL,
     path_alias TEXT, location TEXT NOT NULL DEFAULT '', description TEXT NOT NULL DEFAULT '',
     iconserver TEXT NOT NULL DEFAULT '0', iconfarm TEXT NOT NULL DEFAULT '0',
-    ispro INTEGER NOT NULL DEFAULT 0, date_joined INTEGER NOT NULL DEFAULT 0
+    ispro INTEGER NOT NULL DEFAULT 0, date_joined INTEGER NOT NULL DEFAULT 0,
+    download INTEGER NOT NULL DEFAULT 4
 );
 CREATE TABLE IF NOT EXISTS places (
     place_id TEXT PRIMARY KEY, woeid TEXT NOT NULL, name TEXT NOT NULL, woe_name TEXT NOT NULL,
@@ -41,7 +42,9 @@ CREATE TABLE IF NOT EXISTS photos (
     datetaken TEXT NOT NULL, views INTEGER NOT NULL DEFAULT 0, media TEXT NOT NULL DEFAULT 'photo',
     originalformat TEXT NOT NULL DEFAULT 'jpg', width INTEGER NOT NULL, height INTEGER NOT NULL,
     latitude REAL, longitude REAL, accuracy INTEGER, place_id TEXT REFERENCES places(place_id),
-    file_path TEXT, file_size INTEGER, file_sha256 TEXT, ticket_ready REAL, file_name TEXT
+    file_path TEXT, file_size INTEGER, file_sha256 TEXT, ticket_ready REAL, file_name TEXT,
+    media_status TEXT NOT NULL DEFAULT 'ready', duration INTEGER,
+    datetakengranularity INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS photos_owner ON photos(owner);
 CREATE INDEX IF NOT EXISTS photos_upload ON photos(dateupload);
@@ -140,6 +143,15 @@ CREATE TABLE IF NOT EXISTS collection_sets (
 );
 """
 
+# (table, column, definition) of the columns added after the first release of SCHEMA.
+_ADDED_COLUMNS = (
+    ("photos", "file_name", "TEXT"),
+    ("photos", "media_status", "TEXT NOT NULL DEFAULT 'ready'"),
+    ("photos", "duration", "INTEGER"),
+    ("photos", "datetakengranularity", "INTEGER NOT NULL DEFAULT 0"),
+    ("users", "download", "INTEGER NOT NULL DEFAULT 4"),
+)
+
 
 class Store:
     """Thread-safe access to the sandbox database in ``data_dir``."""
@@ -158,9 +170,11 @@ class Store:
         self._db.execute("PRAGMA foreign_keys = ON")
         self._db.execute("PRAGMA journal_mode = WAL")
         self._db.executescript(SCHEMA)
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(photos)")}
-        if "file_name" not in columns:  # a data directory from before uploads kept their file name
-            self._db.execute("ALTER TABLE photos ADD COLUMN file_name TEXT")
+        # A data directory from an older sandbox lacks the columns added since.
+        for table, column, definition in _ADDED_COLUMNS:
+            columns = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+            if column not in columns:
+                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
 
     @contextmanager
     def transaction(self) -> Iterator[Store]:

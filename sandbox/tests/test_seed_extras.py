@@ -22,7 +22,10 @@ SEEDED_COLUMNS = {
     "photoset_photos": "set_id, photo_id, position",
     "places": "place_id, woeid, name, woe_name, place_type, place_type_id, place_url, latitude, longitude, parent_id",
 }
-SEEDED_DIGEST = "28ba79e2f08886e56d2fb8227ac58efa5244409bd8a45bf17759c011895bc503"
+# Changed once on purpose: the three users became Pro (ispro 1), so that Flickr's 2025 rule for free
+# accounts (downloads.py) withholds nothing of the default seed; with ispro 0 the digest is that of
+# before, 28ba79e2f08886e56d2fb8227ac58efa5244409bd8a45bf17759c011895bc503.
+SEEDED_DIGEST = "9776d67e8f7093d0d04a84d0e92f68725357c42f0e6405aa869074cc291f7511"
 EXTRA_TABLES = ["comments", "notes", "photo_people", "faves", "exif", "user_prefs", "groups", "group_photos",
                 "galleries", "gallery_photos", "collections", "collection_sets"]
 

@@ -78,7 +78,7 @@ def photo_page(call: Call, source: str, args: tuple[object, ...], order: str,
     extras = parse_extras(call.arg("extras"))
     photos = Node("photos", paginate(total, page, per_page))
     for row in rows:
-        node = photo_element(call.store, call.base_url, row, extras)
+        node = photo_element(call.store, call.base_url, row, extras, viewer=call.caller.nsid)
         if own is not None:
             place_attrs(node, own(row))
         photos.children.append(node)

@@ -9,6 +9,7 @@ import sqlite3
 from decimal import Decimal
 from typing import Optional, Tuple
 
+from ..downloads import RESTRICTED, may_download
 from ..envelope import Node
 from ..store import Store
 
@@ -112,14 +113,21 @@ def parse_extras(value: str) -> set[str]:
     return {e.strip() for e in value.split(",") if e.strip()}
 
 
+# Extras whose answer depends on whether the viewer may download the large sizes.
+_DOWNLOAD_EXTRAS = {"original_format", "usage", "url_o", "url_h", "url_k"}
+
+
 def photo_element(store: Store, base_url: str, photo: sqlite3.Row, extras: set[str],
-                  leading: dict[str, object] | None = None, with_owner: bool = True) -> Node:
-    """A ``<photo>`` of a standard photo list with the requested extras, typed as Flickr's JSON.
+                  leading: dict[str, object] | None = None, with_owner: bool = True,
+                  viewer: str | None = None) -> Node:
+    """A ``<photo>`` of a standard photo list with the requested extras, typed as Flickr's JSON,
+    as ``viewer`` (an NSID, None: not logged in) sees it.
 
     Attribute order follows fixtures/flickr.interestingness.getList.xml and favorites.getList.
     ``leading`` holds list-specific attributes placed after ``title`` (isprimary). An album's
     photos have no ``owner`` (the ``<photoset>`` names it), so ``with_owner=False`` leaves it out.
     """
+    downloadable = may_download(store, photo, viewer) if extras & _DOWNLOAD_EXTRAS else True
     attrs = photo_core(photo)
     if not with_owner:
         del attrs["owner"]
@@ -156,17 +164,19 @@ def photo_element(store: Store, base_url: str, photo: sqlite3.Row, extras: set[s
             attrs["tags"] = " ".join(t["tag"] for t in tags)
         if "machine_tags" in extras:
             attrs["machine_tags"] = " ".join(t["tag"] for t in tags if t["machine_tag"])
-    if "original_format" in extras:
+    if "original_format" in extras and downloadable:
         attrs.update(originalsecret=photo["originalsecret"], originalformat=photo["originalformat"])
     if "geo" in extras:
         _geo_attrs(store, photo, attrs)
     if "media" in extras:
         attrs.update(media=photo["media"], media_status=str(column(photo, "media_status", "ready")))
+    if "usage" in extras:
+        attrs.update(can_download=int(downloadable), can_blog=1, can_print=1, can_share=1)
     for key in URL_EXTRAS:
         if f"url_{key}" in extras:
             size = _BY_EXTRA[key]
             dims = size_dims(photo, size)
-            if dims:
+            if dims and (downloadable or size[1] not in RESTRICTED):
                 attrs[f"url_{key}"] = size_url(base_url, photo, size[1])
                 attrs[f"height_{key}"] = dims[1]
                 attrs[f"width_{key}"] = dims[0]

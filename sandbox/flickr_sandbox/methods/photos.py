@@ -8,12 +8,14 @@ import shlex
 import sqlite3
 import time
 
+from .. import videos
+from ..downloads import RESTRICTED, may_download
 from ..envelope import Node
 from ..errors import ApiError
 from ..pictures import forget
 from ..seed import is_machine_tag, normalize_tag
 from ..store import Store
-from .criteria import NEWEST_FIRST, date_criteria, machine_tag_criteria, photo_list, resolve_user
+from .criteria import NEWEST_FIRST, SEARCH_CAP, date_criteria, machine_tag_criteria, photo_list, resolve_user
 from .photo_social import count_comments, has_people, is_favorite, notes_node
 from .photolist import SIZES, can_see, column, fmt_coord, size_dims, size_url
 from .registry import Call, method, photo_not_found
@@ -78,7 +80,7 @@ def search(call: Call) -> list[Node]:
         where.append("p.media = ?")
         args.append(media[:-1])
     order = _SORTS.get(call.arg("sort", "date-posted-desc"), _SORTS["date-posted-desc"])
-    return photo_list(call, where, args, order)
+    return photo_list(call, where, args, order, cap=SEARCH_CAP)
 
 
 def _visible_photo(call: Call) -> sqlite3.Row:
@@ -102,13 +104,16 @@ def get_info(call: Call) -> list[Node]:
     photo = _visible_photo(call)
     owner = call.store.owner(photo["owner"])
     is_owner = photo["owner"] == call.caller.nsid
-    node = Node("photo", {
+    downloadable = may_download(call.store, photo, call.caller.nsid)
+    attrs: dict[str, object] = {
         "id": str(photo["id"]), "secret": photo["secret"], "server": str(photo["server"]),
         "farm": int(photo["farm"]), "dateuploaded": str(photo["dateupload"]),
         "isfavorite": is_favorite(call.store, photo["id"], call.caller.nsid), "license": str(photo["license"]),
-        "safety_level": str(photo["safety_level"]), "rotation": 0,
-        "originalsecret": photo["originalsecret"], "originalformat": photo["originalformat"],
-        "views": str(photo["views"]), "media": photo["media"]})
+        "safety_level": str(photo["safety_level"]), "rotation": 0}
+    if downloadable:  # Flickr shows the original's secret only to who may have the original
+        attrs.update(originalsecret=photo["originalsecret"], originalformat=photo["originalformat"])
+    attrs.update(views=str(photo["views"]), media=photo["media"])
+    node = Node("photo", attrs)
     node.add("owner", {"nsid": owner["nsid"], "username": owner["username"],
                        "realname": owner["realname"], "location": owner["location"],
                        "iconserver": str(owner["iconserver"]), "iconfarm": int(owner["iconfarm"]),
@@ -126,7 +131,7 @@ def get_info(call: Call) -> list[Node]:
     node.add("editability", {"cancomment": int(call.caller.nsid is not None),
                              "canaddmeta": int(is_owner)})
     node.add("publiceditability", {"cancomment": 1, "canaddmeta": 0})
-    node.add("usage", {"candownload": 1, "canblog": 1, "canprint": 1, "canshare": 1})
+    node.add("usage", {"candownload": int(downloadable), "canblog": 1, "canprint": 1, "canshare": 1})
     node.add("comments", text=str(count_comments(call.store, photo["id"])))
     node.children.append(notes_node(call.store, photo["id"]))
     node.add("people", {"haspeople": has_people(call.store, photo["id"])})
@@ -149,6 +154,11 @@ def get_info(call: Call) -> list[Node]:
     urls = node.add("urls", list_of="url")
     urls.add("url", {"type": "photopage"},
              text=f"{call.base_url}/photos/{owner['path_alias'] or owner['nsid']}/{photo['id']}/")
+    if photo["media"] == "video":
+        ready = photo["media_status"] == "ready"
+        node.add("video", {"ready": int(ready), "failed": 0, "pending": int(not ready),
+                           "duration": photo["duration"] or videos.DEFAULT_DURATION,
+                           "width": photo["width"], "height": photo["height"]})
     return [node]
 
 
@@ -158,13 +168,17 @@ def get_sizes(call: Call) -> list[Node]:
     photo = _visible_photo(call)
     owner = call.store.owner(photo["owner"])
     page = f"{call.base_url}/photos/{owner['path_alias'] or owner['nsid']}/{photo['id']}/sizes"
-    sizes = Node("sizes", {"canblog": 1, "canprint": 1, "candownload": 1}, list_of="size")
+    downloadable = may_download(call.store, photo, call.caller.nsid)
+    sizes = Node("sizes", {"canblog": 1, "canprint": 1, "candownload": int(downloadable)}, list_of="size")
     for size in SIZES:
         dims = size_dims(photo, size)
-        if dims:
+        if dims and (downloadable or size[1] not in RESTRICTED):
+            # A video's pictures (its poster frame) are photos; its video sizes follow them.
             sizes.add("size", {"label": size[0], "width": dims[0], "height": dims[1],
                                "source": size_url(call.base_url, photo, size[1]),
-                               "url": f"{page}/{size[2]}/", "media": photo["media"]})
+                               "url": f"{page}/{size[2]}/", "media": "photo"})
+    for attrs in videos.video_sizes(call.base_url, owner, photo, downloadable):
+        sizes.add("size", attrs)
     return [sizes]
 
 

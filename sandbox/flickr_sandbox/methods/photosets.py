@@ -122,7 +122,7 @@ def get_photos(call: Call) -> list[Node]:
         # isprimary is a string in Flickr's JSON ("isprimary":"1"), unlike ispublic.
         node.children.append(photo_element(call.store, call.base_url, photo, extras,
                                            {"isprimary": str(int(photo["id"] == row["primary_photo"]))},
-                                           with_owner=False))
+                                           with_owner=False, viewer=call.caller.nsid))
     return [node]
 
 

@@ -4,10 +4,12 @@
 flickr-download and gallery-dl, installed from PyPI into a venv of their own (build/peers-venv,
 scripts/venv.sh with tests/peers/requirements.txt: made once, reused until that file changes),
 are pointed at a sandbox started as ``python -m flickr_sandbox`` by their REST endpoint constant
-only (tests/peers/run_peer.py). Each downloads the sandbox user's whole photostream and every
-album; every file must be, byte for byte, the largest size the sandbox offers for that photo, and
-the metadata files must carry each photo's title and tags. python-flickrapi's flows (a new token
-without a browser, token_valid(), the walkers, signed JSON calls) run in the same venv.
+only (tests/peers/run_peer.py), once with the default seed and once with ``--seed-photos 30``
+(videos, refused originals, hostile titles). Each downloads the sandbox user's whole photostream
+and every album; every file must be, byte for byte, the size the tool picks by its own rule from
+what the sandbox offers for that item, and the metadata files must carry each item's title and
+tags. python-flickrapi's flows (a new token without a browser, token_valid(), the walkers, signed
+JSON calls) run in the same venv.
 
 A counting proxy between the tools and the sandbox (tests/peers/callcount.py) records every REST
 call; the sandbox's request log (--verbose) counts the photo files fetched. Each test prints its
@@ -43,7 +45,22 @@ RUN_PEER = PEERS / "run_peer.py"
 FLICKRAPI_FLOWS = PEERS / "flickrapi_flows.py"
 INSTALL_TIMEOUT = 900  # the first pip install of the peers; later runs reuse the venv at once
 RUN_TIMEOUT = 600  # one tool's run: seconds once the sandbox has drawn the originals
-PHOTO_FILE = re.compile(r"GET /photos/\w+/\d+_\w+\.\w+ ")
+# A photo's file, or a video's (/photos/{user}/{id}/play/{kind}/{secret}/), in the sandbox's log.
+PHOTO_FILE = re.compile(r"GET /photos/(?:\w+/\d+_\w+\.\w+|[^/ ]+/\d+/play/\w+/\w+/?) ")
+# The accounts the tools download: the default seed (100 photos of the sandbox user, 10 private,
+# 2 albums) and one with --seed-photos (videos, refused originals, hostile titles, more albums).
+ACCOUNTS = {"default-seed": (), "seed-photos-30": ("--seed-photos", "30")}
+# gallery-dl's formats, largest first: the first a photo has is the one it downloads.
+GDL_FORMATS = ("Original", "X-Large 6K", "X-Large 5K", "X-Large 4K", "X-Large 3K", "Large 2048", "Large 1600", "Large")
+
+
+@dataclass
+class Size:
+    label: str
+    width: str
+    height: str
+    source: str
+    media: str
 
 
 @dataclass
@@ -51,14 +68,39 @@ class Photo:
     id: str
     title: str
     tags: list[str]  # clean forms, machine tags included, as photos.getInfo lists them
-    label: str  # the largest size offered (what both tools take by default)
-    data: bytes  # that size's file, as the sandbox serves it
+    media: str
+    sizes: list[Size]  # as photos.getSizes lists them
+    files: dict[str, bytes] = field(default_factory=dict)  # label: the file the sandbox serves
+
+    def flickr_download_pick(self) -> str:
+        """python-flickr-api's Photo._getLargestSizeLabel: the largest area of the photo's media,
+        the first listed on a tie but for "Original"."""
+        best, best_area = "", -1
+        for size in self.sizes:
+            if size.media != self.media or not (size.width.isdigit() and size.height.isdigit()):
+                continue
+            area = int(size.width) * int(size.height)
+            if area > best_area or (area == best_area and size.label == "Original"):
+                best, best_area = size.label, area
+        return best
+
+    def gallery_dl_pick(self) -> str:
+        """A video's original stream (video.getStreamInfo's "orig"); a photo's first of its 8
+        largest formats (the url_ extras), else the last size photos.getSizes lists."""
+        labels = [size.label for size in self.sizes]
+        if self.media == "video":
+            return "Video Original"
+        return next((label for label in GDL_FORMATS if label in labels), labels[-1])
 
 
 @dataclass
 class Account:
     photos: dict[str, Photo]  # the sandbox user's whole photostream, private photos included
     albums: dict[str, tuple[str, list[str]]]  # id: (title, photo ids)
+
+    def videos(self, in_albums: bool = False) -> int:
+        ids = [i for _, ids in self.albums.values() for i in ids] if in_albums else list(self.photos)
+        return sum(self.photos[i].media == "video" for i in ids)
 
 
 @dataclass
@@ -71,12 +113,13 @@ class Run:
     calls: list[RestCall]
     files_fetched: int
     seconds: float
+    account: str
     photos: int = 0
     problems: list[str] = field(default_factory=list)
 
     def report(self, what: str) -> str:
         per_photo = f"{len(self.calls) / self.photos:.2f}" if self.photos else "n/a"
-        lines = [f"{self.tool} {what}: {self.photos} photos in {self.seconds:.1f} s, {len(self.calls)} REST calls "
+        lines = [f"{self.tool} {what} ({self.account}): {self.photos} photos in {self.seconds:.1f} s, {len(self.calls)} REST calls "
                  f"({per_photo} per photo), {self.files_fetched} photo files fetched"]
         lines += [f"  {n:4d} x {call}" for call, n in Counter(str(c) for c in self.calls).items()]
         return "\n".join(lines)
@@ -85,8 +128,8 @@ class Run:
 class Peers:
     """The sandbox, the proxy in front of it, and the peers' venv: runs a tool, counts its calls."""
 
-    def __init__(self, python: str, sandbox: SandboxProcess, proxy: CallCounter, log: Path):
-        self.python, self.sandbox, self.proxy, self.log = python, sandbox, proxy, log
+    def __init__(self, python: str, sandbox: SandboxProcess, proxy: CallCounter, log: Path, account: str):
+        self.python, self.sandbox, self.proxy, self.log, self.account = python, sandbox, proxy, log, account
 
     def env(self, home: Path) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items()
@@ -106,7 +149,7 @@ class Peers:
         done = subprocess.run([self.python, *argv], cwd=cwd, env=self.env(home), capture_output=True,
                               text=True, encoding="utf-8", errors="replace", timeout=RUN_TIMEOUT)
         run = Run(name, done.stdout, done.stderr, self.proxy.since(mark), self.fetched() - fetched,
-                  time.monotonic() - start)
+                  time.monotonic() - start, self.account)
         if done.returncode != 0:
             # A problem among the others: what it downloaded before it stopped is checked too.
             run.problems.append(f"{name} exited {done.returncode}; calls: {[str(c) for c in run.calls][:20]}\n"
@@ -130,18 +173,12 @@ def peers_python() -> str:
     return done.stdout.strip().splitlines()[-1] + "/bin/python"
 
 
-@pytest.fixture(scope="module")
-def peers(peers_python: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Peers]:
+@pytest.fixture(scope="module", params=list(ACCOUNTS))
+def peers(request: pytest.FixtureRequest, peers_python: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Peers]:
     log = tmp_path_factory.mktemp("peers-sandbox") / "requests.log"
-    with log.open("w") as stderr, SandboxProcess("--verbose", stderr=stderr) as sandbox, \
+    with log.open("w") as stderr, SandboxProcess("--verbose", *ACCOUNTS[request.param], stderr=stderr) as sandbox, \
             CallCounter(sandbox.url) as proxy:
-        yield Peers(peers_python, sandbox, proxy, log)
-
-
-def _largest(sizes: list[dict[str, str]], media: str) -> dict[str, str]:
-    """What both tools take by default: the largest area of the photo's media, Original on a tie."""
-    mine = [s for s in sizes if s.get("media", media) == media]
-    return max(mine, key=lambda s: (int(s["width"]) * int(s["height"]), s["label"] == "Original"))
+        yield Peers(peers_python, sandbox, proxy, log, request.param)
 
 
 @pytest.fixture(scope="module")
@@ -156,25 +193,31 @@ def account(peers: Peers) -> Account:
     for photo_id in ids:
         info = client.rest("flickr.photos.getInfo", auth="oauth", photo_id=photo_id).ok().find("photo")
         sizes = client.rest("flickr.photos.getSizes", auth="oauth", photo_id=photo_id).ok()
-        size = _largest([dict(s.attrib) for s in sizes.iter("size")], info.get("media"))
-        reply = client.raw("GET", urllib.parse.urlsplit(size["source"]).path)
-        assert reply.status == 200, f"{size['source']}: HTTP {reply.status}"
-        photos[photo_id] = Photo(photo_id, info.findtext("title") or "", [t.text or "" for t in info.iter("tag")],
-                                 size["label"], reply.body)
+        photo = Photo(photo_id, info.findtext("title") or "", [t.text or "" for t in info.iter("tag")],
+                      info.get("media"), [Size(**{k: s.get(k, "") for k in ("label", "width", "height", "source", "media")})
+                                          for s in sizes.iter("size")])
+        for label in {photo.flickr_download_pick(), photo.gallery_dl_pick()}:
+            source = next(size.source for size in photo.sizes if size.label == label)
+            reply = client.raw("GET", urllib.parse.urlsplit(source).path)
+            assert reply.status == 200, f"{photo_id} {label} {source}: HTTP {reply.status}"
+            photo.files[label] = reply.body
+        photos[photo_id] = photo
     albums = {}
     for album in client.rest("flickr.photosets.getList", auth="oauth").ok().iter("photoset"):
         listed = client.rest("flickr.photosets.getPhotos", auth="oauth", photoset_id=album.get("id"),
                              user_id=C.USER_NSID, per_page=500).ok()
         albums[album.get("id")] = (album.findtext("title") or "", [p.get("id") for p in listed.iter("photo")])
     assert albums, "the seeded user has no album"
-    print(f"reference: {len(photos)} photos, {len(albums)} albums, originals drawn and fetched in "
-          f"{time.monotonic() - start:.1f} s")
-    return Account(photos, albums)
+    account = Account(photos, albums)
+    print(f"reference ({peers.account}): {len(photos)} items ({account.videos()} videos), {len(albums)} albums, "
+          f"files drawn and fetched in {time.monotonic() - start:.1f} s")
+    return account
 
 
 def _check(run: Run, expected: list[Photo], files: dict[str, Path], metadata: dict[str, dict[str, object]],
            where: str) -> None:
-    """Every expected photo once, byte for byte; its metadata file with its title and tags."""
+    """Every expected photo once, byte for byte the size the tool picks by its own rule from what
+    the sandbox offers; its metadata file with its title and tags."""
     want = {p.id: p for p in expected}
     problems = run.problems
     missing = sorted(want.keys() - files.keys())
@@ -183,9 +226,10 @@ def _check(run: Run, expected: list[Photo], files: dict[str, Path], metadata: di
     problems += [f"{where}: {files[i].name} is no photo of it" for i in sorted(files.keys() - want.keys())]
     for photo_id in sorted(want.keys() & files.keys()):
         photo, data = want[photo_id], files[photo_id].read_bytes()
-        if data != photo.data:
-            problems.append(f"{where}: {files[photo_id].name}: {len(data)} bytes, not the {len(photo.data)} "
-                            f"bytes of the sandbox's {photo.label}")
+        label = photo.flickr_download_pick() if run.tool == "flickr-download" else photo.gallery_dl_pick()
+        if data != photo.files[label]:
+            problems.append(f"{where}: {files[photo_id].name}: {len(data)} bytes, not the {len(photo.files[label])} "
+                            f"bytes of the sandbox's {label}")
         meta = metadata.get(photo_id)
         if meta is None:
             problems.append(f"{where}: {files[photo_id].name}: no metadata file")
@@ -237,8 +281,10 @@ def _collect(folder: Path, name_id: re.Pattern[str]) -> tuple[dict[str, Path], d
 
 # -- flickr-download 0.3.7 on python-flickr-api 0.7.8 ---------------------------------------------
 
-# --naming title_and_id: "{title}-{id}.jpg", "{id}.jpg" for an untitled photo.
-FD_NAME = re.compile(r"(?:^|-)(\d+)\.\w+$")
+# --naming id: "{id}.jpg", "{id}.mp4". (Its title namings fail on the sandbox's hostile titles as
+# they would on Flickr: a 255-character title makes a file name too long, "trailing dot." and
+# "../../etc/passwd" lose their extension.)
+FD_NAME = re.compile(r"^(\d+)\.\w+$")
 
 
 def _flickr_download(peers: Peers, tmp_path: Path, *args: str) -> tuple[Run, Path]:
@@ -246,7 +292,7 @@ def _flickr_download(peers: Peers, tmp_path: Path, *args: str) -> tuple[Run, Pat
     home.mkdir()
     # flickr-download's -t reads the user's OAuth token from ~/.flickr_token (token, then secret).
     (home / ".flickr_token").write_text(f"{C.OAUTH_TOKEN}\n{C.OAUTH_TOKEN_SECRET}")
-    run = peers.tool("flickr-download", ["-k", C.API_KEY, "-s", C.API_SECRET, "-t", "-j", "-n", "title_and_id",
+    run = peers.tool("flickr-download", ["-k", C.API_KEY, "-s", C.API_SECRET, "-t", "-j", "-n", "id",
                                          *args], out, home)
     return run, out
 
@@ -263,12 +309,15 @@ def test_flickr_download_photostream(peers: Peers, account: Account, tmp_path: P
 
 def test_flickr_download_albums(peers: Peers, account: Account, tmp_path: Path) -> None:
     run, out = _flickr_download(peers, tmp_path, "-u", C.USER_NAME)
-    folders = {p.name: p for p in out.iterdir() if p.is_dir()} if out.is_dir() else {}
+    # A folder per album, named by its title as pathvalidate cleans it ("<all>" loses its "<>"):
+    # each album's is the folder of its title, else the one holding exactly its photos.
+    folders = {p.name: _collect(p, FD_NAME) for p in out.iterdir() if p.is_dir()} if out.is_dir() else {}
     for album_id, (title, ids) in account.albums.items():
-        if title not in folders:
+        name = title if title in folders else next((n for n, f in folders.items() if sorted(f[0]) == sorted(ids)), None)
+        if name is None:
             run.problems.append(f"album {album_id} {title!r}: no folder (folders: {sorted(folders)})")
             continue
-        files, metadata, duplicates = _collect(folders[title], FD_NAME)
+        files, metadata, duplicates = folders.pop(name)
         run.problems += duplicates
         _check(run, [account.photos[i] for i in ids], files, metadata, f"album {title!r}")
     _finish(run, "albums (-u)", per_photo=3, fixed=2 + 2 * len(account.albums))
@@ -299,23 +348,26 @@ def test_gallery_dl_photostream(peers: Peers, account: Account, tmp_path: Path) 
     files, metadata, duplicates = _collect(out, GDL_NAME) if out.is_dir() else ({}, {}, [])
     run.problems += duplicates
     _check(run, list(account.photos.values()), files, metadata, "photostream")
-    # urls.lookupUser, then people.getPhotos by pages of 100 with the extras: no call per photo.
-    _finish(run, "photostream", per_photo=0, fixed=1 + math.ceil(len(account.photos) / 100))
+    # urls.lookupUser, then people.getPhotos by pages of 100 with the extras: no call per photo
+    # but video.getStreamInfo for a video.
+    _finish(run, "photostream", per_photo=0, fixed=1 + math.ceil(len(account.photos) / 100) + account.videos())
 
 
 def test_gallery_dl_albums(peers: Peers, account: Account, tmp_path: Path) -> None:
     run, out = _gallery_dl(peers, tmp_path, f"https://www.flickr.com/photos/{C.USER_PATH_ALIAS}/albums")
     folders = {p.name: p for p in (out / "Albums").iterdir() if p.is_dir()} if (out / "Albums").is_dir() else {}
     for album_id, (title, ids) in account.albums.items():
-        folder = folders.get(f"{album_id} {title}")
+        # "{id} {title}", the title cleaned of what a file name may not hold.
+        folder = next((f for name, f in folders.items() if name.startswith(f"{album_id} ")), None)
         if folder is None:
             run.problems.append(f"album {album_id} {title!r}: no folder (folders: {sorted(folders)})")
             continue
         files, metadata, duplicates = _collect(folder, GDL_NAME)
         run.problems += duplicates
         _check(run, [account.photos[i] for i in ids], files, metadata, f"album {title!r}")
-    # urls.lookupUser, photosets.getList; per album urls.lookupUser, photosets.getInfo, getPhotos.
-    _finish(run, "albums", per_photo=0, fixed=2 + 3 * len(account.albums))
+    # urls.lookupUser, photosets.getList; per album urls.lookupUser, photosets.getInfo, getPhotos
+    # (and getStreamInfo per video).
+    _finish(run, "albums", per_photo=0, fixed=2 + 3 * len(account.albums) + account.videos(in_albums=True))
 
 
 # -- python-flickrapi 2.4 ------------------------------------------------------------------------

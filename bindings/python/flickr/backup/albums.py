@@ -68,13 +68,13 @@ class Albums:
                         wanted[name] = "../../" + media[member]
                 with albums_dir.subdir(row["folder"]) as folder:
                     self._links(folder, wanted)
-                    folder.write("album.json", _dump({"id": row["id"], "title": text(info.get("title")),
+                    folder.write_if_changed("album.json", _dump({"id": row["id"], "title": text(info.get("title")),
                                                       "description": text(info.get("description")),
                                                       "items": [{"id": m, "path": media.get(m)} for m in members],
                                                       "flickr": info}))
                 index.append({"id": row["id"], "title": text(info.get("title")), "folder": f"{ALBUMS}/{row['folder']}",
                               "items": len(members)})
-            albums_dir.write("index.json", _dump({"albums": index}))
+            albums_dir.write_if_changed("index.json", _dump({"albums": index}))
         collection_rows = state.albums("collection")
         if not collection_rows:
             return
@@ -87,11 +87,11 @@ class Albums:
                 wanted.update({by_id[c]: f"../{by_id[c]}" for c in info.get("collections", []) if c in by_id})
                 with collections_dir.subdir(row["folder"]) as folder:
                     self._links(folder, wanted)
-                    folder.write("collection.json", _dump({"id": row["id"], "title": text(info.get("title")),
+                    folder.write_if_changed("collection.json", _dump({"id": row["id"], "title": text(info.get("title")),
                                                            "albums": members, "flickr": info}))
                 listed.append({"id": row["id"], "title": text(info.get("title")),
                                "folder": f"{COLLECTIONS}/{row['folder']}"})
-            collections_dir.write("index.json", _dump({"collections": listed}))
+            collections_dir.write_if_changed("index.json", _dump({"collections": listed}))
 
     @staticmethod
     def _links(folder: SafeDir, wanted: dict[str, str]) -> None:

@@ -114,6 +114,16 @@ class SafeDir:
             self._unlink_quietly(temporary)
             raise
 
+    def write_if_changed(self, name: str, data: bytes) -> bool:
+        """`write`, unless the regular file `name` already holds `data`: False then."""
+        try:
+            if self.read(name) == data:
+                return False
+        except OSError:
+            pass
+        self.write(name, data)
+        return True
+
     def _create_temporary(self, name: str) -> tuple[str, int]:
         base = name.encode("utf-8", "surrogateescape")[:200].decode("utf-8", "ignore")
         for _ in range(100):

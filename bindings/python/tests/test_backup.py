@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: MIT
+"""flickr backup against the sandbox: a whole account checked item by item, and a run with nothing new."""
+import json
+import os
+import shutil
+import subprocess
+import time
+
+import pytest
+
+import flickr
+import flickr.backup
+from backuptest import client, media_files, sha256, sidecar, small_account, state_rows
+from flickr.backup.job import taken_time
+from libtest import running_sandbox
+
+PHOTOS, VIDEOS = 12, 1
+
+
+@pytest.fixture(scope="module")
+def account(library_path):
+    """A sandbox whose user holds PHOTOS photos and VIDEOS videos, two of them in an album."""
+    with running_sandbox() as server:
+        with client(server) as api:
+            items = small_account(api, PHOTOS, VIDEOS)
+            ids = sorted(items)
+            album = api.call("flickr.photosets.create", title="Trip ☕ / 2024", primary_photo_id=ids[0])
+            album_id = album["photoset"]["id"]
+            api.call("flickr.photosets.addPhoto", photoset_id=album_id, photo_id=ids[1])
+            api.call("flickr.photos.setMeta", photo_id=ids[2], title="Private one")
+        yield server, items, album_id
+
+
+def test_whole_backup_item_by_item(account, tmp_path):
+    server, items, album_id = account
+    events = []
+    with client(server) as api:
+        report = flickr.backup.run(api, tmp_path, progress=events.append)
+        infos = {i: api.call("flickr.photos.getInfo", photo_id=i)["photo"] for i in items}
+        served = {i: api.call("flickr.sandbox.getFileInfo", photo_id=i)["file"] for i in items}
+    assert report.ok, report.failed
+    assert (report.listed, report.new, report.fetched, report.done) == (len(items),) * 4
+    files = media_files(tmp_path)
+    assert sorted(files) == sorted(items)
+    for item_id, data in items.items():
+        path = files[item_id]
+        assert path.read_bytes() == data, item_id  # the bytes uploaded, as the sandbox serves them
+        assert sha256(data) == served[item_id]["sha256"]
+        info, side = infos[item_id], sidecar(path)
+        assert side["id"] == item_id
+        assert side["title"] == flickr.text(info["title"])
+        assert side["description"] == flickr.text(info["description"])
+        assert side["dates"]["taken"] == info["dates"]["taken"]
+        assert side["dates"]["uploaded"] == int(info["dates"]["posted"])
+        assert side["dates"]["last_update"] == int(info["dates"]["lastupdate"])
+        assert side["license"]["id"] == str(info["license"])
+        assert side["media"] == info["media"]
+        assert side["visibility"]["public"] == (str(info["visibility"]["ispublic"]) == "1")
+        tags = info["tags"].get("tag", []) if isinstance(info["tags"], dict) else []
+        tags = tags if isinstance(tags, list) else [tags]
+        assert sorted(t["tag"] for t in side["tags"]) == sorted(flickr.text(t) for t in tags)
+        assert side["file"]["sha256"] == sha256(data) and side["file"]["bytes"] == len(data)
+        assert side["file"]["size"] == "Original" and side["file"]["why_not_original"] == ""
+        assert path.stat().st_mtime == taken_time(info["dates"]["taken"])  # the file's time: taken
+        assert path.parent.name == info["dates"]["taken"][5:7] and path.parent.parent.name == info["dates"]["taken"][:4]
+    video = [i for i in items if infos[i]["media"] == "video"]
+    assert len(video) == VIDEOS and files[video[0]].suffix == ".mp4"
+    # The album: a folder of relative links to the files, and its JSON.
+    album_dirs = [tmp_path / "albums" / f"{album_id}_trip-2024"]
+    emptied = [p for p in (tmp_path / "albums").iterdir() if p.is_dir() and p != album_dirs[0]]
+    assert len(emptied) == 2 and not any(q.is_symlink() for p in emptied for q in p.iterdir())  # the seeded
+    links = sorted(album_dirs[0].glob("*.jpg"))
+    assert len(links) == 2 and all(p.is_symlink() and not os.path.isabs(os.readlink(p)) for p in links)
+    assert sorted(p.resolve() for p in links) == sorted(files[i].resolve() for i in sorted(items)[:2])
+    assert json.loads((album_dirs[0] / "album.json").read_text())["title"] == "Trip ☕ / 2024"
+    assert sidecar(files[sorted(items)[0]])["albums"][0]["id"] == album_id
+    index = json.loads((tmp_path / "index.json").read_text())
+    assert sorted(i["id"] for i in index["items"]) == sorted(items) and all(i["complete"] for i in index["items"])
+    page = (tmp_path / "index.html").read_text()
+    assert all(str(files[i].relative_to(tmp_path)) in page for i in items)
+    # Calls: the listing, the account, the album, and one getSizes per video; no call per photo.
+    print(f"{len(items)} items: {report.api_calls} API calls {report.api_calls_by_method}")
+    assert report.api_calls_by_method["flickr.people.getPhotos"] == 1
+    assert report.api_calls_by_method.get("flickr.photos.getSizes", 0) == VIDEOS
+    # login, people.getInfo, licenses.getInfo, getPhotos, photosets.getList, collections.getTree: 6.
+    assert report.api_calls == 6 + report.albums + VIDEOS
+    kinds = {e["event"] for e in events}
+    assert {"listing", "listed", "work", "item", "end"} <= kinds
+    assert [e["done"] for e in events if e["event"] == "item"] == list(range(1, len(items) + 1))
+
+
+@pytest.mark.skipif(shutil.which("exiftool") is None, reason="exiftool (libimage-exiftool-perl) is not installed")
+def test_xmp_read_back_by_exiftool(account, tmp_path):
+    server, items, _ = account
+    with client(server) as api:
+        item_id = sorted(items)[3]
+        api.call("flickr.photos.setMeta", photo_id=item_id, title="Zürich <night> & \"fog\"",
+                 description="line one\nline two")
+        flickr.backup.run(api, tmp_path)
+        info = api.call("flickr.photos.getInfo", photo_id=item_id)["photo"]
+    xmp = media_files(tmp_path)[item_id].with_suffix(".jpg.xmp")
+    found = json.loads(subprocess.run(["exiftool", "-j", "-XMP:all", str(xmp)], capture_output=True, text=True,
+                                      check=True).stdout)[0]
+    print(found)
+    assert found["Title"] == "Zürich <night> & \"fog\""
+    assert found["Description"] == "line one\nline two"
+    assert sorted(found["Subject"]) == sorted(["common", f"tag{sorted(items).index(item_id)}"])
+    assert found["DateTimeOriginal"] == info["dates"]["taken"].replace("-", ":")
+
+
+def test_a_run_with_nothing_new_lists_only(account, tmp_path):
+    server, items, _ = account
+    with client(server) as api:
+        first = flickr.backup.run(api, tmp_path)
+        before = {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*")
+                  if p.is_file() and p.suffix in (".json", ".xmp") and p.name != "index.json"}
+        second = flickr.backup.run(api, tmp_path)
+    print(f"first run {first.api_calls} calls, second {second.api_calls}: {second.api_calls_by_method}")
+    assert second.ok and second.fetched == 0 and second.to_do == 0 and second.new == 0
+    assert "flickr.photosets.getPhotos" not in second.api_calls_by_method  # the album did not change
+    assert second.api_calls <= first.api_calls - 1 - VIDEOS
+    after = {p: p.stat().st_mtime_ns for p in before}
+    assert before == after and len(before) == 2 * len(items) + 3  # no sidecar rewritten, nor album.json
+    assert state_rows(tmp_path, "SELECT count(*) FROM runs WHERE ended IS NOT NULL")[0][0] == 2
+
+
+def test_budget_waits_rather_than_exceed(account, tmp_path):
+    server, _, _ = account
+    events = []
+    with client(server) as api:
+        started = time.monotonic()
+        report = flickr.backup.run(api, tmp_path, progress=events.append, budget=4, budget_window=1.0,
+                                   concurrency=2)
+        took = time.monotonic() - started
+    waits = [e for e in events if e["event"] == "wait"]
+    print(f"{report.api_calls} calls with 4 a second: {len(waits)} waits, {took:.2f} s")
+    assert report.ok and report.api_calls > 4 and waits and took >= 1.0

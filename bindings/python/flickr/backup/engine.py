@@ -56,6 +56,7 @@ class Options:
     albums: bool = True
     prune: bool = False  # remove what was deleted on Flickr
     quick: bool = False  # recentlyUpdated only: no full listing, deletions not seen
+    recheck: bool = False  # fetch again every item whose last_update moved (a replace beside an edit)
     budget: int = 3600  # most API calls in any hour, this run's and the last hour's runs' (0: no limit)
     budget_window: float = 3600.0  # the hour (shorter in tests)
 
@@ -168,7 +169,7 @@ class Backup:
         self.state.mark_deleted(gone)
         self.report.deleted = gone
         if self.options.prune:
-            for item_id in gone:
+            for item_id in self.state.deleted_ids():  # found in this run or kept by an earlier one
                 self._prune(item_id)
         self._emit("listed", items=self.report.listed, deleted=len(gone))
 
@@ -185,18 +186,20 @@ class Backup:
             self.state.add(item_id, photo, stamp)
             self.report.new += 1
             return
-        if row["lastupdate"] == stamp:  # unchanged (or back after a listing that missed it)
-            self.state.relist(item_id, photo, stamp, None)
-            return
         before = json.loads(row["listed"])
         if _content(before) != _content(photo):
-            need = "media"
+            need: Optional[str] = "media"
+        elif self.options.recheck and row["lastupdate"] != stamp:
+            need = "check"
         elif any(_meta(before, key) != _meta(photo, key) for key in _META):
-            need = "sidecar"
-        else:
+            need = "sidecar"  # seen even when last_update did not move (a change within its second)
+        elif row["lastupdate"] != stamp:
             need = "check"  # nothing in the listing says what changed: a replace keeps its URLs
+        else:
+            need = None  # unchanged (or back after a listing that missed it)
         self.state.relist(item_id, photo, stamp, need)
-        self.report.changed += 1
+        if need is not None:
+            self.report.changed += 1
 
     def _prune(self, item_id: str) -> None:
         for record in self.state.files(item_id):

@@ -51,7 +51,9 @@ class Report:
         if self.failed:
             parts.append(f"{len(self.failed)} failed (retried next run)")
         if self.deleted:
-            parts.append(f"{len(self.deleted)} deleted on Flickr" + (" (pruned)" if self.pruned else " (kept)"))
+            parts.append(f"{len(self.deleted)} deleted on Flickr" + ("" if self.pruned else " (kept)"))
+        if self.pruned:
+            parts.append(f"{len(self.pruned)} pruned")
         if self.not_original:
             parts.append(f"{len(self.not_original)} without their original")
         parts.append(f"{self.api_calls} API calls in {seconds:.1f} s")

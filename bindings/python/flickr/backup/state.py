@@ -168,6 +168,9 @@ class State:
     def ids(self) -> set[str]:
         return {str(row[0]) for row in self.db.execute("SELECT id FROM items WHERE deleted=0")}
 
+    def deleted_ids(self) -> list[str]:
+        return [str(row[0]) for row in self.db.execute("SELECT id FROM items WHERE deleted=1 ORDER BY id")]
+
     def items(self) -> Iterator[sqlite3.Row]:
         yield from self.db.execute("SELECT * FROM items ORDER BY id")
 

@@ -39,6 +39,10 @@ def add_parser(subparsers: Subparsers) -> None:
                         "(default: keep them, marked deleted in index.json)")
     parser.add_argument("--quick", action="store_true", help="only what flickr.photos.recentlyUpdated reports "
                         "since the last run (no full listing: deletions are not seen)")
+    parser.add_argument("--recheck", action="store_true",
+                        help="fetch again every item changed on Flickr and keep the new bytes if they differ (by "
+                        "default an edit of title, tags... rewrites the sidecars only: a replace made beside such an "
+                        "edit, keeping format and size, is missed)")
     parser.add_argument("--concurrency", type=int, default=8, metavar="N", help="files fetched at once (default 8)")
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, metavar="CALLS",
                         help=f"most API calls an hour; the run waits rather than exceed it (default {DEFAULT_BUDGET}, "
@@ -131,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
         raise CLIError("--budget takes a number of calls an hour, 0 for no limit")
     with open_api(args) as api:
         backup = Backup(api, args.dir, user=args.account, concurrency=args.concurrency, info=args.info,
-                        budget=args.budget,
+                        budget=args.budget, recheck=args.recheck,
                         comments=args.comments, exif=args.exif, albums=args.albums, prune=args.prune, quick=args.quick)
         try:
             report = backup.run(progress=_progress(args.progress))

@@ -121,6 +121,7 @@ class Backup:
         account = listing.account()
         self.licences.load(self.calls)
         self._list(listing)
+        self._check_files()
         if self.options.albums:
             self._albums(listing)
         self._work()
@@ -200,6 +201,25 @@ class Backup:
         self.state.relist(item_id, photo, stamp, need)
         if need is not None:
             self.report.changed += 1
+
+    def _check_files(self) -> None:
+        """Every recorded file still there with its size (a stat each, no read): one that is missing,
+        or truncated, or replaced by a link, is made again by this run (--verify reads them all)."""
+        by_folder: dict[str, list[Any]] = {}
+        for record in self.state.files():
+            by_folder.setdefault(str(record["path"]).rpartition("/")[0], []).append(record)
+        for folder, records in by_folder.items():
+            try:
+                where: Optional[SafeDir] = self.root.subdir(*folder.split("/"), create=False)
+            except (OSError, ValueError):
+                where = None
+            for record in records:
+                found = where.lstat(str(record["path"]).rpartition("/")[2]) if where is not None else None
+                if found is None or not stat.S_ISREG(found.st_mode) or found.st_size != record["size"]:
+                    self.state.raise_need(record["item"], "media" if record["kind"] == "media" else "sidecar")
+                    self.report.notes.append(f"{record['path']} was missing or changed: made again")
+            if where is not None:
+                where.close()
 
     def _prune(self, item_id: str) -> None:
         for record in self.state.files(item_id):

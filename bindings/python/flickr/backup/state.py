@@ -108,14 +108,19 @@ class State:
                         (item_id, "media", json.dumps(listed), lastupdate))
 
     def relist(self, item_id: str, listed: dict[str, Any], lastupdate: int, need: Optional[str]) -> None:
-        """The listing's fresh copy; `need` raised when given (a need already there is kept when
-        it asks for more: media > check > sidecar)."""
+        """The listing's fresh copy; `need` raised when given."""
+        self.db.execute("UPDATE items SET listed=?, lastupdate=?, deleted=0 WHERE id=?",
+                        (json.dumps(listed), lastupdate, item_id))
+        if need is not None:
+            self.raise_need(item_id, need)
+
+    def raise_need(self, item_id: str, need: str) -> None:
+        """Asks for `need` unless the item already needs more (media > check > sidecar > "")."""
         row = self.item(item_id)
         current = row["need"] if row is not None else ""
         order = ["", "sidecar", "check", "media"]
-        wanted = need if need is not None and order.index(need) > order.index(current) else current
-        self.db.execute("UPDATE items SET listed=?, lastupdate=?, need=?, deleted=0 WHERE id=?",
-                        (json.dumps(listed), lastupdate, wanted, item_id))
+        if order.index(need) > order.index(current):
+            self.db.execute("UPDATE items SET need=? WHERE id=?", (need, item_id))
 
     def set_albums(self, item_id: str, albums: list[str]) -> None:
         self.db.execute("UPDATE items SET albums=? WHERE id=?", (json.dumps(albums), item_id))

@@ -24,7 +24,7 @@ from .calls import Calls, number
 from .fetcher import Fetcher
 from .indexes import Indexes
 from .job import ItemFailed, ItemJob
-from .layout import STATE_DIR, UNDATED, Layout
+from .layout import ALBUMS, COLLECTIONS, STATE_DIR, UNDATED, Layout
 from .licences import Licences
 from .listing import Listing, lastupdate
 from .lock import DirLock
@@ -337,29 +337,31 @@ class Backup:
         self._emit("item", **fields)
 
     def _remove_leftovers(self) -> None:
-        """Temporary files of a run that was killed (the lock says none is running): DIR/Y/M/.*.part."""
-        for year in self.root.names():
-            if not (year.isdigit() or year == UNDATED):
+        """Temporary files of a run that was killed (the lock says none is running): `.*.part` in DIR,
+        its year and month folders, and the album and collection folders."""
+        self._remove_parts(self.root)
+        for top in self.root.names():
+            if not (top.isdigit() or top in (UNDATED, ALBUMS, COLLECTIONS)):
                 continue
             try:
-                with self.root.subdir(year, create=False) as year_dir:
-                    folders = [year_dir] if year == UNDATED else []
-                    for month in year_dir.names() if year != UNDATED else []:
-                        if month.isdigit():
-                            try:
-                                folders.append(year_dir.subdir(month, create=False))
-                            except OSError:
-                                continue
-                    for folder in folders:
-                        for name in folder.names():
-                            found = folder.lstat(name)
-                            if name.startswith(".") and name.endswith(".part") and found is not None \
-                                    and stat.S_ISREG(found.st_mode):
-                                folder.remove(name)
-                        if folder is not year_dir:
-                            folder.close()
+                with self.root.subdir(top, create=False) as folder:
+                    self._remove_parts(folder)
+                    for name in folder.names() if top != UNDATED else []:
+                        try:
+                            with folder.subdir(name, create=False) as inner:
+                                self._remove_parts(inner)
+                        except (OSError, ValueError):
+                            continue  # a file, or a link planted there: not ours to clean
             except OSError:
                 continue  # a link or a file named like a year: the items' own errors will say
+
+    @staticmethod
+    def _remove_parts(folder: SafeDir) -> None:
+        for name in folder.names():
+            if name.startswith(".") and name.endswith(".part"):
+                found = folder.lstat(name)
+                if found is not None and stat.S_ISREG(found.st_mode):
+                    folder.remove(name)
 
 
 def _check_plain_dir(parent: SafeDir, name: str) -> None:

@@ -5,6 +5,7 @@ import os
 import shutil
 import subprocess
 import time
+import urllib.request
 
 import pytest
 
@@ -169,3 +170,27 @@ def test_per_item_calls_and_methods_the_server_lacks(account, tmp_path):
         assert any("not available" in p for p in side["problems"])
     # The next run asks again for what failed, but fetches no file again.
     assert again.fetched == 0 and again.to_do == len(items) and again.sidecars == len(items)
+
+
+def test_a_refused_original_falls_back_by_size(library_path, tmp_path):
+    """The image host answers 404 for one original (its stored file is gone): the backup keeps the
+    next size the listing offers, says which and why, and does not fail the item."""
+    data = tmp_path / "sandbox"
+    with running_sandbox("--data", str(data)) as server, client(server) as api:
+        items = small_account(api, 2)
+        lost = sorted(items)[0]
+        for stored in data.rglob(f"{lost}_*"):
+            stored.unlink()
+        report = flickr.backup.run(api, tmp_path / "backup")
+        listed = {p["id"]: p for p in api.walk("flickr.people.getPhotos", user_id="me", extras="url_k")}
+        with urllib.request.urlopen(listed[lost]["url_k"]) as answer:
+            served = answer.read()
+    print(report.not_original)
+    assert report.ok and report.fetched == 2
+    assert [n["id"] for n in report.not_original] == [lost]
+    assert report.not_original[0]["size"] == "Large 2048" and "HTTP 404" in report.not_original[0]["why"]
+    files = media_files(tmp_path / "backup")
+    assert files[lost].read_bytes() == served and served[:3] == b"\xff\xd8\xff"
+    side = sidecar(files[lost])
+    assert side["file"]["size"] == "Large 2048" and "refused" in side["file"]["why_not_original"]
+    assert files[sorted(items)[1]].read_bytes() == items[sorted(items)[1]]

@@ -14,7 +14,7 @@ import os
 import stat
 import time
 import urllib.parse
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING, Any, Callable, Generator, Optional
 
 from .. import errors
@@ -83,6 +83,7 @@ class Backup:
         self.root: SafeDir
         self.state: State
         self.fetcher: Fetcher
+        self.files: ThreadPoolExecutor
 
     # -- the run ----------------------------------------------------------
 
@@ -98,9 +99,12 @@ class Backup:
                                            lambda resume: self._emit("wait", resume=round(resume, 3)))
                 _check_plain_dir(state_dir, CACHE)
                 self.fetcher = Fetcher(self.client, os.path.join(state_dir.path, CACHE), self.options.concurrency)
+                # Checksums, fsyncs and renames: on threads, so that one disk flush does not hold up the rest.
+                self.files = ThreadPoolExecutor(self.options.concurrency, thread_name_prefix="flickr-backup")
                 try:
                     self._run()
                 finally:
+                    self.files.shutdown(wait=True, cancel_futures=True)
                     self._finish()
             finally:
                 lock.release()

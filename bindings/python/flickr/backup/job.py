@@ -81,7 +81,7 @@ class ItemJob:
             yield from self._details()
             if self.need in ("media", "check"):
                 yield from self._media(folder, "/".join(folder_parts), base)
-            self._sidecars(folder, "/".join(folder_parts), base)
+            yield from self._sidecars(folder, "/".join(folder_parts), base)
         if self.retry:
             state.need(self.id, "sidecar")
             raise ItemFailed("; ".join(self.retry))
@@ -145,15 +145,16 @@ class ItemJob:
                 continue
             except errors.FlickrError as error:
                 raise ItemFailed(f"fetching {candidate.label}: {error}") from None
-            self._place(folder, folder_path, base, candidate, cached, refused)
+            yield from self._place(folder, folder_path, base, candidate, cached, refused)
             return
         raise ItemFailed("every size was refused: " + "; ".join(refused))
 
     def _place(self, folder: SafeDir, folder_path: str, base: str, candidate: Candidate, cached: str,
-               refused: list[str]) -> None:
+               refused: list[str]) -> Wait:
         state = self.engine.state
-        with open(cached, "rb") as source:  # the cache is the backup's own: a plain open
-            size, sha256 = file_digest(source.fileno())
+        digest = self.engine.files.submit(_digest, cached)  # reading and fsync on a thread of their own
+        yield [digest]
+        size, sha256 = digest.result()
         old = next((f for f in state.files(self.id) if f["kind"] == "media"), None)
         if self.need == "check" and old is not None and old["sha256"] == sha256:
             os.unlink(cached)  # the same bytes: a change of metadata only
@@ -170,7 +171,9 @@ class ItemJob:
         if refused and why:
             why += " (refused: " + "; ".join(refused) + ")"
         state.placing(self.id, name, size, sha256, candidate.label, why)
-        folder.adopt(cached, name, taken_time(str(self.listed.get("datetaken") or "")))
+        adopted = self.engine.files.submit(folder.adopt, cached, name, taken_time(str(self.listed.get("datetaken") or "")))
+        yield [adopted]
+        adopted.result()
         state.placed(self.id, name, f"{folder_path}/{name}", size, sha256)
         if old is not None and old["path"] != f"{folder_path}/{name}" and old["path"].startswith(folder_path + "/"):
             folder.remove(posixpath.basename(old["path"]))  # a replace with another format
@@ -182,7 +185,7 @@ class ItemJob:
         if why:
             self.engine.report.not_original.append({"id": self.id, "size": candidate.label, "why": why})
 
-    def _sidecars(self, folder: SafeDir, folder_path: str, base: str) -> None:
+    def _sidecars(self, folder: SafeDir, folder_path: str, base: str) -> Wait:
         state = self.engine.state
         row = state.item(self.id)
         assert row is not None
@@ -195,15 +198,26 @@ class ItemJob:
                                 file_info)
         document = (json.dumps(sidecar, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
         xmp = xmp_document(sidecar)
-        written = []
-        for kind, name, data in (("json", Layout.sidecar(base), document), ("xmp", Layout.xmp(media or base), xmp)):
-            folder.write(name, data)
-            written.append((kind, f"{folder_path}/{name}", len(data), _sha256(data)))
-        mtime = taken_time(sidecar["dates"]["taken"])
-        if media and mtime is not None and folder.lstat(media) is not None:
-            folder.set_mtime(media, mtime)
-        state.done(self.id, written)
+        outputs = (("json", Layout.sidecar(base), document), ("xmp", Layout.xmp(media or base), xmp))
+        writing = self.engine.files.submit(_write_sidecars, folder, outputs, media,
+                                           taken_time(sidecar["dates"]["taken"]))
+        yield [writing]
+        writing.result()
+        state.done(self.id, [(kind, f"{folder_path}/{name}", len(data), _sha256(data)) for kind, name, data in outputs])
         self.engine.report.sidecars += 1
+
+
+def _digest(path: str) -> tuple[int, str]:
+    with open(path, "rb") as source:  # the cache is the backup's own: a plain open
+        return file_digest(source.fileno())
+
+
+def _write_sidecars(folder: SafeDir, outputs: tuple[tuple[str, str, bytes], ...], media: str,
+                    mtime: Optional[float]) -> None:
+    for _, name, data in outputs:
+        folder.write(name, data)
+    if media and mtime is not None and folder.lstat(media) is not None:
+        folder.set_mtime(media, mtime)
 
 
 def _sha256(data: bytes) -> str:

@@ -245,20 +245,27 @@ class Backup:
             self.report.notes.append(f"albums not listed: {error}")
             return
         seen = set()
+        stale = []
+        for album in found:
+            known = self.state.album(str(album.get("id")))
+            updated = str(album.get("date_update", ""))
+            if known is None or known["updated"] != updated or not updated:
+                stale.append(str(album.get("id")))
+        members_of = listing.album_members(stale, self.options.concurrency)
         for album in found:
             album_id = str(album.get("id"))
             seen.add(album_id)
             known = self.state.album(album_id)
-            updated = str(album.get("date_update", ""))
             members = json.loads(known["members"]) if known is not None else []
-            if known is None or known["updated"] != updated or not updated:
-                try:
-                    members = listing.album_members(album_id)
-                except errors.APIError as error:
-                    self.report.notes.append(f"album {album_id} not listed: {error}")
-                    continue
-            folder = known["folder"] if known is not None else Layout.album_folder(album_id, album.get("title"))
-            self.state.put_album(album_id, "album", folder, updated, album, members)
+            listed = members_of.get(album_id, members)
+            if isinstance(listed, errors.APIError):
+                self.report.notes.append(f"album {album_id} not listed: {listed}")
+                continue
+            try:
+                folder = known["folder"] if known is not None else Layout.album_folder(album_id, album.get("title"))
+            except ValueError:
+                continue  # not an id: no folder is named after it
+            self.state.put_album(album_id, "album", folder, str(album.get("date_update", "")), album, listed)
         self.report.albums = len(seen)
         collections = listing.collections()
         if collections is not None:

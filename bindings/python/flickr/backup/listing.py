@@ -11,7 +11,7 @@ import re
 from typing import Any, Callable, Iterator, Optional
 
 from .. import errors
-from .calls import Calls, as_list, number
+from .calls import PER_PAGE, Calls, as_list, number
 from .sizes import EXTRAS as URL_EXTRAS
 
 EXTRAS = ("description,license,date_upload,date_taken,owner_name,icon_server,original_format,last_update,geo,"
@@ -90,10 +90,26 @@ class Listing:
         return [a for a in self.calls.pages("flickr.photosets.getList", "photosets", "photoset", user_id=self.nsid)
                 if isinstance(a, dict)]
 
-    def album_members(self, album_id: str) -> list[str]:
-        return [str(p.get("id")) for p in self.calls.pages("flickr.photosets.getPhotos", "photoset", "photo",
-                                                           photoset_id=album_id, user_id=self.nsid)
-                if isinstance(p, dict)]
+    def album_members(self, album_ids: list[str], at_once: int) -> dict[str, "list[str] | errors.APIError"]:
+        """Each album's item ids: the first pages `at_once` at a time (one round trip for many small
+        albums), the further pages of a large one after its first."""
+        found: dict[str, list[str] | errors.APIError] = {}
+        for start in range(0, len(album_ids), at_once):
+            batch = album_ids[start:start + at_once]
+            firsts = {a: self.calls.call_async("flickr.photosets.getPhotos", photoset_id=a, user_id=self.nsid,
+                                               per_page=PER_PAGE, page=1) for a in batch}
+            for album_id, future in firsts.items():
+                try:
+                    answer = future.result().get("photoset", {})
+                    members = _ids(answer)
+                    for page in range(2, number(answer.get("pages"), 1) + 1):
+                        members += _ids(self.calls.call("flickr.photosets.getPhotos", photoset_id=album_id,
+                                                        user_id=self.nsid, per_page=PER_PAGE, page=page)
+                                        .get("photoset", {}))
+                    found[album_id] = members
+                except errors.APIError as error:
+                    found[album_id] = error
+        return found
 
     def collections(self) -> Optional[list[dict[str, Any]]]:
         """flickr.collections.getTree's collections; None when the server has no such method."""
@@ -105,6 +121,10 @@ class Listing:
             self.notes.append("flickr.collections.getTree is not available here: no collections backed up")
             return None
         return [c for c in as_list(answer.get("collections", {}).get("collection")) if isinstance(c, dict)]
+
+
+def _ids(answer: dict[str, Any]) -> list[str]:
+    return [str(p.get("id")) for p in as_list(answer.get("photo")) if isinstance(p, dict)]
 
 
 def lastupdate(photo: dict[str, Any]) -> int:

@@ -21,7 +21,8 @@ def _dict(value: Any) -> dict[str, Any]:
 
 
 def _flag(value: Any) -> bool:
-    return str(value) == "1"
+    """A 0/1 flag as text ("1"), a JSON number (1) or a JSON boolean (true)."""
+    return value is True or str(value) == "1"
 
 
 class Sidecar:

@@ -113,3 +113,15 @@ def test_another_users_public_items(server, tmp_path):
     finally:
         with client(server) as api:
             api.call("flickr.photos.delete", photo_id=private)
+
+
+def test_live_line_and_one_account_per_directory(server, tmp_path):
+    done = run_cli(server, "backup", str(tmp_path), "--progress", "line")
+    assert done.returncode == 0, done.stderr
+    # Redrawn in place ("\r", then erase the line: the text mode read "\r" as a line end).
+    assert f"\x1b[K{ITEMS} items listed" in done.stderr and f"\x1b[K{ITEMS}/{ITEMS} items" in done.stderr
+    assert "ETA" in done.stderr
+    other = run_cli(server, "backup", str(tmp_path), "--user", "otheruser")
+    print(other.stderr)
+    assert other.returncode == 1
+    assert "holds the backup of 12037949@N00, not" in other.stderr and "use another directory" in other.stderr

@@ -80,6 +80,10 @@ class LiveLine:
         line = f"calls {event.get('api_calls', 0)}"
         if kind == "wait":
             line = f"API budget spent: resuming at {time.strftime('%H:%M:%S', time.localtime(event['resume']))}, {line}"
+        elif kind == "listed":
+            line = f"{event['items']} items listed, {line}"
+        elif kind == "work":
+            line = f"{event['items']} items to fetch or update, {line}"
         elif kind == "listing":
             line = f"listing page {event['page']} of {event['pages']}, {line}"
         elif kind == "item":

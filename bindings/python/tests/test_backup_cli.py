@@ -125,3 +125,11 @@ def test_live_line_and_one_account_per_directory(server, tmp_path):
     print(other.stderr)
     assert other.returncode == 1
     assert "holds the backup of 12037949@N00, not" in other.stderr and "use another directory" in other.stderr
+
+
+def test_dir_that_is_not_a_folder(server, tmp_path):
+    (tmp_path / "file").write_text("not a folder")
+    done = run_cli(server, "backup", str(tmp_path / "file"))
+    print(done.stderr)
+    assert done.returncode == 1 and "Traceback" not in done.stderr and "unexpected" not in done.stderr
+    assert f"{tmp_path / 'file'}: " in done.stderr

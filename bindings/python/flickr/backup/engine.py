@@ -8,6 +8,7 @@ comes, so a run stopped anywhere (Ctrl-C, kill -9, a power cut) is resumed by th
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -90,24 +91,25 @@ class Backup:
     def run(self, progress: Optional[ProgressCallback] = None) -> Report:
         self._progress = progress
         self.report.started = time.time()
-        with SafeDir.open_root(self.directory) as self.root, self.root.subdir(STATE_DIR) as state_dir:
-            lock = DirLock(state_dir)
+        with contextlib.ExitStack() as cleanup:
+            self.root = cleanup.enter_context(SafeDir.open_root(self.directory))
+            state_dir = cleanup.enter_context(self.root.subdir(STATE_DIR))
+            cleanup.callback(DirLock(state_dir).release)
+            self.state = State(os.path.join(state_dir.path, STATE_FILE))
+            cleanup.callback(self.state.close)
+            self.calls.budget = Budget(self.options.budget, self.options.budget_window,
+                                       json.loads(self.state.meta("calls") or "[]"),
+                                       lambda resume: self._emit("wait", resume=round(resume, 3)))
+            _check_plain_dir(state_dir, CACHE)
+            self.fetcher = Fetcher(self.client, os.path.join(state_dir.path, CACHE), self.options.concurrency)
+            cleanup.callback(self.fetcher.close)
+            # Checksums, fsyncs and renames: on threads, so that one disk flush does not hold up the rest.
+            self.files = ThreadPoolExecutor(self.options.concurrency, thread_name_prefix="flickr-backup")
             try:
-                self.state = State(os.path.join(state_dir.path, STATE_FILE))
-                self.calls.budget = Budget(self.options.budget, self.options.budget_window,
-                                           json.loads(self.state.meta("calls") or "[]"),
-                                           lambda resume: self._emit("wait", resume=round(resume, 3)))
-                _check_plain_dir(state_dir, CACHE)
-                self.fetcher = Fetcher(self.client, os.path.join(state_dir.path, CACHE), self.options.concurrency)
-                # Checksums, fsyncs and renames: on threads, so that one disk flush does not hold up the rest.
-                self.files = ThreadPoolExecutor(self.options.concurrency, thread_name_prefix="flickr-backup")
-                try:
-                    self._run()
-                finally:
-                    self.files.shutdown(wait=True, cancel_futures=True)
-                    self._finish()
+                self._run()
             finally:
-                lock.release()
+                self.files.shutdown(wait=True, cancel_futures=True)
+                self._finish()
         return self.report
 
     def _run(self) -> None:
@@ -115,6 +117,7 @@ class Backup:
         self._run_id = run
         self._remove_leftovers()
         listing = Listing(self.calls, self.options.user)
+        self._listing = listing
         self.report.user = listing.who()
         previous_user = self.state.meta("user")
         if previous_user is not None and previous_user != self.report.user:
@@ -133,17 +136,16 @@ class Backup:
             Albums(self).write()
         Indexes(self).write(account)
         self.state.set_meta("last_run", str(listing_started))
-        self.report.notes += listing.notes
 
     def _finish(self) -> None:
+        if hasattr(self, "_listing"):
+            self.report.notes += self._listing.notes
         self.report.ended = time.time()
         self.report.api_calls = self.calls.total
         self.report.api_calls_by_method = dict(self.calls.by_method)
-        self.fetcher.close()
         self.state.set_meta("calls", json.dumps(self.calls.budget.recent()))
         if hasattr(self, "_run_id"):
             self.state.run_ended(self._run_id, self.report.as_dict())
-        self.state.close()
         self._emit("end", report=self.report.as_dict())
 
     def _emit(self, event: str, **fields: Any) -> None:

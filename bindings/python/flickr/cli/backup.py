@@ -145,6 +145,8 @@ def run(args: argparse.Namespace) -> int:
             report = backup.run(progress=_progress(args.progress))
         except (BackupLocked, PlantedLink) as error:
             raise CLIError(str(error), EXIT_FAILURE) from None
+        except OSError as error:  # DIR itself: not a folder, not writable, a full disk...
+            raise CLIError(f"{error.filename or args.dir}: {error.strerror or error}", EXIT_FAILURE) from None
         except KeyboardInterrupt:
             print("flickr: interrupted; what was finished is kept: run the same command again to resume",
                   file=sys.stderr)

@@ -2,6 +2,7 @@
 """flickr backup's later runs: a new title, a replace, a deletion (kept, then pruned), a new upload,
 an album change; each fetching only what changed, with its API calls counted."""
 import json
+import struct
 
 import pytest
 
@@ -86,3 +87,16 @@ def test_incremental_runs(server, tmp_path):
         assert (report.changed, report.fetched, report.replaced) == (1, 1, 1)
         assert media_files(tmp_path)[a].read_bytes() == jpeg(300)
         assert sidecar(media_files(tmp_path)[a])["title"] == "Edited and replaced"
+
+        # A replace with another format: the new file under the new extension, the old file and its
+        # XMP sidecar gone, the names' stem kept.
+        old = media_files(tmp_path)[d]
+        png = b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + struct.pack(">II", 10, 10) + bytes(9) + jpeg(7)
+        api.replace(png, d)
+        report = again("replace with a PNG")
+        assert (report.changed, report.fetched, report.replaced) == (1, 1, 1)
+        new_file = media_files(tmp_path)[d]
+        assert new_file == old.with_suffix(".png") and new_file.read_bytes() == png
+        assert not old.exists() and not old.with_suffix(".jpg.xmp").exists() and new_file.with_suffix(".png.xmp").exists()
+        assert (tmp_path / "albums" / f"{album}_later" / new_file.name).resolve() == new_file.resolve()
+        assert flickr.backup.verify(tmp_path)["ok"]

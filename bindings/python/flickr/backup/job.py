@@ -177,7 +177,7 @@ class ItemJob:
         state.placed(self.id, name, f"{folder_path}/{name}", size, sha256)
         if old is not None and old["path"] != f"{folder_path}/{name}" and old["path"].startswith(folder_path + "/"):
             folder.remove(posixpath.basename(old["path"]))  # a replace with another format
-        if old is not None:
+        if old is not None and old["sha256"] != sha256:
             self.engine.report.replaced += 1
         self.engine.report.fetched += 1
         self.engine.report.bytes += size
@@ -199,6 +199,9 @@ class ItemJob:
         document = (json.dumps(sidecar, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
         xmp = xmp_document(sidecar)
         outputs = (("json", Layout.sidecar(base), document), ("xmp", Layout.xmp(media or base), xmp))
+        if "xmp" in recorded and recorded["xmp"]["path"] != f"{folder_path}/{outputs[1][1]}" \
+                and recorded["xmp"]["path"].startswith(folder_path + "/"):
+            folder.remove(posixpath.basename(recorded["xmp"]["path"]))  # the media file's name changed
         writing = self.engine.files.submit(_write_sidecars, folder, outputs, media,
                                            taken_time(sidecar["dates"]["taken"]))
         yield [writing]

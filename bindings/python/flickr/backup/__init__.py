@@ -15,7 +15,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .engine import Backup, Options, ProgressCallback, run
+from .engine import Backup, ProgressCallback, run
+from .options import Options
 from .lock import BackupLocked
 from .report import Report
 from .safedir import PlantedLink

@@ -22,7 +22,7 @@ from .layout import ALBUMS, COLLECTIONS, Layout
 from .safedir import SafeDir
 
 if TYPE_CHECKING:
-    from .engine import Backup
+    from .context import RunContext
     from .state import State
 
 
@@ -31,7 +31,7 @@ def _dump(value: Any) -> bytes:
 
 
 class Albums:
-    def __init__(self, engine: "Backup") -> None:
+    def __init__(self, engine: "RunContext") -> None:
         self.engine = engine
 
     @staticmethod

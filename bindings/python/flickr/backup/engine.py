@@ -9,7 +9,6 @@ comes, so a run stopped anywhere (Ctrl-C, kill -9, a power cut) is resumed by th
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import os
 import stat
@@ -29,6 +28,7 @@ from .layout import ALBUMS, COLLECTIONS, STATE_DIR, UNDATED, Layout
 from .licences import Licences
 from .listing import Listing, lastupdate
 from .lock import DirLock
+from .options import Options
 from .report import Report
 from .safedir import PlantedLink, SafeDir
 from .state import State
@@ -45,21 +45,6 @@ _META = ("title", "description", "tags", "machine_tags", "license", "datetaken",
          "datetakenunknown", "latitude", "longitude", "accuracy", "place_id", "ispublic", "isfriend", "isfamily")
 _CONTENT = ("media", "originalformat", "o_width", "o_height", "secret", "originalsecret", "server")
 _SLACK = 300  # seconds before the last run's start that recentlyUpdated looks back (clock skew)
-
-
-@dataclasses.dataclass
-class Options:
-    user: Optional[str] = None  # another account's public items (NSID, username or URL)
-    concurrency: int = 8
-    info: bool = False  # per item: getInfo, getAllContexts, people (3 calls)
-    comments: bool = False  # per item: comments.getList (1 call)
-    exif: bool = False  # per item: getExif (1 call)
-    albums: bool = True
-    prune: bool = False  # remove what was deleted on Flickr
-    quick: bool = False  # recentlyUpdated only: no full listing, deletions not seen
-    recheck: bool = False  # fetch again every item whose last_update moved (a replace beside an edit)
-    budget: int = 3600  # most API calls in any hour, this run's and the last hour's runs' (0: no limit)
-    budget_window: float = 3600.0  # the hour (shorter in tests)
 
 
 class Backup:

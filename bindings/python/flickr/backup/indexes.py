@@ -16,7 +16,7 @@ from ..values import text
 from .layout import ALBUMS
 
 if TYPE_CHECKING:
-    from .engine import Backup
+    from .context import RunContext
 
 FORMAT = "flickr-backup index 1"
 _IMAGES = ("jpg", "jpeg", "png", "gif", "webp")
@@ -27,7 +27,7 @@ def _href(path: str) -> str:
 
 
 class Indexes:
-    def __init__(self, engine: "Backup") -> None:
+    def __init__(self, engine: "RunContext") -> None:
         self.engine = engine
 
     def items(self) -> list[dict[str, Any]]:

@@ -29,7 +29,7 @@ from .xmp import xmp_document
 if TYPE_CHECKING:
     import sqlite3
 
-    from .engine import Backup
+    from .context import RunContext
 
 Wait = Generator[list["Future[Any]"], None, None]
 # A size the image host refuses or lacks: try the next one. Anything else fails the item.
@@ -57,7 +57,7 @@ def taken_time(taken: str) -> Optional[float]:
 
 
 class ItemJob:
-    def __init__(self, engine: "Backup", row: "sqlite3.Row") -> None:
+    def __init__(self, engine: "RunContext", row: "sqlite3.Row") -> None:
         self.engine = engine
         self.id = str(row["id"])
         self.row = row

@@ -2,9 +2,11 @@
 """flickr backup against the sandbox: a whole account checked item by item, and a run with nothing new."""
 import json
 import os
+import pathlib
 import shutil
 import subprocess
 import time
+import urllib.parse
 import urllib.request
 
 import pytest
@@ -12,7 +14,9 @@ import pytest
 import flickr
 import flickr.backup
 from backuptest import client, media_files, sha256, sidecar, small_account, state_rows
+from flickr.backup.fetcher import Fetcher
 from flickr.backup.job import taken_time
+from flickr.backup.sizes import Candidate
 from libtest import running_sandbox
 
 PHOTOS, VIDEOS = 12, 1
@@ -194,3 +198,24 @@ def test_a_refused_original_falls_back_by_size(library_path, tmp_path):
     side = sidecar(files[lost])
     assert side["file"]["size"] == "Large 2048" and "refused" in side["file"]["why_not_original"]
     assert files[sorted(items)[1]].read_bytes() == items[sorted(items)[1]]
+
+
+def test_image_host_429_and_a_dropped_connection_are_retried(account, tmp_path):
+    """The backup's fetch context keeps the client's retries: a 429 with Retry-After is waited out,
+    a connection dropped mid-file is fetched again, and the file is whole."""
+    server, items, _ = account
+    with client(server) as api:
+        photo = next(p for p in api.walk("flickr.people.getPhotos", user_id="me", extras="url_o,media")
+                     if p["media"] == "photo")
+        for fault, at_least in (("http429=1;times=2;key=limit", 2.0), ("drop;times=1;key=drop", 0.2)):
+            fetcher = Fetcher(api, str(tmp_path / fault.split(";")[0]), 2)  # a cache of its own: a miss
+            try:
+                started = time.monotonic()
+                url = f"{photo['url_o']}?sandbox_fault={urllib.parse.quote(fault)}"
+                path = fetcher.fetch(photo["id"], 0, Candidate("Original", url)).result(timeout=60)
+                took = time.monotonic() - started
+            finally:
+                fetcher.close()
+            print(f"{fault}: whole after {took:.2f} s")
+            # 429: twice Retry-After: 1; a drop: the first retry waits about the base, 0.5 s, with jitter.
+            assert pathlib.Path(path).read_bytes() == items[photo["id"]] and took >= at_least

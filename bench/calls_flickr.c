@@ -9,7 +9,8 @@
  *   calls_flickr check                 one signed flickr.test.login (for the sandbox check)
  *   calls_flickr body SHAPE MB N       N flickr_call of benchserver's MB MiB answer of SHAPE (workload 6)
  *
- * Environment: BENCH_URL (server base URL), BENCH_KEY, BENCH_SECRET, BENCH_TOKEN, BENCH_TOKEN_SECRET.
+ * Environment: BENCH_URL (server base URL), BENCH_KEY, BENCH_SECRET, BENCH_TOKEN, BENCH_TOKEN_SECRET;
+ * BENCH_BUDGET, when set, is the context's FLICKR_OPT_BUDGET_PER_HOUR (workload 7).
  * CPU is the whole process (every thread, the library's worker included), from
  * getrusage(RUSAGE_SELF) around the measured loop only.
  */
@@ -54,6 +55,8 @@ static flickr_context *make_context(void) {
     flickr_context_set_string(ctx, FLICKR_OPT_OAUTH_TOKEN, env("BENCH_TOKEN"));
     flickr_context_set_string(ctx, FLICKR_OPT_OAUTH_TOKEN_SECRET, env("BENCH_TOKEN_SECRET"));
     flickr_context_set_long(ctx, FLICKR_OPT_TIMEOUT_MS, 60000);
+    if (getenv("BENCH_BUDGET") && flickr_context_set_long(ctx, FLICKR_OPT_BUDGET_PER_HOUR, atol(getenv("BENCH_BUDGET"))))
+        die("budget");
     return ctx;
 }
 

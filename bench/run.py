@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Runs libflickr's benchmarks against its peers and physical limits, and writes bench/RESULTS.md.
 
-    bench/run.sh [--quick] [--runs N] [--workloads 1,2,3,4,5,6] [--output PATH]
+    bench/run.sh [--quick] [--runs N] [--workloads 1,2,3,4,5,6,7] [--output PATH]
 
 bench/run.sh installs what is needed and builds, then runs this script; see
 bench/README.md for the workloads, the servers and how each figure is measured.
@@ -21,6 +21,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -337,6 +338,35 @@ def workload_upload(cfg, env, server):
     return text, summary
 
 
+def workload_budget(cfg, env, server):
+    """7. What the key's budget (FLICKR_OPT_BUDGET_PER_HOUR) costs a call."""
+    n = 5000 if cfg.quick else 20000
+    senv = dict(env, BENCH_URL=server.url)
+    runs = {"off": [], "on": []}
+    for rep in range(cfg.runs):
+        for name in ("off", "on"):  # interleaved, so that drift in the machine's load hits both
+            with tempfile.TemporaryDirectory(prefix="bench-budget-") as cache:
+                extra = {"XDG_CACHE_HOME": cache}
+                if name == "on":
+                    extra["BENCH_BUDGET"] = "100000"  # never reached: every call takes its slot at once
+                runs[name].append(run_json([BIN / "calls_flickr", "discard", str(n)], dict(senv, **extra)))
+    per_call = {name: {key: median([r[key] / n * 1e6 for r in results]) for key in ("user_s", "sys_s", "wall_s")}
+                for name, results in runs.items()}
+    rows = []
+    for name, label in (("off", "budget off (the library's default)"), ("on", "budget on (100,000 an hour)")):
+        cost = per_call[name]
+        rows.append([label, cost["user_s"] + cost["sys_s"], cost["user_s"], cost["sys_s"], cost["wall_s"]])
+    cpu = rows[1][1] - rows[0][1]
+    wall = rows[1][4] - rows[0][4]
+    rows.append(["difference: the budget's cost per call", cpu, rows[1][2] - rows[0][2], rows[1][3] - rows[0][3], wall])
+    text = (f"{n:,} sequential `flickr_call_discard` calls to `benchserver` with and without "
+            f"FLICKR_OPT_BUDGET_PER_HOUR, each run with a fresh budget file (a new XDG_CACHE_HOME); runs "
+            f"interleaved, medians over {cfg.runs} runs. Each call takes the file's flock, checks its size "
+            f"(fstat), reads one slot of the mapped ring and writes its own, and unlocks.\n\n")
+    text += table(["Budget", "CPU µs/call", "user µs", "sys µs", "wall µs/call"], rows)
+    return text, {"cpu_us": cpu, "wall_us": wall}
+
+
 def workload_footprint(cfg, env, server):
     """5. Library size, load + context creation, first call."""
     libflickr = (BUILD / "libflickr.so.0").resolve()  # libflickr.so.0.MINOR.PATCH
@@ -425,7 +455,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer calls, a 128 MiB upload, 3 runs")
     parser.add_argument("--runs", type=int, help="repetitions per figure (odd; default 5, quick 3)")
-    parser.add_argument("--workloads", default="1,2,3,4,5,6")
+    parser.add_argument("--workloads", default="1,2,3,4,5,6,7")
     parser.add_argument("--output", default=str(BENCH / "RESULTS.md"))
     cfg = parser.parse_args()
     cfg.runs = cfg.runs or (3 if cfg.quick else 5)
@@ -495,6 +525,12 @@ def main():
             sections.append(("6. Large answers, mapped as they stream in", text))
             aims.append("- Linear on every answer (32 MiB ÷ 4 MiB, aim about 8): "
                         + ", ".join(f"{shape} {ratio:.1f}×" for shape, ratio in s.items()) + ".")
+        if 7 in wanted:
+            log("workload 7: the key's budget")
+            text, s = workload_budget(cfg, env, fast)
+            sections.append(("7. The key's budget per call", text))
+            aims.append(f"- Budget (FLICKR_OPT_BUDGET_PER_HOUR) per call (aim under 2 µs): **{s['cpu_us']:.2f} µs** CPU, "
+                        f"{s['wall_us']:.2f} µs wall.")
     finally:
         for server in (sandbox, fast, slow):
             server.stop()

@@ -16,11 +16,13 @@ import Glibc
 struct ErrorRecord {
     private(set) var error: flickr_error
     private var ownedMessage: UnsafeMutablePointer<CChar>?
+    /// FLICKR_EBUDGET's wait (flickr_error_retry_after_ms); 0 for other errors.
+    private(set) var retryAfterMs: Int64 = 0
 
     /// FLICKR_OK, "no error": a thread that never failed, a request that has not.
     static var none: ErrorRecord {
         ErrorRecord(error: flickr_error(code: 0, api_code: 0, http_status: 0, message: staticCString("no error")),
-                    ownedMessage: nil)
+                    ownedMessage: nil, retryAfterMs: 0)
     }
 
     /// Makes `error` the record's error. The message is copied (it outlives the call); when the
@@ -29,6 +31,7 @@ struct ErrorRecord {
         let copy = error.message.withCString { strdup($0) }
         free(ownedMessage)
         ownedMessage = copy
+        retryAfterMs = error.code == .budget ? error.retryAfterMs : 0
         self.error = flickr_error(
             code: error.code.rawValue, api_code: error.apiCode, http_status: error.httpStatus,
             message: copy.map { UnsafePointer($0) } ?? staticCString(error.code.summary))

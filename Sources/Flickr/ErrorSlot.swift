@@ -46,6 +46,13 @@ enum ErrorSlot {
         ErrorRecord.publicRecord(currentRecord())
     }
 
+    /// The wait of `pointer`'s failure when it is the calling thread's record; nil for any other pointer.
+    static func retryAfterMs(ifCurrent pointer: UnsafePointer<flickr_error>) -> Int64? {
+        let record = currentRecord()
+        guard UnsafePointer(ErrorRecord.publicRecord(record)) == pointer else { return nil }
+        return record.pointee.retryAfterMs
+    }
+
     /// Makes `error` the calling thread's last failure.
     static func record(_ error: FlickrError) {
         currentRecord().pointee.set(error)

@@ -34,6 +34,18 @@ final class HandleRegistry<Object: AnyObject & Sendable>: Sendable {
         return found
     }
 
+    /// The first live object for which `matches` holds (it runs under the registry's lock).
+    func first(where matches: (Object) -> Bool) -> Object? {
+        live.withLock { table in
+            for key in table.keys {
+                guard let raw = UnsafeRawPointer(bitPattern: key) else { continue }
+                let object = Unmanaged<Object>.fromOpaque(raw).takeUnretainedValue()
+                if matches(object) { return object }
+            }
+            return nil
+        }
+    }
+
     /// Drops one registration's reference; unknown handles (NULL, already freed) are ignored.
     func release(_ handle: OpaquePointer?) {
         guard let handle else { return }

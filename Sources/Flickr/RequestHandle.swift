@@ -84,6 +84,9 @@ final class RequestHandle: @unchecked Sendable {
 
     var errorRecord: UnsafePointer<flickr_error> { UnsafePointer(ErrorRecord.publicRecord(record)) }
 
+    /// FLICKR_EBUDGET's wait in the request's own record (flickr_error_retry_after_ms).
+    var retryAfterMs: Int64 { record.pointee.retryAfterMs }
+
     // fork() (ForkHandlers): the handle's lock, then its request's, are held across the fork.
 
     func lockForFork() {

@@ -26,6 +26,14 @@ public func flickr_error_last() -> UnsafePointer<flickr_error>? {
 }
 
 @c @implementation
+public func flickr_error_retry_after_ms(_ err: UnsafePointer<flickr_error>?) -> Int64 {
+    // Only a record the library handed out is read: any other pointer might not have the field.
+    guard let err else { return 0 }
+    if let ms = ErrorSlot.retryAfterMs(ifCurrent: err) { return ms }
+    return requests.first { $0.errorRecord == err }?.retryAfterMs ?? 0
+}
+
+@c @implementation
 public func flickr_shutdown_callbacks(_ timeoutMs: CLong) -> CInt {
     boundary { () throws(FlickrError) in
         guard timeoutMs >= 0 else { throw .invalid("timeout_ms must be 0 or more, not \(timeoutMs)") }

@@ -1,37 +1,8 @@
 // SPDX-License-Identifier: MIT
 
-/// The options of `flickr_option`; raw values are the C values.
-package enum ContextOption: Int32, Sendable, CaseIterable {
-    case restEndpoint = 1
-    case uploadEndpoint = 2
-    case replaceEndpoint = 3
-    case oauthEndpoint = 4
-    case oauthToken = 5
-    case oauthTokenSecret = 6
-    case authToken = 7
-    case userAgent = 8
-    case proxy = 9
-    case caFile = 10
-    case authEndpoint = 11
-    case photoCacheDir = 12
-    case photoEndpoint = 13
-    case baseURL = 14
-
-    case timeoutMs = 100
-    case connectTimeoutMs = 101
-    case maxResponseBytes = 102
-    case oauthInHeader = 103
-    case uploadIdleTimeoutMs = 104
-    case uploadResponseTimeoutMs = 105
-    case maxRetries = 106
-    case retryBaseMs = 107
-    case retryPost = 108
-    case rateLimitPerHour = 109
-    case rateLimitPerSecond = 110
-    case photoCacheMaxBytes = 111
-    case maxConnections = 112
-    case checkArguments = 113
-
+/// What the options are (cases, C values and names) is generated from the header into
+/// HeaderTables.swift; how the library stores and bounds them is written here.
+extension ContextOption {
     package enum Kind: Sendable { case string, number }
 
     /// String options are numbered below 100, numeric ones from 100, as the header documents.
@@ -44,40 +15,6 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
     /// Slots the options of `kind` need.
     static func slotCount(of kind: Kind) -> Int {
         allCases.reduce(0) { $1.kind == kind ? Swift.max($0, $1.slot + 1) : $0 }
-    }
-
-    /// The C enumerator's name, used in error messages.
-    package var name: String {
-        switch self {
-        case .restEndpoint: "FLICKR_OPT_REST_ENDPOINT"
-        case .uploadEndpoint: "FLICKR_OPT_UPLOAD_ENDPOINT"
-        case .replaceEndpoint: "FLICKR_OPT_REPLACE_ENDPOINT"
-        case .oauthEndpoint: "FLICKR_OPT_OAUTH_ENDPOINT"
-        case .oauthToken: "FLICKR_OPT_OAUTH_TOKEN"
-        case .oauthTokenSecret: "FLICKR_OPT_OAUTH_TOKEN_SECRET"
-        case .authToken: "FLICKR_OPT_AUTH_TOKEN"
-        case .userAgent: "FLICKR_OPT_USER_AGENT"
-        case .proxy: "FLICKR_OPT_PROXY"
-        case .caFile: "FLICKR_OPT_CA_FILE"
-        case .authEndpoint: "FLICKR_OPT_AUTH_ENDPOINT"
-        case .photoCacheDir: "FLICKR_OPT_PHOTO_CACHE_DIR"
-        case .photoEndpoint: "FLICKR_OPT_PHOTO_ENDPOINT"
-        case .baseURL: "FLICKR_OPT_BASE_URL"
-        case .timeoutMs: "FLICKR_OPT_TIMEOUT_MS"
-        case .connectTimeoutMs: "FLICKR_OPT_CONNECT_TIMEOUT_MS"
-        case .maxResponseBytes: "FLICKR_OPT_MAX_RESPONSE_BYTES"
-        case .oauthInHeader: "FLICKR_OPT_OAUTH_IN_HEADER"
-        case .uploadIdleTimeoutMs: "FLICKR_OPT_UPLOAD_IDLE_TIMEOUT_MS"
-        case .uploadResponseTimeoutMs: "FLICKR_OPT_UPLOAD_RESPONSE_TIMEOUT_MS"
-        case .maxRetries: "FLICKR_OPT_MAX_RETRIES"
-        case .retryBaseMs: "FLICKR_OPT_RETRY_BASE_MS"
-        case .retryPost: "FLICKR_OPT_RETRY_POST"
-        case .rateLimitPerHour: "FLICKR_OPT_RATE_LIMIT_PER_HOUR"
-        case .rateLimitPerSecond: "FLICKR_OPT_RATE_LIMIT_PER_SECOND"
-        case .photoCacheMaxBytes: "FLICKR_OPT_PHOTO_CACHE_MAX_BYTES"
-        case .maxConnections: "FLICKR_OPT_MAX_CONNECTIONS"
-        case .checkArguments: "FLICKR_OPT_CHECK_ARGUMENTS"
-        }
     }
 
     /// The accepted range of a numeric option: 64-bit, so byte bounds up to 2^40 hold where Int
@@ -96,6 +33,7 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
         case .rateLimitPerSecond: 0...1000
         case .photoCacheMaxBytes: 1024...(1 << 40)
         case .maxConnections: 1...65_536
+        case .budgetPerHour: 0...Int64(BudgetRing.maxCapacity)
         default: 0...0
         }
     }

@@ -108,7 +108,7 @@ static void *fresh_thread(void *arg) {
 }
 
 static void test_common(void) {
-    static const int codes[] = {INT_MIN, -1000, -16, -1, 0, 1, 7, 1000, INT_MAX};
+    static const int codes[] = {INT_MIN, -1000, -17, -16, -1, 0, 1, 7, 1000, INT_MAX};
     size_t i;
     int code;
 
@@ -125,7 +125,7 @@ static void test_common(void) {
 
     BOUNDARY(flickr_strerror)
     for (i = 0; i < sizeof codes / sizeof codes[0]; i++) CHECK(flickr_strerror(codes[i]) && *flickr_strerror(codes[i]));
-    for (code = FLICKR_OK; code >= FLICKR_ENOTFOUND; code--) CHECK(flickr_strerror(code) && *flickr_strerror(code));
+    for (code = FLICKR_OK; code >= FLICKR_EBUDGET; code--) CHECK(flickr_strerror(code) && *flickr_strerror(code));
 
     BOUNDARY(flickr_error_last)
     {   /* Never NULL; a thread that never failed reads FLICKR_OK "no error". */
@@ -135,6 +135,17 @@ static void test_common(void) {
         CHECK_EQ_INT(pthread_create(&thread, NULL, fresh_thread, NULL), 0);
         pthread_join(thread, &fresh);
         CHECK(fresh != NULL);
+    }
+
+    BOUNDARY(flickr_error_retry_after_ms)
+    {   /* Only records the library handed out are read; anything else is 0, unread. */
+        flickr_error own = {FLICKR_EBUDGET, 0, 0, "not the library's"};
+        flickr_context *bad = NULL;
+        CHECK(flickr_error_retry_after_ms(NULL) == 0);
+        CHECK(flickr_error_retry_after_ms(&own) == 0);
+        CHECK(flickr_error_retry_after_ms((const flickr_error *)&codes[0]) == 0);
+        CHECK_FAILS(flickr_context_new(&bad, "", NULL), FLICKR_EINVAL);
+        CHECK(flickr_error_retry_after_ms(flickr_error_last()) == 0); /* a failure, but not FLICKR_EBUDGET */
     }
 
     BOUNDARY(flickr_free)
@@ -152,9 +163,10 @@ static const flickr_option number_options[] = {
     FLICKR_OPT_TIMEOUT_MS, FLICKR_OPT_CONNECT_TIMEOUT_MS, FLICKR_OPT_MAX_RESPONSE_BYTES, FLICKR_OPT_OAUTH_IN_HEADER,
     FLICKR_OPT_UPLOAD_IDLE_TIMEOUT_MS, FLICKR_OPT_UPLOAD_RESPONSE_TIMEOUT_MS, FLICKR_OPT_MAX_RETRIES,
     FLICKR_OPT_RETRY_BASE_MS, FLICKR_OPT_RETRY_POST, FLICKR_OPT_RATE_LIMIT_PER_HOUR, FLICKR_OPT_RATE_LIMIT_PER_SECOND,
-    FLICKR_OPT_PHOTO_CACHE_MAX_BYTES, FLICKR_OPT_MAX_CONNECTIONS, FLICKR_OPT_CHECK_ARGUMENTS};
+    FLICKR_OPT_PHOTO_CACHE_MAX_BYTES, FLICKR_OPT_MAX_CONNECTIONS, FLICKR_OPT_CHECK_ARGUMENTS,
+    FLICKR_OPT_BUDGET_PER_HOUR};
 /* Values that are no option of either kind. */
-static const int unknown_options[] = {INT_MIN, -1, 0, 15, 99, 114, 1000, 65536, INT_MAX};
+static const int unknown_options[] = {INT_MIN, -1, 0, 15, 99, 115, 1000, 65536, INT_MAX};
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static void ignore_line(const char *line, void *userdata) { (void)line, (void)userdata; }

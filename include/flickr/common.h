@@ -44,24 +44,50 @@ FLICKR_BEGIN_DECLS
  *
  * Zero is success; every error is negative. Values are never renumbered and
  * new codes are only appended, so bindings may map them to exception classes.
+ * Each code's comment starts with what flickr_strerror() returns for it, quoted.
+ * scripts/gen-header-tables.py copies the codes, their values and these texts into
+ * the library, the Python binding and docs/conventions.md: edit them here only.
  */
 typedef enum flickr_status {
-    FLICKR_OK = 0,          /**< Success. */
-    FLICKR_ERROR = -1,      /**< An internal error that fits no other code. */
-    FLICKR_EINVAL = -2,     /**< An argument was NULL, malformed or out of range. */
-    FLICKR_ENOMEM = -3,     /**< Memory could not be allocated. */
-    FLICKR_ENETWORK = -4,   /**< DNS, connect, reset or another transport failure. */
-    FLICKR_ETIMEOUT = -5,   /**< A connect, idle or total time limit passed. */
-    FLICKR_EHTTP = -6,      /**< A non-2xx HTTP answer without a Flickr envelope; see http_status. */
-    FLICKR_EAPI = -7,       /**< Flickr answered stat="fail"; see api_code and the message. */
-    FLICKR_EOAUTH = -8,     /**< An OAuth endpoint or check refused the request; the message holds its text. */
-    FLICKR_EPARSE = -9,     /**< The answer was empty, not XML, or not the expected form. */
-    FLICKR_EABORTED = -10,  /**< A callback asked to stop, or the request was cancelled. */
-    FLICKR_ETLS = -11,      /**< TLS failed: certificate not trusted, wrong host, handshake error. */
-    FLICKR_EIO = -12,       /**< A local file or stream could not be read. */
-    FLICKR_ETOOBIG = -13,   /**< The answer exceeded FLICKR_OPT_MAX_RESPONSE_BYTES. */
-    FLICKR_ESTATE = -14,    /**< The handle is not in a state that allows the call. */
-    FLICKR_ENOTFOUND = -15  /**< No such thing: a method name the catalogue does not hold. Added in 0.4. */
+    /** "success": The call did what it was asked. */
+    FLICKR_OK = 0,
+    /** "internal error": An internal error that fits no other code. */
+    FLICKR_ERROR = -1,
+    /** "invalid argument": An argument was NULL, malformed or out of range. */
+    FLICKR_EINVAL = -2,
+    /** "out of memory": Memory, or file descriptors, ran out. */
+    FLICKR_ENOMEM = -3,
+    /** "network error": DNS, connect, reset or another transport failure. */
+    FLICKR_ENETWORK = -4,
+    /** "timed out": A connect, idle or total time limit passed. */
+    FLICKR_ETIMEOUT = -5,
+    /** "unexpected HTTP status": A non-2xx HTTP answer without a Flickr envelope; see
+     *  http_status. */
+    FLICKR_EHTTP = -6,
+    /** "Flickr API error": Flickr answered stat="fail"; see api_code and the message. */
+    FLICKR_EAPI = -7,
+    /** "OAuth request refused": An OAuth endpoint or check refused the request; the message
+     *  holds its text. */
+    FLICKR_EOAUTH = -8,
+    /** "malformed response": The answer was empty, not XML, or not the expected form. */
+    FLICKR_EPARSE = -9,
+    /** "aborted": A callback asked to stop, or the request was cancelled. */
+    FLICKR_EABORTED = -10,
+    /** "TLS error": A certificate not trusted, a wrong host, or a failed TLS handshake. */
+    FLICKR_ETLS = -11,
+    /** "I/O error": A local file or stream could not be read or written. */
+    FLICKR_EIO = -12,
+    /** "response too large": The answer exceeded its size limit: FLICKR_OPT_MAX_RESPONSE_BYTES,
+     *  or FLICKR_OPT_PHOTO_CACHE_MAX_BYTES for an image. */
+    FLICKR_ETOOBIG = -13,
+    /** "invalid state for this call": The handle is not in a state that allows the call. */
+    FLICKR_ESTATE = -14,
+    /** "not found": No such thing: a method name the catalogue does not hold. Added in 0.4. */
+    FLICKR_ENOTFOUND = -15,
+    /** "over the call budget": The key's budget (FLICKR_OPT_BUDGET_PER_HOUR) or a host's 429
+     *  back-off has no slot before the call's time limit; flickr_error_retry_after_ms() says when
+     *  one frees up. Added in 0.5.0. */
+    FLICKR_EBUDGET = -16
 } flickr_status;
 
 /**
@@ -112,6 +138,19 @@ FLICKR_API const char *flickr_strerror(int code);
  * @note Added in 0.1. Thread-safe (thread-local).
  */
 FLICKR_API const flickr_error *flickr_error_last(void);
+
+/**
+ * @brief How long until the failure described by @p err may be tried again, in milliseconds.
+ *
+ * For FLICKR_EBUDGET: when the key's budget (FLICKR_OPT_BUDGET_PER_HOUR) frees a slot, or the
+ * host's back-off ends, counted from the failure. The message says it too.
+ *
+ * @param err what flickr_error_last() (on this thread) or flickr_request_error() returned, still
+ *            valid; NULL, or any other pointer, gives 0 without reading it.
+ * @return the wait in milliseconds (at least 1) for a FLICKR_EBUDGET failure; 0 otherwise.
+ * @note Added in 0.5.0. Thread-safe, as the record it reads.
+ */
+FLICKR_API int64_t flickr_error_retry_after_ms(const flickr_error *err);
 
 /**
  * @brief Release a string or buffer that libflickr allocated and handed to the caller.

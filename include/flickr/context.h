@@ -26,6 +26,8 @@ typedef struct flickr_context flickr_context;
  * for the full 64-bit range) from 100. Passing an
  * option to the setter of the other kind fails with FLICKR_EINVAL.
  * Values are never renumbered; new options are appended.
+ * scripts/gen-header-tables.py copies the names and values into the library and
+ * the Python binding: edit them here only, then run it.
  */
 typedef enum flickr_option {
     /** REST endpoint URL (http or https). Default "https://api.flickr.com/services/rest/". */
@@ -121,7 +123,17 @@ typedef enum flickr_option {
      *  required arguments fails with FLICKR_EINVAL before anything is sent, the message naming the
      *  argument. 0: calls go out as given. Methods the catalogue does not hold are always sent as
      *  given (with a log line). Added in 0.4. */
-    FLICKR_OPT_CHECK_ARGUMENTS = 113
+    FLICKR_OPT_CHECK_ARGUMENTS = 113,
+    /** The API key's budget: at most this many calls per rolling hour (0 to 100000) by every
+     *  context on the machine that uses the same key and sets this option, in any process. They
+     *  share a small state file in the user's cache directory ($XDG_CACHE_HOME, else ~/.cache:
+     *  libflickr/budget/, named by a hash of the key, never the key). A call that finds no slot
+     *  free waits for one within its time limit (FLICKR_OPT_TIMEOUT_MS; interruptible), or fails
+     *  at once with FLICKR_EBUDGET when the slot is past it (flickr_error_retry_after_ms() says
+     *  when one frees up). An HTTP 429 answer from Flickr holds back every such context of the
+     *  key, for its Retry-After (30 s without one). Photo downloads never count. Flickr allows
+     *  3600 calls an hour per key. 0 (default): off. Added in 0.5.0. docs/budget.md. */
+    FLICKR_OPT_BUDGET_PER_HOUR = 114
 } flickr_option;
 
 /**

@@ -16,6 +16,7 @@ from types import FrameType
 from . import constants as C
 from . import faults
 from .request import MAX_UPLOAD_BYTES
+from .seed_photos import SeedMismatch
 from .server import Sandbox
 from .tls import TLSSetupError
 
@@ -60,10 +61,33 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-upload-bytes", type=int, default=MAX_UPLOAD_BYTES, metavar="N",
                         help=f"largest upload or replace body, refused with 413 beyond (default {MAX_UPLOAD_BYTES}: "
                              "a 1 GiB file and 1 MiB of fields)")
+    parser.add_argument("--seed-photos", type=count, default=0, metavar="N",
+                        help="add a deterministic account of N items (photos, videos, private ones, refused "
+                             "originals, albums, collections) to the sandbox user's; the user becomes a free account")
+    parser.add_argument("--budget-per-hour", type=count, default=0, metavar="N",
+                        help="answer a key's calls past N in a rolling hour with HTTP 429, as Flickr does "
+                             "(default 0: no limit)")
+    parser.add_argument("--clock-speed", type=speed, default=1.0, metavar="X",
+                        help="run the budget's clock X times faster than real time (tests: 36000 makes an hour 0.1 s)")
     parser.add_argument("--verbose", action="store_true", help="log requests (paths only) to stderr")
     parser.add_argument("--print-settings", choices=("lines", "json"), default="lines",
                         help="stdout's start-up output: lines for people (default), or one JSON line")
     return parser
+
+
+def count(text: str) -> int:
+    """A whole number, 0 or more (argparse turns the ValueError into a usage error)."""
+    value = int(text)
+    if value < 0:
+        raise ValueError(text)
+    return value
+
+
+def speed(text: str) -> float:
+    value = float(text)
+    if not 0 < value < float("inf"):
+        raise ValueError(text)
+    return value
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -71,8 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         sandbox = Sandbox(port=args.port, host=args.host, data_dir=args.data, tls_enabled=args.tls,
                           latency_ms=args.latency_ms, verbose=args.verbose,
-                          max_upload_bytes=args.max_upload_bytes)
-    except (OSError, TLSSetupError) as err:
+                          max_upload_bytes=args.max_upload_bytes, seed_photos=args.seed_photos,
+                          budget_per_hour=args.budget_per_hour, clock_speed=args.clock_speed)
+    except (OSError, TLSSetupError, SeedMismatch) as err:
         print(f"flickr_sandbox: {err}", file=sys.stderr)
         return 1
     settings = sandbox.settings

@@ -33,7 +33,7 @@ from typing import Iterator
 
 from . import envelope
 from .params import parse_unsigned
-from .response import Response, html
+from .response import Response, html, too_many_requests
 
 # The request parameter that asks for a fault (the header is X-Sandbox-Fault). It is signed like
 # any parameter, and removed before a method sees its arguments.
@@ -123,9 +123,7 @@ def replacement(fault: Fault) -> Response | None:
     if fault.kind == "reset":
         return None
     if fault.kind == "http429":
-        return html(429, "429 Too Many Requests",
-                    "You have sent too many requests in a given amount of time.",
-                    [("Retry-After", str(fault.value))])
+        return too_many_requests(fault.value)
     if fault.kind.startswith("http"):
         status = int(fault.kind[4:])
         return html(status, _OUTAGE_TITLES[status],

@@ -5,16 +5,16 @@ The original of an uploaded photo answers with the uploaded bytes; every other
 image is a JPEG of the size's own dimensions from ``pictures.py`` (the upload
 scaled, or a drawn scene), made on first request and then kept on disk.  Sizes
 larger than the original do not exist, as on Flickr.  URLs must carry the right
-secret for the size, as on Flickr's static hosts; anything else is 404.
+secret for the size, as on Flickr's static hosts; anything else is 404.  The sizes Flickr's
+2025 rule for free accounts withholds (``downloads``) are refused with 403.
 """
 
 from __future__ import annotations
 
-import os
 import re
-from typing import BinaryIO, Iterator
 
 from . import response as R
+from .downloads import host_refuses
 from .images import CONTENT_TYPES
 from .methods.photolist import SIZES, size_dims, size_secret
 from .pictures import picture_path
@@ -43,6 +43,8 @@ def serve(req: Request, match: re.Match[str]) -> R.Response:
     dims = size_dims(photo, _BY_SUFFIX[suffix])
     if ext != expected_ext or secret != size_secret(photo, suffix) or dims is None:
         return _not_found()
+    if host_refuses(req.site.store, photo, suffix):
+        return R.html(403, "403 Forbidden", "The owner's account does not allow downloading this size.")
     if suffix == "o" and photo["file_path"] is not None:
         path, kind = photo["file_path"], CONTENT_TYPES[photo["originalformat"]]
     else:
@@ -51,10 +53,5 @@ def serve(req: Request, match: re.Match[str]) -> R.Response:
         f = open(path, "rb")  # now: a replace may remove the file before the body is sent
     except FileNotFoundError:
         return _not_found()
-    return R.Response(200, _file_chunks(f), kind, length=os.fstat(f.fileno()).st_size)
+    return R.open_file(f, kind)
 
-
-def _file_chunks(f: BinaryIO) -> Iterator[bytes]:
-    with f:
-        while chunk := f.read(64 * 1024):
-            yield chunk

@@ -16,6 +16,7 @@ from io import BufferedIOBase
 from typing import Callable, Iterator
 from urllib.parse import parse_qsl, urlsplit
 
+from .budget import Budget
 from .errors import BodyError
 from .oauth import base_url, parse_authorization
 from .response import Response
@@ -58,6 +59,7 @@ class Site:
     store: Store
     url: str  # scheme://host:port, no trailing slash: links in answers, signatures without Host
     max_upload_bytes: int = MAX_UPLOAD_BYTES  # the largest upload or replace body (--max-upload-bytes)
+    budget: Budget | None = None  # API calls per key and hour (--budget-per-hour), None: no limit
 
 
 class Request:

@@ -8,11 +8,12 @@ clients can reuse connections.
 from __future__ import annotations
 
 
+import os
 import socket
 import struct
 from dataclasses import dataclass, field
 from html import escape as html_escape
-from typing import Iterable
+from typing import BinaryIO, Iterable, Iterator
 
 from . import envelope
 from .errors import ApiError
@@ -63,6 +64,23 @@ def html(status: int, title: str, message: str, headers: list[tuple[str, str]] |
 def json_ok(payload: list[envelope.Node], callback: str | None) -> Response:
     return Response(200, envelope.json_bytes(envelope.json_ok(payload), callback),
                     envelope.JSON_CONTENT_TYPE)
+
+
+def too_many_requests(retry_after: int) -> Response:
+    """Flickr's answer to a key over its calls per hour (and the ``http429`` fault's)."""
+    return html(429, "429 Too Many Requests", "You have sent too many requests in a given amount of time.",
+                [("Retry-After", str(retry_after))])
+
+
+def open_file(f: BinaryIO, content_type: str) -> Response:
+    """A 200 whose body is the open file ``f``, read in 64 KiB pieces as it is sent, then closed."""
+    return Response(200, _file_chunks(f), content_type, length=os.fstat(f.fileno()).st_size)
+
+
+def _file_chunks(f: BinaryIO) -> Iterator[bytes]:
+    with f:
+        while chunk := f.read(64 * 1024):
+            yield chunk
 
 
 def redirect(location: str) -> Response:

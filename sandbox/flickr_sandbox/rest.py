@@ -37,6 +37,11 @@ def handle(req: Request, params: list[tuple[str, str]]) -> R.Response:
         return R.api_error(ApiError(111, f'Format "{fmt}" not found'))
     store = req.site.store
     header = req.header_oauth()
+    if req.site.budget is not None:
+        key = args.get("api_key") or args.get("oauth_consumer_key") or dict(header or []).get("oauth_consumer_key")
+        wait = req.site.budget.admit(key or "")
+        if wait is not None:
+            return R.too_many_requests(wait)
     try:
         caller = authenticate(store, req.method, req.signing_url(), params, header)
         name = args.get("method", "")

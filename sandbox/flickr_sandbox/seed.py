@@ -13,8 +13,10 @@ from __future__ import annotations
 import hashlib
 import random
 import time
+from typing import Optional, Tuple
 
 from . import constants as C
+from .seed_extras import EXTRAS_SEED, seed_extras
 from .store import Store
 
 SEED = 20240428
@@ -97,8 +99,10 @@ def seed(store: Store) -> None:
         return
     rng = random.Random(SEED)
     with store.transaction():
+        # Pro accounts: Flickr's 2025 rule for free accounts (downloads.py) withholds the large
+        # sizes of their All Rights Reserved photos; the default seed keeps every size.
         store.many("INSERT INTO users(nsid, username, realname, path_alias, location, description,"
-                   " date_joined, iconserver, iconfarm) VALUES (?,?,?,?,?,?,?,?,?)",
+                   " date_joined, iconserver, iconfarm, ispro) VALUES (?,?,?,?,?,?,?,?,?,1)",
                    [u + (C.SERVER, C.FARM) for u in USERS])
         store.many("INSERT INTO places VALUES (?,?,?,?,?,?,?,?,?,?)", PLACES)
         owners = [C.USER_NSID] * 100 + [C.OTHER_NSID] * 120 + [C.THIRD_NSID] * 80
@@ -116,13 +120,7 @@ def seed(store: Store) -> None:
             title = "" if i % 11 == UNTITLED else f"{TITLES[i % len(TITLES)]} #{i + 1}"
             public = 0 if owner == C.USER_NSID and i % 10 == 3 else 1
             width, height = (3000, 4000) if i % 7 == 0 else (4000, 3000)
-            lat = lon = accuracy = place_id = None
-            if rng.random() < 0.6:
-                place = rng.choice(LOCALITIES)
-                place_id = place[0]
-                lat = round(place[7] + rng.uniform(-0.05, 0.05), 6)
-                lon = round(place[8] + rng.uniform(-0.05, 0.05), 6)
-                accuracy = rng.randrange(11, 17)
+            lat, lon, accuracy, place_id = random_geo(rng, 0.6)
             store.run(
                 "INSERT INTO photos(id, owner, secret, originalsecret, server, farm, title, description,"
                 " ispublic, license, dateupload, lastupdate, datetaken, views, width, height,"
@@ -149,7 +147,22 @@ def seed(store: Store) -> None:
                        [(set_id, pid, pos) for pos, pid in enumerate(members)])
         store.run("INSERT INTO counters VALUES ('photo', ?)", (photo_ids[-1][0],))
         store.run("INSERT INTO counters VALUES ('photoset', ?)", (FIRST_SET_ID + 10,))
+        seed_extras(store, random.Random(EXTRAS_SEED), photo_ids)
     ensure_fixed_tokens(store)
+
+
+Geo = Tuple[Optional[float], Optional[float], Optional[int], Optional[str]]
+
+
+def random_geo(rng: random.Random, share: float) -> Geo:
+    """(latitude, longitude, accuracy, place_id) near a seeded locality for ``share`` of the
+    calls, else all None."""
+    if rng.random() >= share:
+        return None, None, None, None
+    place = rng.choice(LOCALITIES)
+    lat = round(place[7] + rng.uniform(-0.05, 0.05), 6)
+    lon = round(place[8] + rng.uniform(-0.05, 0.05), 6)
+    return lat, lon, rng.randrange(11, 17), str(place[0])
 
 
 def ensure_fixed_tokens(store: Store) -> None:

@@ -23,11 +23,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Tuple, Union
 
 from . import constants as C
-from . import faults, files, oauth_endpoints, rest, tls, uploads
+from . import faults, files, oauth_endpoints, rest, tls, uploads, videos
 from . import response as R
 from .errors import BodyError
 from .request import MAX_UPLOAD_BYTES, Prepared, Request, Site
+from .budget import Budget, scaled_clock
 from .seed import seed
+from .seed_photos import seed_photos as add_seeded_photos
 from .settings import Settings, SettingsView
 from .store import Store
 
@@ -70,6 +72,9 @@ def route(req: Request) -> Callable[[Request], Prepared] | None:
     match = files.PHOTO_PATH.match(req.path)
     if match:
         return lambda r: files.prepare(r, match)
+    played = videos.PLAY_PATH.match(req.path)
+    if played:
+        return lambda r: videos.prepare(r, played)
     return None
 
 
@@ -293,13 +298,16 @@ class Sandbox(SettingsView):
 
     ``sb.settings`` (also as ``sb.url``, ``sb.api_key``... ``sb.data_dir``, ``sb.ca_file``) is what
     a client needs. ``data_dir=None`` uses a fresh temporary directory, removed by :meth:`stop`.
+    ``seed_photos``, ``budget_per_hour`` and ``clock_speed`` are ``--seed-photos``,
+    ``--budget-per-hour`` and ``--clock-speed`` (0, 0 and 1: none, no limit, real time).
     """
 
     user_nsid = C.USER_NSID
 
     def __init__(self, port: int = 0, host: str = "127.0.0.1", data_dir: str | None = None,
                  tls_enabled: bool = False, latency_ms: int = 0, verbose: bool = False,
-                 max_upload_bytes: int = MAX_UPLOAD_BYTES):
+                 max_upload_bytes: int = MAX_UPLOAD_BYTES, seed_photos: int = 0,
+                 budget_per_hour: int = 0, clock_speed: float = 1.0):
         self._own_dir = data_dir is None
         data_dir = os.path.abspath(data_dir or tempfile.mkdtemp(prefix="flickr-sandbox-"))
         os.makedirs(data_dir, exist_ok=True)
@@ -314,6 +322,8 @@ class Sandbox(SettingsView):
                 context.load_cert_chain(cert, key)
             self.store = Store(data_dir)
             seed(self.store)
+            add_seeded_photos(self.store, seed_photos)
+            budget = Budget(budget_per_hour, scaled_clock(clock_speed)) if budget_per_hour > 0 else None
             self._httpd = _HTTPServer((host, port), context)
         except BaseException:
             if self._own_dir:
@@ -324,7 +334,7 @@ class Sandbox(SettingsView):
         url = f"{'https' if tls_enabled else 'http'}://{url_host}:{self.port}"
         self.settings = Settings(url, C.API_KEY, C.API_SECRET, C.OAUTH_TOKEN, C.OAUTH_TOKEN_SECRET, C.AUTH_TOKEN,
                                  data_dir, ca_file)
-        self.config = ServerConfig(Site(self.store, url, max_upload_bytes), faults.FaultInjector(), latency_ms, verbose)
+        self.config = ServerConfig(Site(self.store, url, max_upload_bytes, budget), faults.FaultInjector(), latency_ms, verbose)
         self._httpd.config = self.config
         self._thread: threading.Thread | None = None
         self._stopped = False

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """SQLite state of the sandbox: users, photos, tags, photosets, places,
-tokens, frobs, upload tickets and OAuth nonces.
+tokens, frobs, upload tickets and OAuth nonces; comments, notes, people, faves, EXIF,
+groups, galleries and collections.
 
 One connection shared by all request threads, serialised by a lock: every
 statement is short, and it keeps multi-statement updates atomic without
@@ -22,7 +23,8 @@ CREATE TABLE IF NOT EXISTS users (
     nsid TEXT PRIMARY KEY, username TEXT UNIQUE NOT NULL, realname TEXT NOT NULL,
     path_alias TEXT, location TEXT NOT NULL DEFAULT '', description TEXT NOT NULL DEFAULT '',
     iconserver TEXT NOT NULL DEFAULT '0', iconfarm TEXT NOT NULL DEFAULT '0',
-    ispro INTEGER NOT NULL DEFAULT 0, date_joined INTEGER NOT NULL DEFAULT 0
+    ispro INTEGER NOT NULL DEFAULT 0, date_joined INTEGER NOT NULL DEFAULT 0,
+    download INTEGER NOT NULL DEFAULT 4
 );
 CREATE TABLE IF NOT EXISTS places (
     place_id TEXT PRIMARY KEY, woeid TEXT NOT NULL, name TEXT NOT NULL, woe_name TEXT NOT NULL,
@@ -40,7 +42,9 @@ CREATE TABLE IF NOT EXISTS photos (
     datetaken TEXT NOT NULL, views INTEGER NOT NULL DEFAULT 0, media TEXT NOT NULL DEFAULT 'photo',
     originalformat TEXT NOT NULL DEFAULT 'jpg', width INTEGER NOT NULL, height INTEGER NOT NULL,
     latitude REAL, longitude REAL, accuracy INTEGER, place_id TEXT REFERENCES places(place_id),
-    file_path TEXT, file_size INTEGER, file_sha256 TEXT, ticket_ready REAL, file_name TEXT
+    file_path TEXT, file_size INTEGER, file_sha256 TEXT, ticket_ready REAL, file_name TEXT,
+    media_status TEXT NOT NULL DEFAULT 'ready', duration INTEGER,
+    datetakengranularity INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS photos_owner ON photos(owner);
 CREATE INDEX IF NOT EXISTS photos_upload ON photos(dateupload);
@@ -77,7 +81,76 @@ CREATE TABLE IF NOT EXISTS nonces (
     PRIMARY KEY (consumer, nonce, timestamp)
 );
 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+-- Social and organising data (seed_extras.py seeds it): comments, notes, people in photos,
+-- favourites, EXIF, owners' EXIF privacy, groups and their pools, galleries, collections.
+CREATE TABLE IF NOT EXISTS comments (
+    id TEXT PRIMARY KEY, photo_id INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+    author TEXT NOT NULL, datecreate INTEGER NOT NULL, text TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS comments_photo ON comments(photo_id, datecreate);
+CREATE TABLE IF NOT EXISTS notes (
+    id INTEGER PRIMARY KEY, photo_id INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+    author TEXT NOT NULL, x INTEGER NOT NULL, y INTEGER NOT NULL, w INTEGER NOT NULL,
+    h INTEGER NOT NULL, text TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS notes_photo ON notes(photo_id);
+CREATE TABLE IF NOT EXISTS photo_people (
+    photo_id INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE, nsid TEXT NOT NULL,
+    added_by TEXT NOT NULL, x INTEGER, y INTEGER, w INTEGER, h INTEGER, PRIMARY KEY (photo_id, nsid)
+);
+CREATE TABLE IF NOT EXISTS faves (
+    photo_id INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE, nsid TEXT NOT NULL,
+    favedate INTEGER NOT NULL, PRIMARY KEY (photo_id, nsid)
+);
+CREATE INDEX IF NOT EXISTS faves_user ON faves(nsid, favedate);
+CREATE TABLE IF NOT EXISTS exif (
+    photo_id INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
+    tagspace TEXT NOT NULL, tag TEXT NOT NULL, label TEXT NOT NULL, raw TEXT NOT NULL, clean TEXT,
+    PRIMARY KEY (photo_id, seq)
+);
+CREATE TABLE IF NOT EXISTS user_prefs (nsid TEXT PRIMARY KEY, hide_exif INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS groups (
+    nsid TEXT PRIMARY KEY, name TEXT NOT NULL, path_alias TEXT, iconserver TEXT NOT NULL,
+    iconfarm TEXT NOT NULL, members INTEGER NOT NULL, members_only INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS group_photos (
+    group_id TEXT NOT NULL REFERENCES groups(nsid) ON DELETE CASCADE,
+    photo_id INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+    dateadded INTEGER NOT NULL, PRIMARY KEY (group_id, photo_id)
+);
+CREATE TABLE IF NOT EXISTS galleries (
+    id TEXT PRIMARY KEY, owner TEXT NOT NULL, title TEXT NOT NULL, description TEXT NOT NULL DEFAULT '',
+    primary_photo INTEGER, date_create INTEGER NOT NULL, date_update INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS gallery_photos (
+    gallery_id TEXT NOT NULL REFERENCES galleries(id) ON DELETE CASCADE,
+    photo_id INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL, comment TEXT NOT NULL DEFAULT '', PRIMARY KEY (gallery_id, photo_id)
+);
+-- A collection holds either collections (children: parent set) or sets, as on Flickr.
+CREATE TABLE IF NOT EXISTS collections (
+    id TEXT PRIMARY KEY, owner TEXT NOT NULL, title TEXT NOT NULL, description TEXT NOT NULL DEFAULT '',
+    parent TEXT REFERENCES collections(id) ON DELETE CASCADE, position INTEGER NOT NULL,
+    date_create INTEGER NOT NULL
+);
+-- Lookups by photo where the key starts with the album or group: getNotInSet, getAllContexts.
+CREATE INDEX IF NOT EXISTS photoset_photos_photo ON photoset_photos(photo_id);
+CREATE INDEX IF NOT EXISTS group_photos_photo ON group_photos(photo_id);
+CREATE TABLE IF NOT EXISTS collection_sets (
+    collection_id TEXT NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
+    set_id INTEGER NOT NULL REFERENCES photosets(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL, PRIMARY KEY (collection_id, set_id)
+);
 """
+
+# (table, column, definition) of the columns added after the first release of SCHEMA.
+_ADDED_COLUMNS = (
+    ("photos", "file_name", "TEXT"),
+    ("photos", "media_status", "TEXT NOT NULL DEFAULT 'ready'"),
+    ("photos", "duration", "INTEGER"),
+    ("photos", "datetakengranularity", "INTEGER NOT NULL DEFAULT 0"),
+    ("users", "download", "INTEGER NOT NULL DEFAULT 4"),
+)
 
 
 class Store:
@@ -97,9 +170,11 @@ class Store:
         self._db.execute("PRAGMA foreign_keys = ON")
         self._db.execute("PRAGMA journal_mode = WAL")
         self._db.executescript(SCHEMA)
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(photos)")}
-        if "file_name" not in columns:  # a data directory from before uploads kept their file name
-            self._db.execute("ALTER TABLE photos ADD COLUMN file_name TEXT")
+        # A data directory from an older sandbox lacks the columns added since.
+        for table, column, definition in _ADDED_COLUMNS:
+            columns = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+            if column not in columns:
+                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
 
     @contextmanager
     def transaction(self) -> Iterator[Store]:

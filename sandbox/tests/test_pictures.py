@@ -22,7 +22,7 @@ from sbclient import Client
 from flickr_sandbox import Sandbox
 from flickr_sandbox import constants as C
 from flickr_sandbox.images import header_dimensions
-from flickr_sandbox.pictures import cache, jpeg, png, scenes
+from flickr_sandbox.pictures import cache, jpeg, mosaic, png, scenes
 
 URL_EXTRAS = "url_sq,url_q,url_t,url_s,url_n,url_w,url_m,url_z,url_c,url_l,url_h,url_k,url_o"
 
@@ -248,3 +248,31 @@ def test_the_scene_follows_the_title():
     assert scenes.theme_of("Portrait of Anna #25") is scenes.portrait  # not "port"
     assert scenes.theme_of("東京の夜 #5") is scenes.city and scenes.theme_of("夕焼け #28") is scenes.sunset
     assert scenes.theme_of("IMG_0042 #14") is None
+
+
+@pytest.mark.parametrize("width, height", [(4000, 3000), (3000, 4000), (1601, 899), (6144, 4096)])
+def test_a_mosaic_decodes_to_its_cells(tmp_path, width, height):
+    """Large drawn sizes are mosaics: djpeg reads them at their size, each cell its colour."""
+    if shutil.which("djpeg") is None:  # scripts/install-deps.sh installs it
+        pytest.fail("djpeg is missing: apt install libjpeg-turbo-progs (scripts/install-deps.sh)")
+    columns, rows = mosaic.cell_grid(width, height)
+    k = mosaic.cell_blocks(width, height)
+    cells = scenes.render(52600000000, "Harbour lights", columns, rows)
+    path = tmp_path / "mosaic.jpg"
+    path.write_bytes(mosaic.encode(width, height, cells))
+    result = subprocess.run(["djpeg", str(path)], capture_output=True, check=True)
+    assert result.stderr == b""
+    header_end = result.stdout.index(b"255\n") + 4
+    assert result.stdout[:header_end].split()[:3] == [b"P6", str(width).encode(), str(height).encode()]
+    pixels = result.stdout[header_end:]
+    worst = 0
+    for row in range(rows):
+        for column in range(columns):
+            x, y = min(width - 1, column * k * 8 + 3), min(height - 1, row * k * 8 + 3)
+            got = pixels[(y * width + x) * 3:(y * width + x) * 3 + 3]
+            want = cells.pixels[(row * columns + column) * 3:(row * columns + column) * 3 + 3]
+            worst = max(worst, max(abs(a - b) for a, b in zip(got, want)))
+    print(f"{columns}x{rows} cells of {k * 8} px, worst channel error {worst}")
+    assert worst <= 2
+    with pytest.raises(ValueError):
+        mosaic.encode(width, height, scenes.render(1, "", columns + 1, rows))

@@ -28,6 +28,8 @@ package protocol Operation: AnyObject, Sendable {
     var logLabel: String { get }
     /// Whether FLICKR_OPT_TIMEOUT_MS bounds the whole request (uploads have idle and answer-wait limits instead).
     var hasCallDeadline: Bool { get }
+    /// The shared limit each attempt counts against: the key's budget, or an image host's back-off.
+    var limit: CallLimit { get }
 
     /// An answer available without the network (a cached photo), checked when the request starts.
     func localResult() -> Result<Response, FlickrError>?
@@ -49,6 +51,7 @@ extension Operation {
     package var isResendable: Bool { true }
     package var logLabel: String { "request" }
     package var hasCallDeadline: Bool { true }
+    package var limit: CallLimit { .apiKey }
     package func localResult() -> Result<Response, FlickrError>? { nil }
     package func bodySink() throws(FlickrError) -> (any BodySink)? { nil }
     package var keptBodyBytes: Int { Int.max }

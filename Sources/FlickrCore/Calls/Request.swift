@@ -101,6 +101,8 @@ package final class Request: @unchecked Sendable {
 
     private func attempt(endpoint: String, notBefore: UInt64 = 0) throws(FlickrError) {
         let request = try operation.httpRequest(endpoint: endpoint, settings: settings)
+        // The key's budget or the image host's back-off, shared beyond this context: a slot is taken now.
+        let limitStart = try operation.limit.start(settings: settings, within: waitLimit)
         // Only a caller's own thread may be asked; async requests are stopped by cancel.
         let interrupt = inline ? settings.interrupt : nil
         let parse = operation.parsesXML ? StreamingParse() : nil
@@ -135,7 +137,7 @@ package final class Request: @unchecked Sendable {
             complete(.failure(FlickrError(.aborted, "the request was cancelled")))
             return
         }
-        let schedule = Engine.Schedule(notBefore: notBefore, spacingNs: settings.rateSpacingNs, deadlineNs: deadlineNs,
+        let schedule = Engine.Schedule(notBefore: max(notBefore, limitStart), spacingNs: settings.rateSpacingNs, deadlineNs: deadlineNs,
                                        maxConnections: settings.number(.maxConnections))
         if inline {
             engine.perform(transfer, schedule)
@@ -163,6 +165,9 @@ package final class Request: @unchecked Sendable {
         case .failure(let error):
             finishOrRetry(.failure(operation.describeFailure(error)), retryAfterSeconds: nil, endpoint: endpoint)
         case .success(let http):
+            if http.status == 429 {
+                operation.limit.overLimit(settings: settings, retryAfterSeconds: http.retryAfterSeconds, within: waitLimit)
+            }
             if (300..<400).contains(http.status), let location = http.location {
                 follow(location, from: endpoint, status: http.status, verb: verb)
                 return

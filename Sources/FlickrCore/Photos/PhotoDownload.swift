@@ -19,6 +19,9 @@ package final class PhotoDownload: Operation {
     /// Body bytes kept in memory: enough to recognise an image or quote an error page.
     static let headBytes = 512
 
+    /// The image host's 429 back-off, not the API key's budget.
+    package var limit: CallLimit { .imageHost(url: url) }
+
     /// `photo` reads the photo's attributes, as for flickr_photo_source_url.
     // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
     package convenience init(settings: Settings, size: String, field: (String) -> String?) throws(FlickrError) {

@@ -86,13 +86,17 @@ package enum Crypto {
         return SHA1_Final(out, &context) == 1
     }
 
-    package static func md5(_ data: [UInt8]) -> [UInt8]? {
+    package static func md5(_ data: [UInt8]) -> [UInt8]? { evpDigest(data, EVP_md5()) }
+
+    package static func sha256(_ data: [UInt8]) -> [UInt8]? { evpDigest(data, EVP_sha256()) }
+
+    private static func evpDigest(_ data: [UInt8], _ type: OpaquePointer?) -> [UInt8]? {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let dataBuffer = data.isEmpty ? [0] : data
         let ok = dataBuffer.withUnsafeBufferPointer { dataPointer in
             digest.withUnsafeMutableBufferPointer { digestPointer in
-                EVP_Digest(dataPointer.baseAddress, data.count, digestPointer.baseAddress, &length, EVP_md5(), nil)
+                EVP_Digest(dataPointer.baseAddress, data.count, digestPointer.baseAddress, &length, type, nil)
             }
         }
         guard ok == 1, length > 0, Int(length) <= digest.count else { return nil }

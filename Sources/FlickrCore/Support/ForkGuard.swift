@@ -44,11 +44,15 @@ package enum ForkGuard {
         NonceBytes.shared.lockForFork()
         OAuthRequestSigner.lockForFork()
         Engine.lockAbandonedForFork()
+        KeyBudget.lockForFork()
+        HostBackoff.lockForFork()
     }
 
     /// `child`: in the child, which counts one more generation (it runs first there).
     package static func afterForkGlobals(child: Bool) {
         if child { generation &+= 1 }
+        HostBackoff.unlockAfterFork()
+        KeyBudget.unlockAfterFork()
         Engine.unlockAbandonedAfterFork()
         OAuthRequestSigner.unlockAfterFork()
         NonceBytes.shared.unlockAfterFork(child: child)

@@ -100,6 +100,7 @@ _SIGNATURES = {
     "flickr_version_number": (c_int, []),
     "flickr_strerror": (c_char_p, [c_int]),
     "flickr_error_last": (POINTER(ErrorRecord), []),
+    "flickr_error_retry_after_ms": (c_int64, [POINTER(ErrorRecord)]),
     "flickr_free": (None, [c_void_p]),
     "flickr_shutdown_callbacks": (c_int, [c_long]),
     "flickr_context_new": (_STATUS, [POINTER(ContextPtr), c_char_p, c_char_p]),
@@ -411,6 +412,9 @@ def error_from_record(record: ErrorRecord) -> errors.FlickrError:
     message = record.message.decode("utf-8", "replace") if record.message else ""
     error = errors.from_status(record.code, python_option_names(message), record.api_code, record.http_status)
     error.library_message = message
+    if isinstance(error, errors.OverBudget):
+        # The record is the library's own (flickr_error_last or flickr_request_error), still valid here.
+        error.retry_after_ms = max(0, int(lib().flickr_error_retry_after_ms(ctypes.byref(record))))
     return error
 
 

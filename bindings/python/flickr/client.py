@@ -17,6 +17,9 @@ from concurrent.futures import Future, InvalidStateError
 from typing import TYPE_CHECKING, Any, Callable, Generator, Optional, Union
 
 from . import _ffi, _interrupt, _response, errors
+# Option keywords (STRING_OPTIONS, NUMBER_OPTIONS) are the C option names without FLICKR_OPT_, in
+# lower case, generated from include/flickr/context.h by scripts/gen-header-tables.py.
+from ._header import NUMBER_OPTIONS as NUMBER_OPTIONS, STRING_OPTIONS as STRING_OPTIONS
 from .api import Methods
 from .upload import Progress, Source
 
@@ -29,40 +32,6 @@ Convert = Callable[["_ffi.Response"], Any]
 #: What a dispatcher thread delivers: the future, how to convert the response, the response, the
 #: error. The conversion is None only beside an error (a request lost to a fork), never called then.
 _Outcome = tuple["Future[Any]", Optional[Convert], "_ffi.Response", Optional[BaseException]]
-
-# Option keywords are the C option names without FLICKR_OPT_, in lower case.
-STRING_OPTIONS = {
-    "rest_endpoint": 1,
-    "upload_endpoint": 2,
-    "replace_endpoint": 3,
-    "oauth_endpoint": 4,
-    "oauth_token": 5,
-    "oauth_token_secret": 6,
-    "auth_token": 7,
-    "user_agent": 8,
-    "proxy": 9,
-    "ca_file": 10,
-    "auth_endpoint": 11,
-    "photo_cache_dir": 12,
-    "photo_endpoint": 13,
-    "base_url": 14,
-}
-NUMBER_OPTIONS = {
-    "timeout_ms": 100,
-    "connect_timeout_ms": 101,
-    "max_response_bytes": 102,
-    "oauth_in_header": 103,
-    "upload_idle_timeout_ms": 104,
-    "upload_response_timeout_ms": 105,
-    "max_retries": 106,
-    "retry_base_ms": 107,
-    "retry_post": 108,
-    "rate_limit_per_hour": 109,
-    "rate_limit_per_second": 110,
-    "photo_cache_max_bytes": 111,
-    "max_connections": 112,
-    "check_arguments": 113,
-}
 
 
 GET, POST, METHOD_VERB = 0, 1, 2  # flickr_http_method; METHOD_VERB: the catalogue's

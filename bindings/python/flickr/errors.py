@@ -13,8 +13,8 @@ The classes are grouped in families, as httpx groups its exceptions, so that a c
 family rather than a hand-kept tuple:
 
 - :class:`TransportError`: no usable HTTP answer came back (:class:`NetworkError`,
-  :class:`Timeout`, :class:`TLSError`) or it was an HTTP failure (:class:`HTTPError`); retrying
-  later may help.
+  :class:`Timeout`, :class:`TLSError`), it was an HTTP failure (:class:`HTTPError`), or the key's
+  budget had no slot in time (:class:`OverBudget`); retrying later may help.
 - :class:`ServiceError`: Flickr answered and refused (:class:`APIError`, :class:`OAuthError`).
 - :class:`ResponseError`: an answer came but could not be used (:class:`ParseError`,
   :class:`TooBig`).
@@ -32,23 +32,27 @@ import builtins
 import warnings
 from typing import TYPE_CHECKING
 
-OK = 0
-ERROR = -1
-EINVAL = -2
-ENOMEM = -3
-ENETWORK = -4
-ETIMEOUT = -5
-EHTTP = -6
-EAPI = -7
-EOAUTH = -8
-EPARSE = -9
-EABORTED = -10
-ETLS = -11
-EIO = -12
-ETOOBIG = -13
-ESTATE = -14
-ENOTFOUND = -15
-
+# The status codes, generated from include/flickr/common.h (scripts/gen-header-tables.py); an
+# exception class below for each error code.
+from ._header import (  # re-exported: errors.EINVAL is where callers find them
+    EABORTED as EABORTED,
+    EAPI as EAPI,
+    EBUDGET as EBUDGET,
+    EHTTP as EHTTP,
+    EINVAL as EINVAL,
+    EIO as EIO,
+    ENETWORK as ENETWORK,
+    ENOMEM as ENOMEM,
+    ENOTFOUND as ENOTFOUND,
+    EOAUTH as EOAUTH,
+    EPARSE as EPARSE,
+    ESTATE as ESTATE,
+    ETIMEOUT as ETIMEOUT,
+    ETLS as ETLS,
+    ETOOBIG as ETOOBIG,
+    ERROR as ERROR,
+    OK as OK,
+)
 
 class FlickrError(Exception):
     """Base class of every libflickr failure."""
@@ -115,6 +119,18 @@ class HTTPError(TransportError):
     """FLICKR_EHTTP: a non-2xx answer without a Flickr envelope; see ``http_status``."""
 
 
+class OverBudget(TransportError):
+    """FLICKR_EBUDGET: the API key's budget (``budget_per_hour``), or an image host's back-off
+    after its HTTP 429, has no slot before the call's time limit; nothing was sent.
+    ``retry_after`` is how many seconds until one frees up (``retry_after_ms`` in ms)."""
+
+    retry_after_ms: int = 0
+
+    @property
+    def retry_after(self) -> float:
+        return self.retry_after_ms / 1000
+
+
 class APIError(ServiceError):
     """FLICKR_EAPI: Flickr answered stat="fail"; ``api_code`` is Flickr's error code."""
 
@@ -166,6 +182,7 @@ _CLASSES = {
     ETOOBIG: TooBig,
     ESTATE: StateError,
     ENOTFOUND: NotFound,
+    EBUDGET: OverBudget,
 }
 
 

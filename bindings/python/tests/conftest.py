@@ -5,7 +5,10 @@ import pathlib
 
 import pytest
 
-from libtest import REPO, running_sandbox
+from libtest import REPO, running_sandbox, session_cache_dir
+
+# Budget files and default photo caches of this session's processes go to a cache of its own.
+os.environ["XDG_CACHE_HOME"] = session_cache_dir()
 
 # Fails the session if any exception message holds the sandbox's secrets (see secret_guard.py).
 pytest_plugins = ["secret_guard"]

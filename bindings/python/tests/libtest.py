@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: MIT
 """Helpers shared by the binding's tests (fixtures are in conftest.py)."""
+import atexit
 import contextlib
 import http.server
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
@@ -29,6 +32,19 @@ def running_sandbox(*extra) -> SandboxProcess:
 def endpoints(server) -> dict:
     """The option keywords pointing a Flickr object at a sandbox: one base URL for every endpoint."""
     return {"base_url": server.url}
+
+
+_cli_cache: list = []
+
+
+def session_cache_dir() -> str:
+    """XDG_CACHE_HOME for this test process and what it starts (conftest.py), removed at its exit:
+    the CLI budgets the sandbox's key (3600 calls an hour by default) in a file there, which must
+    not be the user's own cache, shared by every test run of the hour."""
+    if not _cli_cache:
+        _cli_cache.append(tempfile.mkdtemp(prefix="flickr-test-cache-"))
+        atexit.register(shutil.rmtree, _cli_cache[0], True)
+    return _cli_cache[0]
 
 
 def cli_env(sandbox, *, token=True, env_extra=None) -> dict:

@@ -133,3 +133,24 @@ def test_dir_that_is_not_a_folder(server, tmp_path):
     print(done.stderr)
     assert done.returncode == 1 and "Traceback" not in done.stderr and "unexpected" not in done.stderr
     assert f"{tmp_path / 'file'}: " in done.stderr
+
+
+def test_over_the_keys_budget_it_waits_and_says_until_when(server, tmp_path):
+    """--budget 5 (the key's calls an hour, in a budget file of this test's own): the run makes five
+    calls, then waits for the hour to free a slot, saying when; Ctrl-C ends the wait at once."""
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    process = start_cli(server, "backup", str(tmp_path / "backup"), "--budget", "5", "--progress", "json",
+                        env_extra=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        waiting = json.loads(next(line for line in process.stdout if '"event": "wait"' in line))
+        sent = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        code = process.wait(timeout=10)
+        took = time.monotonic() - sent
+        stderr = process.stderr.read()
+    finally:
+        process.kill()
+        process.wait()
+    print(waiting, f"stopped {took:.2f} s after SIGINT")
+    assert waiting["api_calls"] == 5 and 3500 < waiting["resume"] - time.time() <= 3600
+    assert code == 130 and took < 1.0 and "Traceback" not in stderr

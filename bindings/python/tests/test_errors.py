@@ -29,6 +29,7 @@ EXPECTED = {
     "EINVAL": (flickr.InvalidArgument, flickr.UsageError),
     "ESTATE": (flickr.StateError, flickr.UsageError),
     "ENOTFOUND": (flickr.NotFound, flickr.UsageError),
+    "EBUDGET": (flickr.OverBudget, flickr.TransportError),
     "ENOMEM": (flickr.NoMemory, None),
     "EABORTED": (flickr.Aborted, None),
     "EIO": (flickr.FileError, None),
@@ -41,6 +42,15 @@ STATUSES = {name: value for name, value in _enumerators("common.h", "FLICKR").it
 def test_the_table_covers_every_status_of_the_header():
     assert set(EXPECTED) == set(STATUSES), "a status without its expected family, or a stale row"
     print(f"{len(STATUSES)} statuses, {len(FAMILIES)} families")
+
+
+def test_errors_exports_every_status_of_the_header():
+    """errors.py re-exports the generated codes by name (errors.EINVAL): a code appended to the
+    header needs its name there, and its class."""
+    header = _enumerators("common.h", "FLICKR")
+    missing = sorted(name for name, value in header.items() if getattr(errors, name, None) != value)
+    print(f"{len(header)} status codes in common.h")
+    assert missing == []
 
 
 @pytest.mark.parametrize("name", sorted(STATUSES))

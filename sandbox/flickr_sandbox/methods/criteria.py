@@ -8,6 +8,7 @@ One copy of each, so two methods given the same argument answer alike, as Flickr
 from __future__ import annotations
 
 import calendar
+import math
 import time
 
 from ..envelope import Node
@@ -16,6 +17,10 @@ from ..params import parse_int
 from .photolist import paginate, parse_extras, photo_element
 from .registry import Call
 
+# flickr.photos.search's documentation: "Flickr will return at most the first 4,000 results for any
+# given search query"; past them pages repeat (gallery-dl #116: "page 102 was the same as page 103,
+# 104, etc."; douwekiela/mmfeat#9: "the rest after that being duplicates").
+SEARCH_CAP = 4000
 # A photostream's order (and search's default): newest upload first, ties by id.
 NEWEST_FIRST = "p.dateupload DESC, p.id DESC"
 
@@ -67,16 +72,26 @@ def date_criteria(call: Call, where: list[str], args: list[object]) -> None:
 
 
 def photo_list(call: Call, where: list[str], args: list[object], order: str,
-               default_per_page: int = 100) -> list[Node]:
-    """``<photos page pages perpage total>`` of the rows matching ``where``, one page of them."""
+               default_per_page: int = 100, cap: int | None = None) -> list[Node]:
+    """``<photos page pages perpage total>`` of the rows matching ``where``, one page of them.
+
+    With ``cap`` (photos.search: SEARCH_CAP) only the first ``cap`` rows are ever listed, as on
+    Flickr: ``total`` and ``pages`` still count them all, and a page past the cap repeats the
+    last page within it.
+    """
     page, per_page = call.page_args(default_per_page)
     clause = " AND ".join(where) or "1"
     total = call.store.row(f"SELECT COUNT(*) AS n FROM photos p WHERE {clause}", tuple(args))["n"]
+    shown, limit = page, per_page
+    if cap is not None and page * per_page > cap:
+        shown = min(page, math.ceil(cap / per_page))
+        limit = max(0, min(per_page, cap - (shown - 1) * per_page))
     rows = call.store.all(f"SELECT p.* FROM photos p WHERE {clause} ORDER BY {order} LIMIT ? OFFSET ?",
-                          tuple(args) + (per_page, (page - 1) * per_page))
+                          tuple(args) + (limit, (shown - 1) * per_page))
     extras = parse_extras(call.arg("extras"))
-    photos = Node("photos", paginate(total, page, per_page))
-    photos.children = [photo_element(call.store, call.base_url, row, extras) for row in rows]
+    photos = Node("photos", paginate(total, page, per_page), list_of="photo")
+    photos.children = [photo_element(call.store, call.base_url, row, extras, viewer=call.caller.nsid)
+                       for row in rows]
     return [photos]
 
 

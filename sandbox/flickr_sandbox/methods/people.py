@@ -51,8 +51,8 @@ def get_info(call: Call) -> list[Node]:
         (nsid, call.caller.nsid or ""))
     alias = user["path_alias"] or ""
     person = Node("person", {
-        "id": nsid, "nsid": nsid, "ispro": user["ispro"], "is_deleted": 0,
-        "iconserver": user["iconserver"], "iconfarm": user["iconfarm"], "path_alias": alias,
+        "id": nsid, "nsid": nsid, "ispro": int(user["ispro"]), "is_deleted": 0,
+        "iconserver": str(user["iconserver"]), "iconfarm": int(user["iconfarm"]), "path_alias": alias,
         "has_stats": 0, "upload_count": stats["n"], "upload_limit": 1000,
         "upload_limit_status": "below_limit", "is_cognito_user": 1,
         "all_rights_reserved_photos_count": 0, "has_adfree": 0, "has_free_standard_shipping": 0,
@@ -71,9 +71,9 @@ def get_info(call: Call) -> list[Node]:
     person.add("mobileurl", text=f"{call.base_url}/photos/{ident}/")
     photos = person.add("photos")
     photos.add("firstdatetaken", text=stats["first_taken"] or "")
-    photos.add("firstdate", text=stats["first"] or "")
-    photos.add("count", text=stats["n"])
-    photos.add("views", text=stats["views"])
+    photos.add("firstdate", text=str(stats["first"] or ""))
+    photos.add("count", text=int(stats["n"]))  # a number in Flickr's JSON, the dates strings
+    photos.add("views", text=int(stats["views"]))
     return [person]
 
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 import hashlib
 import math
 import sqlite3
+from decimal import Decimal
 from typing import Optional, Tuple
 
+from ..downloads import RESTRICTED, may_download
 from ..envelope import Node
 from ..store import Store
 
@@ -26,16 +28,16 @@ SIZES: list[Size] = [
     ("Large", "b", "l", 1024, "l"),
     ("Large 1600", "h", "h", 1600, "h"),
     ("Large 2048", "k", "k", 2048, "k"),
-    ("X-Large 3K", "3k", "3k", 3072, None),
-    ("X-Large 4K", "4k", "4k", 4096, None),
-    ("X-Large 5K", "5k", "5k", 5120, None),
-    ("X-Large 6K", "6k", "6k", 6144, None),
+    ("X-Large 3K", "3k", "3k", 3072, "3k"),
+    ("X-Large 4K", "4k", "4k", 4096, "4k"),
+    ("X-Large 5K", "5k", "5k", 5120, "5k"),
+    ("X-Large 6K", "6k", "6k", 6144, "6k"),
     ("Original", "o", "o", None, "o"),
 ]
 # From 1600 px up each size has its own secret (docs/protocol.md §8).
 OWN_SECRET = {"h", "k", "3k", "4k", "5k", "6k"}
 # url_* extras in the order the interestingness fixture shows them, others slotted in.
-URL_EXTRAS = ["t", "s", "sq", "q", "w", "n", "z", "c", "o", "l", "h", "k", "m"]
+URL_EXTRAS = ["t", "s", "sq", "q", "w", "n", "z", "c", "o", "l", "h", "k", "3k", "4k", "5k", "6k", "m"]
 _BY_EXTRA = {s[4]: s for s in SIZES if s[4]}
 
 
@@ -74,74 +76,107 @@ def can_see(photo: sqlite3.Row, nsid: str | None) -> bool:
     return bool(photo["ispublic"]) or photo["owner"] == nsid
 
 
-def fmt_coord(value: float, fixed: bool) -> str:
-    """Coordinates: getInfo prints six decimals, photo lists trim zeros."""
+def fmt_coord(value: float, fixed: bool) -> Decimal:
+    """Coordinates, a JSON number: getInfo's XML prints six decimals, photo lists trim zeros."""
     text = f"{value:.6f}"
-    return text if fixed else (text.rstrip("0").rstrip(".") or "0")
+    return Decimal(text if fixed else (text.rstrip("0").rstrip(".") or "0"))
 
 
 def paginate(total: int, page: int, per_page: int) -> dict[str, int]:
+    """Paging attributes: numbers in Flickr's JSON (``"pages":3``; gallery-dl compares them)."""
     return {"page": page, "pages": math.ceil(total / per_page), "perpage": per_page, "total": total}
+
+
+def column(photo: sqlite3.Row, name: str, default: object) -> object:
+    """A photo column that a data directory may not have yet (read with a default)."""
+    return photo[name] if name in photo.keys() else default
+
+
+def _table_exists(store: Store, name: str) -> bool:
+    return store.one("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (name,)) is not None
+
+
+def photo_count(store: Store, table: str, photo_id: int) -> int:
+    """Rows of a per-photo table (comments, faves); 0 where the data directory has no such table."""
+    if not _table_exists(store, table):
+        return 0
+    return int(store.row(f"SELECT COUNT(*) AS n FROM {table} WHERE photo_id=?", (photo_id,))["n"])
+
+
+def photo_core(photo: sqlite3.Row) -> dict[str, object]:
+    """id, owner, secret, server, farm, title: strings but ``farm``, a number, as Flickr's JSON."""
+    return {"id": str(photo["id"]), "owner": photo["owner"], "secret": photo["secret"],
+            "server": str(photo["server"]), "farm": int(photo["farm"]), "title": photo["title"]}
 
 
 def parse_extras(value: str) -> set[str]:
     return {e.strip() for e in value.split(",") if e.strip()}
 
 
-def photo_element(store: Store, base_url: str, photo: sqlite3.Row, extras: set[str],
-                  leading: dict[str, object] | None = None) -> Node:
-    """A ``<photo>`` of a standard photo list with the requested extras.
+# Extras whose answer depends on whether the viewer may download the large sizes.
+_DOWNLOAD_EXTRAS = {"original_format", "usage", "url_o", "url_h", "url_k"}
 
-    Attribute order follows fixtures/flickr.interestingness.getList.xml.
-    ``leading`` holds list-specific attributes placed after ``title`` (isprimary).
+
+def photo_element(store: Store, base_url: str, photo: sqlite3.Row, extras: set[str],
+                  leading: dict[str, object] | None = None, with_owner: bool = True,
+                  viewer: str | None = None) -> Node:
+    """A ``<photo>`` of a standard photo list with the requested extras, typed as Flickr's JSON,
+    as ``viewer`` (an NSID, None: not logged in) sees it.
+
+    Attribute order follows fixtures/flickr.interestingness.getList.xml and favorites.getList.
+    ``leading`` holds list-specific attributes placed after ``title`` (isprimary). An album's
+    photos have no ``owner`` (the ``<photoset>`` names it), so ``with_owner=False`` leaves it out.
     """
-    attrs = {"id": photo["id"], "owner": photo["owner"], "secret": photo["secret"],
-             "server": photo["server"], "farm": photo["farm"], "title": photo["title"]}
+    downloadable = may_download(store, photo, viewer) if extras & _DOWNLOAD_EXTRAS else True
+    attrs = photo_core(photo)
+    if not with_owner:
+        del attrs["owner"]
     attrs.update(leading or {})
-    attrs.update(ispublic=photo["ispublic"], isfriend=photo["isfriend"], isfamily=photo["isfamily"])
+    attrs.update(ispublic=int(photo["ispublic"]), isfriend=int(photo["isfriend"]),
+                 isfamily=int(photo["isfamily"]))
     # Read only when an extra needs it (None otherwise, so each use below checks both).
     owner = store.owner(photo["owner"]) if extras & {"owner_name", "icon_server", "path_alias"} else None
     if "license" in extras:
-        attrs["license"] = photo["license"]
+        attrs["license"] = str(photo["license"])
     if "o_dims" in extras:
-        attrs.update(o_width=photo["width"], o_height=photo["height"])
+        attrs.update(o_width=str(photo["width"]), o_height=str(photo["height"]))
     if "date_upload" in extras:
-        attrs["dateupload"] = photo["dateupload"]
+        attrs["dateupload"] = str(photo["dateupload"])
     if "last_update" in extras:
-        attrs["lastupdate"] = photo["lastupdate"]
+        attrs["lastupdate"] = str(photo["lastupdate"])
     if "date_taken" in extras:
-        attrs.update(datetaken=photo["datetaken"], datetakengranularity=0, datetakenunknown=0)
+        attrs.update(datetaken=photo["datetaken"],
+                     datetakengranularity=str(column(photo, "datetakengranularity", 0)),
+                     datetakenunknown=str(column(photo, "datetakenunknown", 0)))
     if owner is not None and "owner_name" in extras:
-        attrs["ownername"] = owner["realname"] or owner["username"]
+        attrs["ownername"] = owner["username"]  # the username, as Flickr (not the real name)
     if owner is not None and "icon_server" in extras:
-        attrs.update(iconserver=owner["iconserver"], iconfarm=owner["iconfarm"])
+        attrs.update(iconserver=str(owner["iconserver"]), iconfarm=int(owner["iconfarm"]))
     if "views" in extras:
-        attrs["views"] = photo["views"]
+        attrs["views"] = str(photo["views"])
+    if "count_faves" in extras:
+        attrs["count_faves"] = str(photo_count(store, "faves", photo["id"]))
+    if "count_comments" in extras:
+        attrs["count_comments"] = str(photo_count(store, "comments", photo["id"]))
     if extras & {"tags", "machine_tags"}:
         tags = store.tags(photo["id"])
-        if "tags" in extras:
-            attrs["tags"] = " ".join(t["tag"] for t in tags if not t["machine_tag"])
+        if "tags" in extras:  # every tag, machine tags included, as Flickr lists them
+            attrs["tags"] = " ".join(t["tag"] for t in tags)
         if "machine_tags" in extras:
             attrs["machine_tags"] = " ".join(t["tag"] for t in tags if t["machine_tag"])
-    if "original_format" in extras:
+    if "original_format" in extras and downloadable:
         attrs.update(originalsecret=photo["originalsecret"], originalformat=photo["originalformat"])
     if "geo" in extras:
-        if photo["latitude"] is None:
-            attrs.update(latitude=0, longitude=0, accuracy=0, context=0)
-        else:
-            place = store.place(photo["place_id"]) if photo["place_id"] else None
-            attrs.update(latitude=fmt_coord(photo["latitude"], False),
-                         longitude=fmt_coord(photo["longitude"], False),
-                         accuracy=photo["accuracy"], context=0,
-                         place_id=photo["place_id"] or "", woeid=place["woeid"] if place else "",
-                         geo_is_public=1, geo_is_contact=0, geo_is_friend=0, geo_is_family=0)
+        _geo_attrs(store, photo, attrs)
     if "media" in extras:
-        attrs.update(media=photo["media"], media_status="ready")
+        attrs.update(media=photo["media"], media_status=str(column(photo, "media_status", "ready")))
+    if "usage" in extras:
+        attrs.update(can_download=int(downloadable), can_blog=1, can_print=1, can_share=1)
     for key in URL_EXTRAS:
         if f"url_{key}" in extras:
             size = _BY_EXTRA[key]
             dims = size_dims(photo, size)
-            if dims:
+            if dims and (downloadable or size[1] not in RESTRICTED):
                 attrs[f"url_{key}"] = size_url(base_url, photo, size[1])
                 attrs[f"height_{key}"] = dims[1]
                 attrs[f"width_{key}"] = dims[0]
@@ -151,3 +186,15 @@ def photo_element(store: Store, base_url: str, photo: sqlite3.Row, extras: set[s
     if "description" in extras:
         node.add("description", text=photo["description"])
     return node
+
+
+def _geo_attrs(store: Store, photo: sqlite3.Row, attrs: dict[str, object]) -> None:
+    """The ``geo`` extra: numbers (0 without a location), place ids as strings."""
+    if photo["latitude"] is None:
+        attrs.update(latitude=0, longitude=0, accuracy=0, context=0)
+        return
+    place = store.place(photo["place_id"]) if photo["place_id"] else None
+    attrs.update(latitude=fmt_coord(photo["latitude"], False), longitude=fmt_coord(photo["longitude"], False),
+                 accuracy=int(photo["accuracy"] or 0), context=0,
+                 place_id=photo["place_id"] or "", woeid=str(place["woeid"]) if place else "",
+                 geo_is_public=1, geo_is_contact=0, geo_is_friend=0, geo_is_family=0)

@@ -8,13 +8,16 @@ import shlex
 import sqlite3
 import time
 
+from .. import videos
+from ..downloads import RESTRICTED, may_download
 from ..envelope import Node
 from ..errors import ApiError
 from ..pictures import forget
 from ..seed import is_machine_tag, normalize_tag
 from ..store import Store
-from .criteria import NEWEST_FIRST, date_criteria, machine_tag_criteria, photo_list, resolve_user
-from .photolist import SIZES, can_see, fmt_coord, size_dims, size_url
+from .criteria import NEWEST_FIRST, SEARCH_CAP, date_criteria, machine_tag_criteria, photo_list, resolve_user
+from .photo_social import count_comments, has_people, is_favorite, notes_node
+from .photolist import SIZES, can_see, column, fmt_coord, size_dims, size_url
 from .registry import Call, method, photo_not_found
 
 _SORTS = {
@@ -77,7 +80,7 @@ def search(call: Call) -> list[Node]:
         where.append("p.media = ?")
         args.append(media[:-1])
     order = _SORTS.get(call.arg("sort", "date-posted-desc"), _SORTS["date-posted-desc"])
-    return photo_list(call, where, args, order)
+    return photo_list(call, where, args, order, cap=SEARCH_CAP)
 
 
 def _visible_photo(call: Call) -> sqlite3.Row:
@@ -97,67 +100,85 @@ def _own_photo(call: Call) -> sqlite3.Row:
 
 @method("flickr.photos.getInfo")
 def get_info(call: Call) -> list[Node]:
+    """A photo's page data, typed as Flickr's JSON (docs/sandbox.md, "JSON types")."""
     photo = _visible_photo(call)
     owner = call.store.owner(photo["owner"])
     is_owner = photo["owner"] == call.caller.nsid
-    node = Node("photo", {
-        "id": photo["id"], "secret": photo["secret"], "server": photo["server"], "farm": photo["farm"],
-        "dateuploaded": photo["dateupload"], "isfavorite": 0, "license": photo["license"],
-        "safety_level": photo["safety_level"], "rotation": 0,
-        "originalsecret": photo["originalsecret"], "originalformat": photo["originalformat"],
-        "views": photo["views"], "media": photo["media"]})
+    downloadable = may_download(call.store, photo, call.caller.nsid)
+    attrs: dict[str, object] = {
+        "id": str(photo["id"]), "secret": photo["secret"], "server": str(photo["server"]),
+        "farm": int(photo["farm"]), "dateuploaded": str(photo["dateupload"]),
+        "isfavorite": is_favorite(call.store, photo["id"], call.caller.nsid), "license": str(photo["license"]),
+        "safety_level": str(photo["safety_level"]), "rotation": 0}
+    if downloadable:  # Flickr shows the original's secret only to who may have the original
+        attrs.update(originalsecret=photo["originalsecret"], originalformat=photo["originalformat"])
+    attrs.update(views=str(photo["views"]), media=photo["media"])
+    node = Node("photo", attrs)
     node.add("owner", {"nsid": owner["nsid"], "username": owner["username"],
                        "realname": owner["realname"], "location": owner["location"],
-                       "iconserver": owner["iconserver"], "iconfarm": owner["iconfarm"],
+                       "iconserver": str(owner["iconserver"]), "iconfarm": int(owner["iconfarm"]),
                        "path_alias": owner["path_alias"] or ""})
     node.add("title", text=photo["title"])
     node.add("description", text=photo["description"])
-    node.add("visibility", {"ispublic": photo["ispublic"], "isfriend": photo["isfriend"],
-                            "isfamily": photo["isfamily"]})
-    node.add("dates", {"posted": photo["dateupload"], "taken": photo["datetaken"],
-                       "takengranularity": 0, "takenunknown": 0, "lastupdate": photo["lastupdate"]})
-    node.add("permissions", {"permcomment": 3, "permaddmeta": 2})
+    node.add("visibility", {"ispublic": int(photo["ispublic"]), "isfriend": int(photo["isfriend"]),
+                            "isfamily": int(photo["isfamily"])})
+    node.add("dates", {"posted": str(photo["dateupload"]), "taken": photo["datetaken"],
+                       "takengranularity": str(column(photo, "datetakengranularity", 0)),
+                       "takenunknown": str(column(photo, "datetakenunknown", 0)),
+                       "lastupdate": str(photo["lastupdate"])})
+    if is_owner:  # who may comment and add tags: shown to the owner only, as on Flickr
+        node.add("permissions", {"permcomment": 3, "permaddmeta": 2})
     node.add("editability", {"cancomment": int(call.caller.nsid is not None),
                              "canaddmeta": int(is_owner)})
     node.add("publiceditability", {"cancomment": 1, "canaddmeta": 0})
-    node.add("usage", {"candownload": 1, "canblog": 1, "canprint": 1, "canshare": 1})
-    node.add("comments", text=0)
-    node.add("notes")
-    node.add("people", {"haspeople": 0})
-    tags = node.add("tags")
+    node.add("usage", {"candownload": int(downloadable), "canblog": 1, "canprint": 1, "canshare": 1})
+    node.add("comments", text=str(count_comments(call.store, photo["id"])))
+    node.children.append(notes_node(call.store, photo["id"]))
+    node.add("people", {"haspeople": has_people(call.store, photo["id"])})
+    tags = node.add("tags", list_of="tag")
     author_num = owner["nsid"].split("@")[0]
     for tag in call.store.tags(photo["id"]):
         author = call.store.user(tag["author"])
         tags.add("tag", {"id": f"{author_num}-{photo['id']}-{tag['seq']}", "author": tag["author"],
                          "authorname": author["username"] if author else "", "raw": tag["raw"],
-                         "machine_tag": tag["machine_tag"]}, text=tag["tag"])
+                         "machine_tag": int(tag["machine_tag"])}, text=tag["tag"])
     if photo["latitude"] is not None:
         location = node.add("location", {"latitude": fmt_coord(photo["latitude"], True),
                                          "longitude": fmt_coord(photo["longitude"], True),
-                                         "accuracy": photo["accuracy"], "context": 0})
+                                         "accuracy": int(photo["accuracy"] or 0), "context": 0})
         by_type = {p["place_type"]: p for p in call.store.place_chain(photo["place_id"])}
         for kind in ("locality", "neighbourhood", "region", "country"):
             place = by_type.get(kind)
             location.add(kind, text=place["woe_name"] if place else None)
         node.add("geoperms", {"ispublic": 1, "iscontact": 0, "isfriend": 0, "isfamily": 0})
-    urls = node.add("urls")
+    urls = node.add("urls", list_of="url")
     urls.add("url", {"type": "photopage"},
              text=f"{call.base_url}/photos/{owner['path_alias'] or owner['nsid']}/{photo['id']}/")
+    if photo["media"] == "video":
+        ready = photo["media_status"] == "ready"
+        node.add("video", {"ready": int(ready), "failed": 0, "pending": int(not ready),
+                           "duration": photo["duration"] or videos.DEFAULT_DURATION,
+                           "width": photo["width"], "height": photo["height"]})
     return [node]
 
 
 @method("flickr.photos.getSizes")
 def get_sizes(call: Call) -> list[Node]:
+    """The sizes the photo has: width and height numbers in JSON, as Flickr's now are."""
     photo = _visible_photo(call)
     owner = call.store.owner(photo["owner"])
     page = f"{call.base_url}/photos/{owner['path_alias'] or owner['nsid']}/{photo['id']}/sizes"
-    sizes = Node("sizes", {"canblog": 1, "canprint": 1, "candownload": 1})
+    downloadable = may_download(call.store, photo, call.caller.nsid)
+    sizes = Node("sizes", {"canblog": 1, "canprint": 1, "candownload": int(downloadable)}, list_of="size")
     for size in SIZES:
         dims = size_dims(photo, size)
-        if dims:
+        if dims and (downloadable or size[1] not in RESTRICTED):
+            # A video's pictures (its poster frame) are photos; its video sizes follow them.
             sizes.add("size", {"label": size[0], "width": dims[0], "height": dims[1],
                                "source": size_url(call.base_url, photo, size[1]),
-                               "url": f"{page}/{size[2]}/", "media": photo["media"]})
+                               "url": f"{page}/{size[2]}/", "media": "photo"})
+    for attrs in videos.video_sizes(call.base_url, owner, photo, downloadable):
+        sizes.add("size", attrs)
     return [sizes]
 
 

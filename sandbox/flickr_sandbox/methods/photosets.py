@@ -44,7 +44,7 @@ def create(call: Call) -> list[Node]:
                        (set_id, call.caller.nsid, title, call.arg("description"), primary["id"], now, now))
         call.store.run("INSERT INTO photoset_photos VALUES (?,?,0)", (set_id, primary["id"]))
     owner = call.store.owner(call.caller.require_user())
-    return [Node("photoset", {"id": set_id, "url":
+    return [Node("photoset", {"id": str(set_id), "url":
                               f"{call.base_url}/photos/{owner['path_alias'] or owner['nsid']}/sets/{set_id}/"})]
 
 
@@ -59,23 +59,22 @@ def get_list(call: Call) -> list[Node]:
                           (user["nsid"],))
     node = Node("photosets", {"cancreate": int(call.caller.nsid == user["nsid"]), "page": page,
                               "pages": math.ceil(len(sets) / per_page), "perpage": per_page,
-                              "total": len(sets)})
+                              "total": len(sets)}, list_of="photoset")
     for row in sets[(page - 1) * per_page: page * per_page]:
         members = _visible_members(call, row["id"])
         primary = call.store.photo(row["primary_photo"])
         photos = sum(1 for m in members if m["media"] == "photo")
         videos = len(members) - photos
         item = node.add("photoset", {
-            "id": row["id"], "owner": user["nsid"], "username": user["username"],
-            "primary": row["primary_photo"], "secret": primary["secret"] if primary else "",
-            "server": primary["server"] if primary else "", "farm": primary["farm"] if primary else "",
-            "count_views": 0, "count_comments": 0, "count_photos": photos, "count_videos": videos,
-            "can_comment": int(call.caller.nsid is not None), "date_create": row["date_create"],
-            "date_update": row["date_update"], "photos": photos, "videos": videos,
+            "id": str(row["id"]), "owner": user["nsid"], "username": user["username"],
+            **_primary_attrs(primary, row), "count_views": "0", "count_comments": "0",
+            "count_photos": photos, "count_videos": videos,
+            "can_comment": int(call.caller.nsid is not None), "date_create": str(row["date_create"]),
+            "date_update": str(row["date_update"]), "photos": photos, "videos": videos,
             "visibility_can_see_set": 1, "needs_interstitial": 0})
         item.add("title", text=row["title"])
         item.add("description", text=row["description"])
-        item.add("primary_photo_extras", {"lastupdate": primary["lastupdate"] if primary else 0,
+        item.add("primary_photo_extras", {"lastupdate": str(primary["lastupdate"] if primary else 0),
                                           "ownername": user["username"]})
     return [node]
 
@@ -87,15 +86,22 @@ def get_info(call: Call) -> list[Node]:
     members = _visible_members(call, row["id"])
     primary = call.store.photo(row["primary_photo"])
     photos = sum(1 for m in members if m["media"] == "photo")
+    # Flickr's attribute order (jinx's recorded photosets.getInfo): counts, title, then dates.
     node = Node("photoset", {
-        "id": row["id"], "owner": owner["nsid"], "username": owner["username"], "primary": row["primary_photo"],
-        "secret": primary["secret"] if primary else "", "server": primary["server"] if primary else "",
-        "farm": primary["farm"] if primary else "", "photos": photos, "count_photos": photos,
-        "count_videos": len(members) - photos, "count_views": 0, "count_comments": 0,
-        "date_create": row["date_create"], "date_update": row["date_update"]})
+        "id": str(row["id"]), "owner": owner["nsid"], "username": owner["username"],
+        **_primary_attrs(primary, row), "photos": photos, "count_views": "0", "count_comments": "0",
+        "count_photos": photos, "count_videos": len(members) - photos,
+        "can_comment": int(call.caller.nsid is not None), "date_create": str(row["date_create"]),
+        "date_update": str(row["date_update"]), "coverphoto_server": 0, "coverphoto_farm": 0})
     node.add("title", text=row["title"])
     node.add("description", text=row["description"])
     return [node]
+
+
+def _primary_attrs(primary: sqlite3.Row | None, row: sqlite3.Row) -> dict[str, object]:
+    """primary, secret, server (strings) and farm (a number) of a set's cover photo."""
+    return {"primary": str(row["primary_photo"]), "secret": primary["secret"] if primary else "",
+            "server": str(primary["server"]) if primary else "", "farm": int(primary["farm"]) if primary else 0}
 
 
 @method("flickr.photosets.getPhotos")
@@ -108,13 +114,15 @@ def get_photos(call: Call) -> list[Node]:
     page, per_page = call.page_args(500)
     members = _visible_members(call, row["id"])
     extras = parse_extras(call.arg("extras"))
-    node = Node("photoset", {"id": row["id"], "primary": row["primary_photo"], "owner": owner["nsid"],
+    node = Node("photoset", {"id": str(row["id"]), "primary": str(row["primary_photo"]), "owner": owner["nsid"],
                              "ownername": owner["username"], "page": page, "per_page": per_page,
                              "perpage": per_page, "pages": math.ceil(len(members) / per_page),
-                             "title": row["title"], "total": len(members)})
+                             "title": row["title"], "total": len(members)}, list_of="photo")
     for photo in members[(page - 1) * per_page: page * per_page]:
+        # isprimary is a string in Flickr's JSON ("isprimary":"1"), unlike ispublic.
         node.children.append(photo_element(call.store, call.base_url, photo, extras,
-                                           {"isprimary": int(photo["id"] == row["primary_photo"])}))
+                                           {"isprimary": str(int(photo["id"] == row["primary_photo"]))},
+                                           with_owner=False, viewer=call.caller.nsid))
     return [node]
 
 

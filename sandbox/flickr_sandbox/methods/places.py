@@ -7,6 +7,7 @@ import calendar
 import re
 import sqlite3
 import time
+from decimal import Decimal
 
 from ..envelope import Node
 from ..errors import ApiError
@@ -43,10 +44,11 @@ def get_top_places_list(call: Call) -> list[Node]:
     places = [p for p in call.store.all("SELECT * FROM places WHERE place_type_id=?", (type_number,))
               if counts.get(p["place_id"])]
     places.sort(key=lambda p: (-counts[p["place_id"]], p["place_id"]))
-    node = Node("places", {"total": len(places), "date_start": start, "date_stop": start + 86399})
+    node = Node("places", {"total": len(places), "date_start": start, "date_stop": start + 86399},
+                list_of="place")
     for p in places:
-        node.add("place", _place_attrs(p) | {"place_type": p["place_type"], "place_type_id": p["place_type_id"],
-                                             "woe_name": p["woe_name"], "photo_count": counts[p["place_id"]]},
+        node.add("place", _place_attrs(p) | {"place_type": p["place_type"], "place_type_id": int(p["place_type_id"]),
+                                             "woe_name": p["woe_name"], "photo_count": str(counts[p["place_id"]])},
                  text=p["name"])
     return [node]
 
@@ -65,7 +67,7 @@ def get_info(call: Call) -> list[Node]:
     if place is None:
         raise ApiError(3, "Place not found")
     node = Node("place", _place_attrs(place) | {
-        "place_type": place["place_type"], "place_type_id": place["place_type_id"],
+        "place_type": place["place_type"], "place_type_id": int(place["place_type_id"]),
         "name": place["name"], "woe_name": place["woe_name"], "has_shapedata": 0})
     by_type = {p["place_type"]: p for p in call.store.place_chain(place["place_id"])}
     for kind in ("locality", "region", "country"):
@@ -75,6 +77,7 @@ def get_info(call: Call) -> list[Node]:
 
 
 def _place_attrs(place: sqlite3.Row) -> dict[str, object]:
-    """The attributes Flickr gives a place wherever it names one."""
-    return {"place_id": place["place_id"], "woeid": place["woeid"], "latitude": f"{place['latitude']:.3f}",
-            "longitude": f"{place['longitude']:.3f}", "place_url": place["place_url"]}
+    """The attributes Flickr gives a place wherever it names one (coordinates JSON numbers)."""
+    return {"place_id": place["place_id"], "woeid": str(place["woeid"]),
+            "latitude": Decimal(f"{place['latitude']:.3f}"), "longitude": Decimal(f"{place['longitude']:.3f}"),
+            "place_url": place["place_url"]}

@@ -14,7 +14,7 @@ _PERMISSIONS = ("none", "read", "write", "delete")
 
 @method("flickr.reflection.getMethods")
 def get_methods(call: Call) -> list[Node]:
-    methods = Node("methods")
+    methods = Node("methods", list_of="method")
     for name, *_ in CATALOGUE:
         methods.add("method", text=name)
     return [methods]
@@ -28,13 +28,13 @@ def get_method_info(call: Call) -> list[Node]:
         raise ApiError(1, "Method not found")
     _, _, perms, required, optional = row
     level = _PERMISSIONS.index(perms)
-    described = Node("method", {"name": name, "needslogin": "1" if level else "0",
-                                "needssigning": "1" if level else "0", "requiredperms": str(level)})
+    described = Node("method", {"name": name, "needslogin": int(level > 0),
+                                "needssigning": int(level > 0), "requiredperms": level})
     described.add("description", text=f"Flickr's {name}.")
-    arguments = Node("arguments")
-    arguments.add("argument", {"name": "api_key", "optional": "0"}, text="Your API application key.")
+    arguments = Node("arguments", list_of="argument")
+    arguments.add("argument", {"name": "api_key", "optional": 0}, text="Your API application key.")
     for argument in required:
-        arguments.add("argument", {"name": argument, "optional": "0"}, text="")
+        arguments.add("argument", {"name": argument, "optional": 0}, text="")
     for argument in optional:
-        arguments.add("argument", {"name": argument, "optional": "1"}, text="")
-    return [described, arguments, Node("errors")]
+        arguments.add("argument", {"name": argument, "optional": 1}, text="")
+    return [described, arguments, Node("errors", list_of="error")]

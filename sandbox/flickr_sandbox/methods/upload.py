@@ -11,7 +11,7 @@ from .registry import Call, method
 
 @method("flickr.photos.upload.checkTickets")
 def check_tickets(call: Call) -> list[Node]:
-    uploader = Node("uploader")
+    uploader = Node("uploader", list_of="ticket")
     now = time.time()
     for ticket_id in [t.strip() for t in call.arg("tickets").split(",") if t.strip()]:
         row = call.store.one("SELECT * FROM tickets WHERE id=?", (ticket_id,))
@@ -22,5 +22,5 @@ def check_tickets(call: Call) -> list[Node]:
         elif row["failed"]:
             uploader.add("ticket", {"id": ticket_id, "complete": 2})
         else:
-            uploader.add("ticket", {"id": ticket_id, "complete": 1, "photoid": row["photo_id"]})
+            uploader.add("ticket", {"id": ticket_id, "complete": 1, "photoid": str(row["photo_id"])})
     return [uploader]

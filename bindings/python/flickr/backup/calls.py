@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import collections
 import math
+import time
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
-from .budget import Budget
+from .. import errors
 
 if TYPE_CHECKING:
     from ..client import Flickr
@@ -31,24 +32,45 @@ def number(value: Any, default: int = 0) -> int:
 
 
 class Calls:
-    def __init__(self, client: "Flickr", budget: Optional[Budget] = None) -> None:
+    def __init__(self, client: "Flickr", on_wait: Optional[Callable[[float], None]] = None) -> None:
         self.client = client
-        self.budget = budget or Budget(0)
+        self.on_wait = on_wait
         self.by_method: collections.Counter[str] = collections.Counter()
+        self.waited = 0.0
 
     @property
     def total(self) -> int:
         return sum(self.by_method.values())
 
     def call(self, method: str, **params: Any) -> dict[str, Any]:
-        self.budget.take()
-        self.by_method[method] += 1
-        return self.client.call(method, **params)
+        while True:
+            try:
+                answer = self.client.call(method, **params)
+            except errors.OverBudget as error:
+                self._wait(error)
+                continue
+            self.by_method[method] += 1
+            return answer
 
     def call_async(self, method: str, **params: Any) -> "Future[Any]":
-        self.budget.take()
-        self.by_method[method] += 1
-        return self.client.call_async(method, **params)
+        while True:
+            try:
+                future = self.client.call_async(method, **params)  # refused at once when over budget
+            except errors.OverBudget as error:
+                self._wait(error)
+                continue
+            self.by_method[method] += 1
+            return future
+
+    def _wait(self, error: "errors.OverBudget") -> None:
+        """The key's budget (the client's budget_per_hour, shared by every process using the key) has
+        no slot before the call's time limit: wait for one, saying until when, rather than risk the
+        key. On the run's thread: a Ctrl-C ends the wait at once."""
+        pause = max(error.retry_after, 0.05)
+        if self.on_wait is not None:
+            self.on_wait(time.time() + pause)
+        time.sleep(pause)
+        self.waited += pause
 
     def pages(self, method: str, list_key: str, item_key: str, on_page: Optional[Callable[[int, int], None]] = None,
               **params: Any) -> Iterator[dict[str, Any]]:

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, Callable, Generator, Optional
 
 from .. import errors
 from .albums import Albums
-from .budget import Budget
 from .calls import Calls, number
 from .fetcher import Fetcher
 from .indexes import Indexes
@@ -82,9 +81,11 @@ class Backup:
             cleanup.callback(DirLock(state_dir).release)
             self.state = State(os.path.join(state_dir.path, STATE_FILE))
             cleanup.callback(self.state.close)
-            self.calls.budget = Budget(self.options.budget, self.options.budget_window,
-                                       json.loads(self.state.meta("calls") or "[]"),
-                                       lambda resume: self._emit("wait", resume=round(resume, 3)))
+            self.calls.on_wait = lambda resume: self._emit("wait", resume=round(resume, 3))
+            if self.options.budget and not self.client.get_option("budget_per_hour"):
+                # The key's budget, for this run, when the caller's client has none (docs/budget.md).
+                self.client.set_option("budget_per_hour", self.options.budget)
+                cleanup.callback(self.client.set_option, "budget_per_hour", 0)
             _check_plain_dir(state_dir, CACHE)
             self.fetcher = Fetcher(self.client, os.path.join(state_dir.path, CACHE), self.options.concurrency)
             cleanup.callback(self.fetcher.close)
@@ -128,7 +129,6 @@ class Backup:
         self.report.ended = time.time()
         self.report.api_calls = self.calls.total
         self.report.api_calls_by_method = dict(self.calls.by_method)
-        self.state.set_meta("calls", json.dumps(self.calls.budget.recent()))
         if hasattr(self, "_run_id"):
             self.state.run_ended(self._run_id, self.report.as_dict())
         self._emit("end", report=self.report.as_dict())

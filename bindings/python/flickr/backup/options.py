@@ -17,5 +17,5 @@ class Options:
     prune: bool = False  # remove what was deleted on Flickr
     quick: bool = False  # recentlyUpdated only: no full listing, deletions not seen
     recheck: bool = False  # fetch again every item whose last_update moved (a replace beside an edit)
-    budget: int = 3600  # most API calls in any hour, this run's and the last hour's runs' (0: no limit)
-    budget_window: float = 3600.0  # the hour (shorter in tests)
+    # The key's calls an hour (budget_per_hour) when the client sets none; 0: leave the client as it is.
+    budget: int = 3600

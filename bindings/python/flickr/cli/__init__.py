@@ -32,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Call the Flickr API from the command line (libflickr).",
         epilog="Credentials: --api-key/--api-secret, else FLICKR_API_KEY/FLICKR_API_SECRET. "
         "--endpoint points every service at another base URL (e.g. a sandbox: flickr sandbox). "
-        "--timeout, --retries and -v go before or after the command; a command's options may stand "
+        "--timeout, --retries, --budget and -v go before or after the command; a command's options may stand "
         "anywhere after it.",
     )
     add_global_options(parser, command=False)

@@ -13,9 +13,6 @@ from .common import (EXIT_FAILURE, CLIError, add_credential_options, add_global_
 if TYPE_CHECKING:
     from .common import Subparsers
 
-DEFAULT_BUDGET = 3600  # Flickr's calls an hour per key
-
-
 def add_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "backup", help="back up a whole account into a folder, incrementally",
@@ -44,9 +41,6 @@ def add_parser(subparsers: Subparsers) -> None:
                         "default an edit of title, tags... rewrites the sidecars only: a replace made beside such an "
                         "edit, keeping format and size, is missed)")
     parser.add_argument("--concurrency", type=int, default=8, metavar="N", help="files fetched at once (default 8)")
-    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, metavar="CALLS",
-                        help=f"most API calls an hour; the run waits rather than exceed it (default {DEFAULT_BUDGET}, "
-                        "Flickr's per key; 0: no limit)")
     parser.add_argument("--progress", choices=("auto", "line", "json", "none"), default="auto",
                         help="a live line on a terminal (auto), JSON lines on stdout (json), or nothing")
     add_credential_options(parser, login_user=False)
@@ -135,11 +129,9 @@ def run(args: argparse.Namespace) -> int:
 
     if not 1 <= args.concurrency <= 64:
         raise CLIError("--concurrency takes 1 to 64")
-    if args.budget < 0:
-        raise CLIError("--budget takes a number of calls an hour, 0 for no limit")
     with open_api(args) as api:
         backup = Backup(api, args.dir, user=args.account, concurrency=args.concurrency, info=args.info,
-                        budget=args.budget, recheck=args.recheck,
+                        budget=0, recheck=args.recheck,  # the client's budget: --budget, default 3600
                         comments=args.comments, exif=args.exif, albums=args.albums, prune=args.prune, quick=args.quick)
         try:
             report = backup.run(progress=_progress(args.progress))

@@ -95,6 +95,7 @@ def print_error(message: str) -> None:
 _ENDPOINTS = ("BASE_URL", "REST_ENDPOINT", "UPLOAD_ENDPOINT", "REPLACE_ENDPOINT", "OAUTH_ENDPOINT",
               "AUTH_ENDPOINT", "PHOTO_ENDPOINT")
 OPTION_FLAGS = {"TIMEOUT_MS": "--timeout", "MAX_RETRIES": "--retries", "CA_FILE": "--ca-file",
+                "BUDGET_PER_HOUR": "--budget",
                 "OAUTH_TOKEN": "--oauth-token", "OAUTH_TOKEN_SECRET": "--oauth-token-secret",
                 **{name: "--endpoint" for name in _ENDPOINTS}}
 
@@ -137,18 +138,32 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _retries(text: str) -> int:
+def _whole_number(text: str, low: int, high: int, what: str) -> int:
+    """`text` as a whole number in low..high (the library's range of its option), else argparse's error."""
     try:
         value = int(text)
     except ValueError:
-        value = -1
-    if not 0 <= value <= 10:  # the library's range (FLICKR_OPT_MAX_RETRIES)
-        raise argparse.ArgumentTypeError(f"expected 0 to 10 retries, not {text!r}")
+        value = low - 1
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"expected {low} to {high} {what}, not {text!r}")
     return value
 
 
+def _retries(text: str) -> int:
+    return _whole_number(text, 0, 10, "retries")  # FLICKR_OPT_MAX_RETRIES
+
+
+#: The CLI's calls an hour per API key, shared by every flickr command (and program using the key with
+#: budget_per_hour) at once: Flickr's own limit. The library's default is no budget.
+DEFAULT_BUDGET = 3600
+
+
+def _budget(text: str) -> int:
+    return _whole_number(text, 0, 100_000, "calls an hour")  # FLICKR_OPT_BUDGET_PER_HOUR
+
+
 def add_global_options(parser: argparse.ArgumentParser, *, command: bool = True, timeout: bool = True) -> None:
-    """--timeout, --retries and -v/--verbose, on the main parser (given before the command) and on
+    """--timeout, --retries, --budget and -v/--verbose, on the main parser (given before the command) and on
     every command's (given after it). A command's defaults are suppressed: argparse copies them over
     the main parser's results, which would drop an option given before the command."""
     default = argparse.SUPPRESS if command else None
@@ -159,13 +174,18 @@ def add_global_options(parser: argparse.ArgumentParser, *, command: bool = True,
                            "uploads have their own idle limits)")
     group.add_argument("--retries", type=_retries, default=default, metavar="N",
                        help="retries after a passing failure, 0 to 10 (default 3; POSTs are not retried)")
+    group.add_argument("--budget", type=_budget, default=default, metavar="N",
+                       help=f"at most N API calls an hour for the key, shared by every process using it "
+                       f"(default {DEFAULT_BUDGET}, Flickr's limit; 0: none)")
     group.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS if command else False,
                        help="print the library's log to stderr: a line per request and per retry")
 
 
 def transport_options(args: argparse.Namespace) -> dict[str, Any]:
-    """Option keywords for --timeout and --retries, when given."""
+    """Option keywords for --timeout and --retries when given, and for --budget always."""
     options: dict[str, Any] = {}
+    budget = getattr(args, "budget", None)
+    options["budget_per_hour"] = DEFAULT_BUDGET if budget is None else budget
     seconds = getattr(args, "request_timeout", None)
     if seconds is not None:
         options["timeout_ms"] = max(round(seconds * 1000), 1) if seconds else 0

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+
+import Glibc
+
+/// One key's budget file, open and mapped in this process: every context of the process using
+/// the key goes through this one object, other processes through their own.
+///
+/// Exclusion: `flock` on the open file (between processes; the kernel drops it when a holder
+/// dies, even by kill -9) and a mutex (between this process's threads, which share the open).
+/// Both are only ever tried, never waited on in the kernel: a holder that is stopped (SIGSTOP)
+/// holds up others only until their call's time limit (`WaitLimit`). The lock is held for a few
+/// loads and stores of the mapping, never across a wait.
+///
+/// The mapping covers the file's size as of the last look: every use first `fstat`s the file
+/// under the lock, remaps when another process grew it, and checks the header again
+/// (`BudgetRing.open`). The library never shrinks the file (a process that mapped more would
+/// fault); a corrupt or foreign one is rebuilt in place, at its size or larger.
+final class BudgetFile: @unchecked Sendable {
+    let path: String
+    private var fd: Int32
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    // Guarded by the mutex and the flock.
+    private var mapping: UnsafeMutableRawPointer?
+    private var mappedLength = 0
+    private var identity: (device: UInt64, inode: UInt64)
+    /// When the path was last checked to still name the open file (Unix ms).
+    private var checkedPathMs: Int64 = 0
+
+    /// A larger file than this is a foreign one: only this much of it is mapped (and rebuilt).
+    static let maxBytes = BudgetRing.bytes(capacity: BudgetRing.maxCapacity)
+    /// How often the path is checked against the open file (a person removed the file): a second.
+    static let pathCheckMs: Int64 = 1000
+
+    // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
+    convenience init(path: String) throws(FlickrError) {
+        let (fd, identity) = try BudgetFile.openFile(path)
+        self.init(path: path, fd: fd, identity: identity)
+    }
+
+    private init(path: String, fd: Int32, identity: (device: UInt64, inode: UInt64)) {
+        self.path = path
+        self.fd = fd
+        self.identity = identity
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        unmap()
+        close(fd)
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Opens (creating, 0600) the file: never through a symbolic link, never a FIFO or a device,
+    /// never one another user owns.
+    private static func openFile(_ path: String) throws(FlickrError) -> (Int32, (device: UInt64, inode: UInt64)) {
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ELOOP {
+                throw FlickrError(.io, "the budget file \(path) is a symbolic link: it is never followed (remove it)")
+            }
+            throw FlickrError(.io, "cannot open the budget file \(path): \(String(cString: strerror(code)))")
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == geteuid() else {
+            close(fd)
+            throw FlickrError(.io, "the budget file \(path) is not a regular file of this user (remove it)")
+        }
+        return (fd, (UInt64(info.st_dev), UInt64(info.st_ino)))
+    }
+
+    /// Runs `body` on the ring, holding the lock, once it is open with room for `limit` starts
+    /// (grown, or rebuilt when it is not a valid ring). Waits for the lock within `limit`.
+    func withRing<Result>(
+        holding limit: Int, nowMs: Int64, within wait: WaitLimit, _ body: (BudgetRing) -> Result
+    ) throws(FlickrError) -> Result {
+        try wait.poll(waitingFor: { "the budget file \(path) (locked by another thread or process)" }) {
+            () throws(FlickrError) -> Bool in try tryLock()
+        }
+        defer { unlock() }
+        let ring = try prepare(holding: limit, nowMs: nowMs)
+        return body(ring)
+    }
+
+    /// Takes the mutex, then the flock; false when either is held elsewhere.
+    private func tryLock() throws(FlickrError) -> Bool {
+        guard pthread_mutex_trylock(mutex) == 0 else { return false }
+        if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
+        let code = errno
+        pthread_mutex_unlock(mutex)
+        if code == EWOULDBLOCK || code == EINTR { return false }
+        throw FlickrError(.io, "cannot lock the budget file \(path): \(String(cString: strerror(code)))")
+    }
+
+    private func unlock() {
+        _ = flock(fd, LOCK_UN)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Under the lock: the ring, mapped at the file's current size, valid and holding at least `limit`.
+    private func prepare(holding limit: Int, nowMs: Int64) throws(FlickrError) -> BudgetRing {
+        if nowMs &- checkedPathMs >= BudgetFile.pathCheckMs || nowMs < checkedPathMs {
+            try reopenIfReplaced()
+            checkedPathMs = nowMs
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FlickrError(.io, "cannot read the budget file \(path)'s size") }
+        let size = Int(clamping: info.st_size)
+        let wanted = BudgetRing.bytes(capacity: limit)
+        // Never touch a page past the file's end (a fault, not an error): remap to the size seen now.
+        let visible = min(size, BudgetFile.maxBytes)
+        if visible != mappedLength {
+            if visible >= BudgetRing.headerBytes { try map(length: visible) } else { unmap() }
+        }
+        if let base = mapping, let ring = BudgetRing.open(base, length: mappedLength) {
+            if ring.capacity >= limit { return ring }
+            // Another process asked for fewer: carry its starts into a larger ring.
+            let kept = ring.entries, backoff = ring.backoffUntilMs
+            return try rebuild(capacity: limit, bytes: wanted, keeping: kept, backoffUntilMs: backoff, nowMs: nowMs)
+        }
+        // New, torn, corrupt or foreign: never trusted, formatted afresh (at its size if larger).
+        return try rebuild(capacity: limit, bytes: wanted, keeping: [], backoffUntilMs: 0, nowMs: nowMs)
+    }
+
+    private func rebuild(
+        capacity: Int, bytes: Int, keeping kept: [Int64], backoffUntilMs: Int64, nowMs: Int64
+    ) throws(FlickrError) -> BudgetRing {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FlickrError(.io, "cannot read the budget file \(path)'s size") }
+        if Int(clamping: info.st_size) < bytes {
+            guard ftruncate(fd, off_t(bytes)) == 0 else {
+                throw FlickrError(.io, "cannot grow the budget file \(path): \(String(cString: strerror(errno)))")
+            }
+        }
+        let length = max(bytes, min(Int(clamping: info.st_size), BudgetFile.maxBytes))
+        if length != mappedLength || mapping == nil { try map(length: length) }
+        guard let base = mapping,
+            let ring = BudgetRing.format(base, length: mappedLength, capacity: capacity, keeping: kept,
+                                         backoffUntilMs: backoffUntilMs, nowMs: nowMs)
+        else { throw FlickrError(.io, "cannot format the budget file \(path)") }
+        return ring
+    }
+
+    private func map(length: Int) throws(FlickrError) {
+        unmap()
+        let raw = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+        guard let raw, raw != UnsafeMutableRawPointer(bitPattern: -1) else {
+            throw FlickrError(.io, "cannot map the budget file \(path): \(String(cString: strerror(errno)))")
+        }
+        mapping = raw
+        mappedLength = length
+    }
+
+    private func unmap() {
+        if let mapping { munmap(mapping, mappedLength) }
+        mapping = nil
+        mappedLength = 0
+    }
+
+    /// When the path no longer names the open file (removed, or replaced by another), the processes
+    /// that open it now would count apart from this one: open what the path names now.
+    private func reopenIfReplaced() throws(FlickrError) {
+        var info = stat()
+        let same = lstat(path, &info) == 0 && UInt64(info.st_dev) == identity.device
+            && UInt64(info.st_ino) == identity.inode
+        if same { return }
+        let (newFd, newIdentity) = try BudgetFile.openFile(path)
+        // The flock of the old open goes with it; this thread holds the mutex, so nobody else uses it.
+        guard flock(newFd, LOCK_EX | LOCK_NB) == 0 else {
+            close(newFd)
+            return  // someone holds the new one: keep the old file for now, look again next time
+        }
+        unmap()
+        close(fd)
+        fd = newFd
+        identity = newIdentity
+    }
+}

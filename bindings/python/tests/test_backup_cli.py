@@ -73,12 +73,13 @@ def test_a_second_run_refuses(server, tmp_path):
     assert not media_files(tmp_path)
 
 
-def test_ctrl_c_stops_within_a_second_and_resumes(server, tmp_path):
-    process = start_cli(server, "backup", str(tmp_path), "--progress", "json", "--concurrency", "1",
+def interrupt_at(server, event: str, *argv, env_extra=None):
+    """Runs `flickr backup ARGV --progress json`, sends SIGINT once it reports `event`: (that event,
+    the exit code, the seconds from SIGINT to exit, stderr)."""
+    process = start_cli(server, "backup", *argv, "--progress", "json", env_extra=env_extra,
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        first = json.loads(next(line for line in process.stdout if '"event": "item"' in line))
-        assert first["done"] == 1
+        seen = json.loads(next(line for line in process.stdout if f'"event": "{event}"' in line))
         sent = time.monotonic()
         process.send_signal(signal.SIGINT)
         code = process.wait(timeout=10)
@@ -88,6 +89,12 @@ def test_ctrl_c_stops_within_a_second_and_resumes(server, tmp_path):
         process.kill()
         process.wait()
     print(f"stopped {took:.2f} s after SIGINT: {stderr.strip()}")
+    return seen, code, took, stderr
+
+
+def test_ctrl_c_stops_within_a_second_and_resumes(server, tmp_path):
+    first, code, took, stderr = interrupt_at(server, "item", str(tmp_path), "--concurrency", "1")
+    assert first["done"] == 1
     assert code == 130 and took < 1.0
     assert "run the same command again to resume" in stderr and "Traceback" not in stderr
     before = len(media_files(tmp_path))
@@ -138,19 +145,8 @@ def test_dir_that_is_not_a_folder(server, tmp_path):
 def test_over_the_keys_budget_it_waits_and_says_until_when(server, tmp_path):
     """--budget 5 (the key's calls an hour, in a budget file of this test's own): the run makes five
     calls, then waits for the hour to free a slot, saying when; Ctrl-C ends the wait at once."""
-    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
-    process = start_cli(server, "backup", str(tmp_path / "backup"), "--budget", "5", "--progress", "json",
-                        env_extra=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        waiting = json.loads(next(line for line in process.stdout if '"event": "wait"' in line))
-        sent = time.monotonic()
-        process.send_signal(signal.SIGINT)
-        code = process.wait(timeout=10)
-        took = time.monotonic() - sent
-        stderr = process.stderr.read()
-    finally:
-        process.kill()
-        process.wait()
-    print(waiting, f"stopped {took:.2f} s after SIGINT")
+    waiting, code, took, stderr = interrupt_at(server, "wait", str(tmp_path / "backup"), "--budget", "5",
+                                               env_extra={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    print(waiting)
     assert waiting["api_calls"] == 5 and 3500 < waiting["resume"] - time.time() <= 3600
     assert code == 130 and took < 1.0 and "Traceback" not in stderr

@@ -86,3 +86,20 @@ def test_planted_links_are_never_followed(server, tmp_path):
     with client(server) as api, pytest.raises(flickr.backup.PlantedLink, match="not followed"):
         flickr.backup.run(api, other)
     assert os.listdir(victim) == ["precious"]
+
+
+def test_text_utf8_cannot_hold_still_makes_json_and_xmp():
+    """A lone surrogate (a server's broken "\\ud800" in a JSON answer decodes to one): the sidecar is
+    the same JSON value all the same, the XMP leaves the character out, the slug too."""
+    import json
+    import xml.dom.minidom
+
+    from flickr.backup.layout import slug
+    from flickr.backup.sidecar import json_file
+    from flickr.backup.xmp import xmp_document
+
+    title = "broken \ud800 title"
+    assert json.loads(json_file({"title": title}))["title"] == title
+    document = xmp_document({"title": title, "description": "", "tags": [], "dates": {}, "license": {}})
+    assert "broken  title" in xml.dom.minidom.parseString(document).toxml()
+    assert slug(title) == "broken-title"

@@ -20,14 +20,14 @@ from ..values import text
 from .calls import as_list
 from .layout import ALBUMS, COLLECTIONS, Layout
 from .safedir import SafeDir
+from .sidecar import json_file
 
 if TYPE_CHECKING:
     from .context import RunContext
     from .state import State
 
 
-def _dump(value: Any) -> bytes:
-    return (json.dumps(value, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
 
 
 class Albums:
@@ -68,13 +68,13 @@ class Albums:
                         wanted[name] = "../../" + media[member]
                 with albums_dir.subdir(row["folder"]) as folder:
                     self._links(folder, wanted)
-                    folder.write_if_changed("album.json", _dump({"id": row["id"], "title": text(info.get("title")),
+                    folder.write_if_changed("album.json", json_file({"id": row["id"], "title": text(info.get("title")),
                                                       "description": text(info.get("description")),
                                                       "items": [{"id": m, "path": media.get(m)} for m in members],
                                                       "flickr": info}))
                 index.append({"id": row["id"], "title": text(info.get("title")), "folder": f"{ALBUMS}/{row['folder']}",
                               "items": len(members)})
-            albums_dir.write_if_changed("index.json", _dump({"albums": index}))
+            albums_dir.write_if_changed("index.json", json_file({"albums": index}))
         collection_rows = state.albums("collection")
         if not collection_rows:
             return
@@ -87,11 +87,11 @@ class Albums:
                 wanted.update({by_id[c]: f"../{by_id[c]}" for c in info.get("collections", []) if c in by_id})
                 with collections_dir.subdir(row["folder"]) as folder:
                     self._links(folder, wanted)
-                    folder.write_if_changed("collection.json", _dump({"id": row["id"], "title": text(info.get("title")),
+                    folder.write_if_changed("collection.json", json_file({"id": row["id"], "title": text(info.get("title")),
                                                            "albums": members, "flickr": info}))
                 listed.append({"id": row["id"], "title": text(info.get("title")),
                                "folder": f"{COLLECTIONS}/{row['folder']}"})
-            collections_dir.write_if_changed("index.json", _dump({"collections": listed}))
+            collections_dir.write_if_changed("index.json", json_file({"collections": listed}))
 
     @staticmethod
     def _links(folder: SafeDir, wanted: dict[str, str]) -> None:

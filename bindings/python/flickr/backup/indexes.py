@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..values import text
 from .layout import ALBUMS
+from .sidecar import json_file
 
 if TYPE_CHECKING:
     from .context import RunContext
@@ -54,7 +55,7 @@ class Indexes:
         document = {"format": FORMAT, "generated": int(time.time()), "user": self.engine.report.user,
                     "account": account, "licenses": self.engine.licences.as_dict(), "albums": albums,
                     "items": items}
-        self.engine.root.write("index.json", (json.dumps(document, ensure_ascii=False, indent=1) + "\n").encode())
+        self.engine.root.write("index.json", json_file(document))
         self.engine.root.write("index.html", self.page(account, items, albums).encode("utf-8"))
 
     @staticmethod

@@ -22,7 +22,7 @@ from .. import errors
 from .layout import Layout, extension
 from .listing import unavailable
 from .safedir import SafeDir, file_digest
-from .sidecar import Sidecar
+from .sidecar import Sidecar, json_file
 from .sizes import Candidate, Sizes
 from .xmp import xmp_document
 
@@ -196,7 +196,7 @@ class ItemJob:
                      "sha256": recorded["media"]["sha256"] if "media" in recorded else None}
         sidecar = Sidecar.build(self.listed, self.details, self.engine.albums_of(self.id), self.engine.licences,
                                 file_info)
-        document = (json.dumps(sidecar, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+        document = json_file(sidecar)
         xmp = xmp_document(sidecar)
         outputs = (("json", Layout.sidecar(base), document), ("xmp", Layout.xmp(media or base), xmp))
         if "xmp" in recorded and recorded["xmp"]["path"] != f"{folder_path}/{outputs[1][1]}" \

@@ -7,6 +7,7 @@ it, and every answer as Flickr gave it under "flickr", so nothing Flickr said is
 """
 from __future__ import annotations
 
+import json
 from typing import Any, Optional
 
 from ..values import text
@@ -14,6 +15,12 @@ from .calls import as_list, number
 from .licences import Licences
 
 FORMAT = "flickr-backup sidecar 1"
+
+
+def json_file(value: Any) -> bytes:
+    """A JSON file's bytes: UTF-8, indented; a lone surrogate (a server's broken "\\ud800", which
+    UTF-8 cannot hold) written as its JSON escape, so the file is still the same JSON value."""
+    return (json.dumps(value, ensure_ascii=False, indent=1) + "\n").encode("utf-8", "backslashreplace")
 
 
 def _dict(value: Any) -> dict[str, Any]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import subprocess
 import time
@@ -34,16 +33,14 @@ import pytest
 from sbclient import Client
 
 from peers.callcount import CallCounter, RestCall
+from peers.invocation import (FD_NAME, GDL_NAME, PHOTOSTREAM_URL, Invocation, flickr_download, gallery_dl, photostream,
+                              tool_env)
+from peers.invocation import peers_python as install_peers
 
 from flickr_sandbox import SandboxProcess
 from flickr_sandbox import constants as C
 
-ROOT = Path(__file__).resolve().parents[2]
-PEERS = Path(__file__).parent / "peers"
-REQUIREMENTS = PEERS / "requirements.txt"
-RUN_PEER = PEERS / "run_peer.py"
-FLICKRAPI_FLOWS = PEERS / "flickrapi_flows.py"
-INSTALL_TIMEOUT = 900  # the first pip install of the peers; later runs reuse the venv at once
+FLICKRAPI_FLOWS = Path(__file__).parent / "peers" / "flickrapi_flows.py"
 RUN_TIMEOUT = 600  # one tool's run: seconds once the sandbox has drawn the originals
 # A photo's file, or a video's (/photos/{user}/{id}/play/{kind}/{secret}/), in the sandbox's log.
 PHOTO_FILE = re.compile(r"GET /photos/(?:\w+/\d+_\w+\.\w+|[^/ ]+/\d+/play/\w+/\w+/?) ")
@@ -131,14 +128,6 @@ class Peers:
     def __init__(self, python: str, sandbox: SandboxProcess, proxy: CallCounter, log: Path, account: str):
         self.python, self.sandbox, self.proxy, self.log, self.account = python, sandbox, proxy, log, account
 
-    def env(self, home: Path) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items()
-               if k.lower() not in ("pythonpath", "http_proxy", "https_proxy", "all_proxy", "virtual_env")}
-        home.mkdir(parents=True, exist_ok=True)
-        env.update(HOME=str(home), XDG_CACHE_HOME=str(home / ".cache"), XDG_CONFIG_HOME=str(home / ".config"),
-                   NO_PROXY="127.0.0.1,localhost", PYTHONIOENCODING="utf-8")
-        return env
-
     def fetched(self) -> int:
         return sum(1 for line in self.log.read_text("utf-8", "replace").splitlines() if PHOTO_FILE.search(line))
 
@@ -146,7 +135,7 @@ class Peers:
         """Run a script of tests/peers in the peers' venv; a non-zero exit is one of the run's problems."""
         cwd.mkdir(parents=True, exist_ok=True)
         mark, fetched, start = self.proxy.mark(), self.fetched(), time.monotonic()
-        done = subprocess.run([self.python, *argv], cwd=cwd, env=self.env(home), capture_output=True,
+        done = subprocess.run([self.python, *argv], cwd=cwd, env=tool_env(home), capture_output=True,
                               text=True, encoding="utf-8", errors="replace", timeout=RUN_TIMEOUT)
         run = Run(name, done.stdout, done.stderr, self.proxy.since(mark), self.fetched() - fetched,
                   time.monotonic() - start, self.account)
@@ -156,21 +145,19 @@ class Peers:
                                 f"stderr:\n{done.stderr[-4000:]}")
         return run
 
-    def tool(self, tool: str, args: list[str], cwd: Path, home: Path) -> Run:
+    def tool(self, invocation: Invocation) -> Run:
         """Run flickr-download or gallery-dl, its REST endpoint the counting proxy."""
-        return self.run(tool, [str(RUN_PEER), tool, self.proxy.url + "/services/rest/", *args], cwd, home)
+        return self.run(invocation.tool, invocation.argv(self.proxy.url + "/services/rest/"), invocation.cwd,
+                        invocation.home)
 
 
 @pytest.fixture(scope="module")
 def peers_python() -> str:
     """build/peers-venv's python: made (or reused) by scripts/venv.sh from tests/peers/requirements.txt."""
-    venv = os.environ.get("FLICKR_PEERS_VENV", str(ROOT / "build" / "peers-venv"))
     start = time.monotonic()
-    done = subprocess.run([str(ROOT / "scripts" / "venv.sh"), str(REQUIREMENTS)], env=dict(os.environ, FLICKR_VENV=venv),
-                          capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
-    assert done.returncode == 0, f"scripts/venv.sh {REQUIREMENTS} failed:\n{done.stderr[-4000:]}"
-    print(f"peers venv {done.stdout.strip()} ready in {time.monotonic() - start:.1f} s")
-    return done.stdout.strip().splitlines()[-1] + "/bin/python"
+    python = install_peers()
+    print(f"peers venv {python} ready in {time.monotonic() - start:.1f} s")
+    return python
 
 
 @pytest.fixture(scope="module", params=list(ACCOUNTS))
@@ -281,24 +268,12 @@ def _collect(folder: Path, name_id: re.Pattern[str]) -> tuple[dict[str, Path], d
 
 # -- flickr-download 0.3.7 on python-flickr-api 0.7.8 ---------------------------------------------
 
-# --naming id: "{id}.jpg", "{id}.mp4". (Its title namings fail on the sandbox's hostile titles as
-# they would on Flickr: a 255-character title makes a file name too long, "trailing dot." and
-# "../../etc/passwd" lose their extension.)
-FD_NAME = re.compile(r"^(\d+)\.\w+$")
-
-
-def _flickr_download(peers: Peers, tmp_path: Path, *args: str) -> tuple[Run, Path]:
-    home, out = tmp_path / "home", tmp_path / "out"
-    home.mkdir()
-    # flickr-download's -t reads the user's OAuth token from ~/.flickr_token (token, then secret).
-    (home / ".flickr_token").write_text(f"{C.OAUTH_TOKEN}\n{C.OAUTH_TOKEN_SECRET}")
-    run = peers.tool("flickr-download", ["-k", C.API_KEY, "-s", C.API_SECRET, "-t", "-j", "-n", "id",
-                                         *args], out, home)
-    return run, out
+# The tools' options, folders and file names: tests/peers/invocation.py (bench/run.py runs them too).
 
 
 def test_flickr_download_photostream(peers: Peers, account: Account, tmp_path: Path) -> None:
-    run, out = _flickr_download(peers, tmp_path, "-p", C.USER_NAME)
+    invocation = photostream("flickr-download", tmp_path)
+    run, out = peers.tool(invocation), invocation.out
     files, metadata, duplicates = _collect(out / C.USER_NAME, FD_NAME) if (out / C.USER_NAME).is_dir() else ({}, {}, [])
     run.problems += duplicates
     # Its JSON is python-flickr-api's Photo, tags written as their text (clean form).
@@ -308,7 +283,8 @@ def test_flickr_download_photostream(peers: Peers, account: Account, tmp_path: P
 
 
 def test_flickr_download_albums(peers: Peers, account: Account, tmp_path: Path) -> None:
-    run, out = _flickr_download(peers, tmp_path, "-u", C.USER_NAME)
+    invocation = flickr_download(tmp_path, "-u", C.USER_NAME)
+    run, out = peers.tool(invocation), invocation.out
     # A folder per album, named by its title as pathvalidate cleans it ("<all>" loses its "<>"):
     # each album's is the folder of its title, else the one holding exactly its photos.
     folders = {p.name: _collect(p, FD_NAME) for p in out.iterdir() if p.is_dir()} if out.is_dir() else {}
@@ -325,26 +301,9 @@ def test_flickr_download_albums(peers: Peers, account: Account, tmp_path: Path) 
 
 # -- gallery-dl 1.32 -----------------------------------------------------------------------------
 
-GDL_NAME = re.compile(r"^flickr_(\d+)\.\w+$")  # its default "{category}_{id}.{extension}"
-
-
-def _gallery_dl(peers: Peers, tmp_path: Path, url: str) -> tuple[Run, Path]:
-    home, out = tmp_path / "home", tmp_path / "out"
-    config = tmp_path / "gallery-dl.json"
-    config.write_text(json.dumps({"extractor": {"base-directory": str(out), "flickr": {
-        "api-key": C.API_KEY, "api-secret": C.API_SECRET,
-        "access-token": C.OAUTH_TOKEN, "access-token-secret": C.OAUTH_TOKEN_SECRET,
-        # Its default is 1 to 2 s between API calls (never under 0.5 s for Flickr, whatever is set).
-        "sleep-request": 0,
-        # Every extra it knows: license, date_taken, original_format, last_update, geo, machine_tags, o_dims.
-        "metadata": True}}}))
-    run = peers.tool("gallery-dl", ["--config-ignore", "--config", str(config), "--write-metadata", url],
-                     tmp_path, home)
-    return run, out / "flickr" / C.USER_NAME
-
-
 def test_gallery_dl_photostream(peers: Peers, account: Account, tmp_path: Path) -> None:
-    run, out = _gallery_dl(peers, tmp_path, f"https://www.flickr.com/photos/{C.USER_PATH_ALIAS}/")
+    invocation = photostream("gallery-dl", tmp_path)
+    run, out = peers.tool(invocation), invocation.out
     files, metadata, duplicates = _collect(out, GDL_NAME) if out.is_dir() else ({}, {}, [])
     run.problems += duplicates
     _check(run, list(account.photos.values()), files, metadata, "photostream")
@@ -354,7 +313,8 @@ def test_gallery_dl_photostream(peers: Peers, account: Account, tmp_path: Path) 
 
 
 def test_gallery_dl_albums(peers: Peers, account: Account, tmp_path: Path) -> None:
-    run, out = _gallery_dl(peers, tmp_path, f"https://www.flickr.com/photos/{C.USER_PATH_ALIAS}/albums")
+    invocation = gallery_dl(tmp_path, PHOTOSTREAM_URL + "albums")
+    run, out = peers.tool(invocation), invocation.out
     folders = {p.name: p for p in (out / "Albums").iterdir() if p.is_dir()} if (out / "Albums").is_dir() else {}
     for album_id, (title, ids) in account.albums.items():
         # "{id} {title}", the title cleaned of what a file name may not hold.

@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT / "sandbox" / "tests"))  # the peers' harness (tests
 from flickr_sandbox import SandboxProcess  # noqa: E402
 from peers import invocation as peer_tools  # noqa: E402
 from peers.callcount import CallCounter  # noqa: E402
+from flickr_sandbox import constants as sandbox_constants  # noqa: E402
 
 
 def log(*args):
@@ -418,11 +419,14 @@ def workload_footprint(cfg, env, server):
     return text, summary
 
 
-def peer_clients(python):
+SANDBOX_KEY = (sandbox_constants.API_KEY, sandbox_constants.API_SECRET)
+SANDBOX_TOKEN = (sandbox_constants.OAUTH_TOKEN, sandbox_constants.OAUTH_TOKEN_SECRET)
+
+
+def peer_clients(python, env):
     """Workload 8's clients, side by side: (label, launch). launch(work, rest_url) prepares one run in
     the new folder work, against the REST endpoint rest_url, and returns (argv, cwd, env, photo_ids):
-    photo_ids() gives the ids of the items whose files the run left. Issue 32's `flickr backup` joins
-    as a third entry with a launch of its own."""
+    photo_ids() gives the ids of the items whose files the run left."""
     def peer(tool):
         def launch(work, rest_url):
             run = peer_tools.photostream(tool, work)
@@ -430,7 +434,29 @@ def peer_clients(python):
         return launch
     pins = dict(line.split("==", 1) for line in peer_tools.REQUIREMENTS.read_text().splitlines() if "==" in line)
     return [(f"flickr-download {pins['flickr-download']} (`-p`; flickr-api {pins['flickr-api']})", peer("flickr-download")),
-            (f"gallery-dl {pins['gallery-dl']}", peer("gallery-dl"))]
+            (f"gallery-dl {pins['gallery-dl']}", peer("gallery-dl")),
+            ("`flickr backup` (libflickr, albums and collections too)", backup_launch(env))]
+
+
+def backup_launch(env):
+    """libflickr's own `flickr backup DIR` as workload 8's third client: the whole account, its
+    albums and collections as folders of links, a JSON and an XMP sidecar per item. The key's
+    budget file lives in the run's folder (XDG_CACHE_HOME), apart from the user's."""
+    def launch(work, rest_url):
+        backup = work / "backup"
+        work.mkdir(parents=True)
+        base = rest_url.rsplit("/services/rest/", 1)[0]
+        run_env = dict(env, XDG_CACHE_HOME=str(work / "cache"), FLICKR_API_KEY=SANDBOX_KEY[0],
+                       FLICKR_API_SECRET=SANDBOX_KEY[1], FLICKR_OAUTH_TOKEN=SANDBOX_TOKEN[0],
+                       FLICKR_OAUTH_TOKEN_SECRET=SANDBOX_TOKEN[1])
+        argv = [PY, "-m", "flickr", "backup", str(backup), "--endpoint", base, "--progress", "none"]
+
+        def photo_ids():
+            # A media file is YYYY/MM/{id}_{slug}.{ext}; sidecars end .json and .xmp.
+            return {p.name.split("_", 1)[0] for p in backup.glob("[0-9]*/[0-9]*/*")
+                    if p.is_file() and not p.is_symlink() and p.suffix not in (".json", ".xmp")}
+        return argv, work, run_env, photo_ids
+    return launch
 
 
 def workload_peers(cfg, env):
@@ -438,7 +464,7 @@ def workload_peers(cfg, env):
     n = cfg.peers_seed_photos if cfg.peers_seed_photos is not None else (200 if cfg.quick else 1000)
     latency = cfg.peers_latency_ms
     log("workload 8: the peers' venv (build/peers-venv, scripts/venv.sh)")
-    clients = peer_clients(peer_tools.peers_python())
+    clients = peer_clients(peer_tools.peers_python(), env)
     # Generous: flickr-download makes 3 calls an item, the sandbox answers a few hundred a second.
     timeout = 600 + n * (0.1 + 4 * latency / 1000)
     serial = itertools.count()

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 """Python drivers for workloads 2-4 (libflickr's binding and python-flickrapi); prints one JSON line.
 
-    calls_py.py libflickr seq N | discard N | async N INFLIGHT | upload PATH 0|1 | check
+    calls_py.py libflickr seq N | discard N | async N INFLIGHT | upload PATH 0|1 | check | count
     calls_py.py flickrapi seq N | upload PATH | check
+
+``count`` (workload 8): the number of items in the user's photostream, private ones included.
 
 Environment as bench/calls_flickr.c (BENCH_URL, BENCH_KEY, BENCH_SECRET, BENCH_TOKEN,
 BENCH_TOKEN_SECRET). CPU is the whole process's, around the measured loop only.
@@ -54,6 +56,8 @@ def main():
             out["user"] = api.call("flickr.test.login")["user"]["id"]
         else:
             out["user"] = api.test.login().find("user").get("id")
+    elif mode == "count" and lib == "libflickr":
+        out["photos"] = int(api.call("flickr.people.getPhotos", user_id="me", per_page=1)["photos"]["total"])
     elif mode in ("seq", "discard"):
         n = int(args[0])
         if lib != "libflickr":

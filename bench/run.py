@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """Runs libflickr's benchmarks against its peers and physical limits, and writes bench/RESULTS.md.
 
-    bench/run.sh [--quick] [--runs N] [--workloads 1,2,3,4,5,6,7] [--output PATH]
+    bench/run.sh [--quick] [--runs N] [--workloads 1,2,3,4,5,6,7,8] [--output PATH]
+                 [--peers-seed-photos N] [--peers-latency-ms L]
 
 bench/run.sh installs what is needed and builds, then runs this script; see
 bench/README.md for the workloads, the servers and how each figure is measured.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import itertools
 import json
 import os
 import platform
@@ -34,7 +36,11 @@ PY = sys.executable
 MiB = 1024 * 1024
 
 sys.path.insert(0, str(ROOT / "sandbox"))
+sys.path.insert(0, str(ROOT / "sandbox" / "tests"))  # the peers' harness (tests/peers), shared with test_peers.py
 from flickr_sandbox import SandboxProcess  # noqa: E402
+from peers import invocation as peer_tools  # noqa: E402
+from peers.callcount import CallCounter  # noqa: E402
+from flickr_sandbox import constants as sandbox_constants  # noqa: E402
 
 
 def log(*args):
@@ -74,23 +80,27 @@ class Server:
             self.proc.kill()
 
 
-def run_json(argv, env, timeout=1800):
+def run_json(argv, env, timeout=1800, cwd=None, check=True):
     """Runs a client under bench/rsswrap.c; returns its last JSON line (if any) plus, from the
-    wrapper, "rss_kb" (peak RSS), "cpu_s" (user+sys) and "process_wall_s" of the whole process."""
+    wrapper, "rss_kb" (peak RSS), "cpu_s" (user+sys) and "process_wall_s" of the whole process
+    (its children's, waited for, included). check=False: a failed client's result too, with its
+    exit "status" and its stderr's last line ("error")."""
     argv = [str(BIN / "rsswrap")] + [str(a) for a in argv]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd)
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         proc.kill()
         raise
     err = err.decode(errors="replace")
-    if proc.returncode != 0:
+    if proc.returncode != 0 and check:
         raise RuntimeError(f"{' '.join(argv[1:])} failed ({proc.returncode}): {err[-2000:]}")
     lines = [l for l in out.decode().splitlines() if l.startswith("{")]
     result = json.loads(lines[-1]) if lines else {}
     wrap = json.loads(err.rsplit("rsswrap: ", 1)[1])
-    result.update(rss_kb=wrap["maxrss_kb"], cpu_s=wrap["cpu_s"], process_wall_s=wrap["wall_s"])
+    result.update(rss_kb=wrap["maxrss_kb"], cpu_s=wrap["cpu_s"], process_wall_s=wrap["wall_s"], status=proc.returncode)
+    if proc.returncode != 0:
+        result["error"] = next((l.strip() for l in reversed(err.rsplit("rsswrap: ", 1)[0].splitlines()) if l.strip()), "")
     return result
 
 
@@ -409,6 +419,121 @@ def workload_footprint(cfg, env, server):
     return text, summary
 
 
+SANDBOX_KEY = (sandbox_constants.API_KEY, sandbox_constants.API_SECRET)
+SANDBOX_TOKEN = (sandbox_constants.OAUTH_TOKEN, sandbox_constants.OAUTH_TOKEN_SECRET)
+
+
+def peer_clients(python, env):
+    """Workload 8's clients, side by side: (label, launch). launch(work, rest_url) prepares one run in
+    the new folder work, against the REST endpoint rest_url, and returns (argv, cwd, env, photo_ids):
+    photo_ids() gives the ids of the items whose files the run left."""
+    def peer(tool):
+        def launch(work, rest_url):
+            run = peer_tools.photostream(tool, work)
+            return [python, *run.argv(rest_url)], run.cwd, run.env(), run.photo_ids
+        return launch
+    pins = dict(line.split("==", 1) for line in peer_tools.REQUIREMENTS.read_text().splitlines() if "==" in line)
+    return [(f"flickr-download {pins['flickr-download']} (`-p`; flickr-api {pins['flickr-api']})", peer("flickr-download")),
+            (f"gallery-dl {pins['gallery-dl']}", peer("gallery-dl")),
+            ("`flickr backup` (libflickr, albums and collections too)", backup_launch(env))]
+
+
+def backup_launch(env):
+    """libflickr's own `flickr backup DIR` as workload 8's third client: the whole account, its
+    albums and collections as folders of links, a JSON and an XMP sidecar per item. The key's
+    budget file lives in the run's folder (XDG_CACHE_HOME), apart from the user's."""
+    def launch(work, rest_url):
+        backup = work / "backup"
+        work.mkdir(parents=True)
+        base = rest_url.rsplit("/services/rest/", 1)[0]
+        run_env = dict(env, XDG_CACHE_HOME=str(work / "cache"), FLICKR_API_KEY=SANDBOX_KEY[0],
+                       FLICKR_API_SECRET=SANDBOX_KEY[1], FLICKR_OAUTH_TOKEN=SANDBOX_TOKEN[0],
+                       FLICKR_OAUTH_TOKEN_SECRET=SANDBOX_TOKEN[1])
+        argv = [PY, "-m", "flickr", "backup", str(backup), "--endpoint", base, "--progress", "none"]
+
+        def photo_ids():
+            # A media file is YYYY/MM/{id}_{slug}.{ext}; sidecars end .json and .xmp.
+            return {p.name.split("_", 1)[0] for p in backup.glob("[0-9]*/[0-9]*/*")
+                    if p.is_file() and not p.is_symlink() and p.suffix not in (".json", ".xmp")}
+        return argv, work, run_env, photo_ids
+    return launch
+
+
+def workload_peers(cfg, env):
+    """8. Other people's tools downloading a seeded sandbox user's whole photostream."""
+    n = cfg.peers_seed_photos if cfg.peers_seed_photos is not None else (200 if cfg.quick else 1000)
+    latency = cfg.peers_latency_ms
+    log("workload 8: the peers' venv (build/peers-venv, scripts/venv.sh)")
+    clients = peer_clients(peer_tools.peers_python(), env)
+    # Generous: flickr-download makes 3 calls an item, the sandbox answers a few hundred a second.
+    timeout = 600 + n * (0.1 + 4 * latency / 1000)
+    serial = itertools.count()
+    with tempfile.TemporaryDirectory(prefix="bench-peers-") as tmp, \
+            SandboxProcess("--seed-photos", str(n), env=env, stderr=subprocess.DEVNULL) as sandbox, \
+            CallCounter(sandbox.url) as warm, CallCounter(sandbox.url, delay_ms=latency) as proxy:
+        total = run_json([PY, BENCH / "calls_py.py", "libflickr", "count"], dict(env, BENCH_URL=sandbox.url))["photos"]
+        if total <= 0:
+            raise SystemExit(f"the sandbox user's photostream holds {total} items")
+
+        def one(launch, counter):
+            work = Path(tmp) / f"run-{next(serial)}"
+            argv, cwd, run_env, photo_ids = launch(work, counter.url + "/services/rest/")
+            mark = counter.mark()
+            # A tool that stops short is measured as it stopped: the items it left tell how far it got.
+            result = run_json(argv, run_env, timeout=timeout, cwd=cwd, check=False)
+            result.update(calls=len(counter.since(mark)), photos=len(photo_ids()))
+            shutil.rmtree(work)  # 10,000 originals are gigabytes
+            return result
+
+        # Untimed: the sandbox draws each picture on its first request (an original: 26 to 64 ms).
+        for label, launch in clients:
+            r = one(launch, warm)
+            log(f"warm-up, no latency: {label}: {r['photos']} of {total} items, {r['calls']} REST calls, "
+                f"{r['process_wall_s']:.1f} s, exit {r['status']} {r.get('error', '')}")
+        results = {label: [] for label, _ in clients}
+        for rep in range(cfg.runs):
+            for label, launch in clients:
+                results[label].append(one(launch, proxy))
+    rows, summary, failures = [], {}, []
+    for label, _ in clients:
+        runs = results[label]
+        photos = min(r["photos"] for r in runs)
+        calls = median([r["calls"] for r in runs])
+        wall = median([r["process_wall_s"] for r in runs])
+        per_k = calls / photos * 1000 if photos else None
+        failed = [r for r in runs if r["status"] != 0]
+        if failed:
+            failures.append(f"- {label} exited {failed[0]['status']} in {len(failed)} of {len(runs)} runs: "
+                            f"`{failed[0]['error'][:200]}`")
+        calls_text = f"{calls:,.0f}" if calls == int(calls) else f"{calls:,.1f}"  # a count, not a measure
+        row = [label, f"{photos:,} of {total:,}" + (" (stopped)" if failed else ""), calls_text, per_k, wall,
+               photos / wall, max(r["rss_kb"] for r in runs) / 1024, median([r["cpu_s"] for r in runs])]
+        if latency:
+            row.append(calls * latency / 1000)
+        rows.append(row)
+        summary[label] = (photos, total, per_k or 0, wall, bool(failed))
+    headers = ["Tool", "items downloaded", "REST calls", "calls per 1,000 items downloaded", "wall s", "items/s",
+               "peak RSS MiB", "CPU s"]
+    if latency:
+        headers.append(f"REST calls × {latency} ms, s")
+    where = f"behind a proxy adding {latency} ms to every REST call" if latency else "with no latency added"
+    text = (f"A sandbox started with `--seed-photos {n:,}` (the sandbox user's {total:,} items in all, private "
+            f"ones included), {where}; each tool downloads the user's whole photostream, signed as the user, "
+            f"into a new folder, each run a fresh process (`sandbox/tests/peers/run_peer.py` in build/peers-venv, "
+            f"the tools retargeted by their endpoint constant only, with the options "
+            f"`sandbox/tests/peers/invocation.py` gives `test_peers.py`). REST calls are counted by the proxy the tools call "
+            f"(`sandbox/tests/peers/callcount.py`, also the one delaying them); photo files come from the "
+            f"sandbox itself, undelayed. Items downloaded: distinct item ids among the files left, the fewest "
+            f"over the runs (calls per 1,000 items are of those); wall time, CPU (user + sys) and peak RSS "
+            f"are the tool's process tree's (`bench/rsswrap.c`; RSS the maximum over the runs). gallery-dl waits at least 0.5 s between "
+            f"API calls whatever it is told. One untimed run of each tool first, with no latency, has the "
+            f"sandbox draw every picture once. Medians over {cfg.runs} runs.\n\n")
+    text += table(headers, rows)
+    if failures:
+        text += "\n\nStopped short (the counts are of what it did before):\n" + "\n".join(failures)
+    return text, summary
+
+
 # ---------------------------------------------------------------------------------------------
 # Machine
 
@@ -455,10 +580,18 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer calls, a 128 MiB upload, 3 runs")
     parser.add_argument("--runs", type=int, help="repetitions per figure (odd; default 5, quick 3)")
-    parser.add_argument("--workloads", default="1,2,3,4,5,6,7")
+    parser.add_argument("--workloads", default="1,2,3,4,5,6,7,8")
+    parser.add_argument("--peers-seed-photos", type=int, metavar="N",
+                        help="workload 8: the sandbox's --seed-photos (default 1000, quick 200)")
+    parser.add_argument("--peers-latency-ms", type=int, default=0, metavar="L",
+                        help="workload 8: milliseconds added to every REST call (default 0)")
     parser.add_argument("--output", default=str(BENCH / "RESULTS.md"))
     cfg = parser.parse_args()
     cfg.runs = cfg.runs or (3 if cfg.quick else 5)
+    if cfg.peers_seed_photos is not None and cfg.peers_seed_photos < 0:
+        parser.error("--peers-seed-photos takes 0 or more")
+    if not 0 <= cfg.peers_latency_ms <= 10_000:
+        parser.error("--peers-latency-ms takes 0 to 10000")
     if cfg.runs % 2 == 0:
         cfg.runs += 1
     wanted = {int(w) for w in cfg.workloads.split(",")}
@@ -531,6 +664,14 @@ def main():
             sections.append(("7. The key's budget per call", text))
             aims.append(f"- Budget (FLICKR_OPT_BUDGET_PER_HOUR) per call (aim under 2 µs): **{s['cpu_us']:.2f} µs** CPU, "
                         f"{s['wall_us']:.2f} µs wall.")
+        if 8 in wanted:
+            text, s = workload_peers(cfg, env)
+            sections.append(("8. Other tools downloading a seeded photostream", text))
+            aims.append("- Photostream download (no aim yet; issue 32's `flickr backup` joins here): "
+                        + "; ".join(f"{name.split(' (')[0]} {got:,} of {total:,} items{' (stopped)' if failed else ''}, "
+                                    f"{per_k:,.0f} REST calls per 1,000 items, {wall:.1f} s"
+                                    for name, (got, total, per_k, wall, failed) in s.items())
+                        + ".")
     finally:
         for server in (sandbox, fast, slow):
             server.stop()

@@ -4,7 +4,8 @@
 #
 #   bench/run.sh            full run (about 15 minutes on 2 cores)
 #   bench/run.sh --quick    fewer calls, a 128 MiB upload, 3 runs (a few minutes), for iterating
-#   (other options: --runs N, --workloads 1,2,3,4,5,6,7, --output PATH; see bench/run.py)
+#   (other options: --runs N, --workloads 1,2,3,4,5,6,7,8, --output PATH, --peers-seed-photos N,
+#   --peers-latency-ms L; see bench/run.py)
 #
 # Installs what it needs (apt: libxml2-dev, libflickcurl0 and curl; pip: flickrapi, xmltodict),
 # builds libflickr in release into build-bench/ and the C bench programs into build-bench/bench/.

@@ -13,6 +13,7 @@ system_only=false
 packages=(build-essential cmake pkg-config libcurl4-openssl-dev libssl-dev libexpat1-dev openssl
           zlib1g-dev  # test_hostile_server gzips its 32 MB comment
           binutils file valgrind
+          libimage-exiftool-perl  # flickr backup's tests read its XMP sidecars back with exiftool
           chromium libjs-leaflet  # the example viewer: its browser tests, its maps (served offline)
           libjs-leaflet.markercluster  # the viewer's maps group overlapping pins (served offline too)
           fonts-droid-fallback  # CJK glyphs in headless Chromium, so the viewer's screenshots show titles

@@ -180,8 +180,16 @@ def is_machine_tag(raw: str) -> bool:
 
 
 def normalize_tag(raw: str) -> str:
-    """Flickr's clean tag: lower case without spaces or punctuation (machine tags kept whole)."""
+    """Flickr's clean tag: lower case without spaces or punctuation. A machine tag keeps its
+    ``namespace:predicate=`` and its value is cleaned as a plain tag is, as in Flickr's recorded
+    answers (``film:name=ilforddelta100``): a clean tag never holds a space, which is what
+    clients splitting the ``tags`` extra on spaces (gallery-dl) rely on."""
     if is_machine_tag(raw):
-        return raw.lower()
-    return "".join(ch for ch in raw.lower() if ch.isalnum())
+        head, _, value = raw.partition("=")
+        return head.lower() + "=" + _clean(value)
+    return _clean(raw)
+
+
+def _clean(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
 

@@ -23,7 +23,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Tuple, Union
 
 from . import constants as C
-from . import faults, files, oauth_endpoints, rest, tls, uploads, videos
+from . import faults, files, oauth_endpoints, pages, rest, tls, uploads, videos
 from . import response as R
 from .errors import BodyError
 from .request import MAX_UPLOAD_BYTES, Prepared, Request, Site
@@ -41,6 +41,7 @@ ROUTES: dict[str, Callable[[Request], Prepared]] = {
     "/services/oauth/authorize": oauth_endpoints.prepare(oauth_endpoints.authorize),
     "/services/oauth/access_token": oauth_endpoints.prepare(oauth_endpoints.access_token),
     "/services/auth": oauth_endpoints.prepare(oauth_endpoints.legacy_auth),
+    "/photos": pages.prepare,
 }
 SLOW_CHUNK = 32
 # After answering a request whose body was left unread (refused before reading it), what the

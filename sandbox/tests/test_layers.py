@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("pictures", {"pictures"}),
     ("protocol", {"oauth", "auth", "multipart", "envelope", "images", "tls", "request", "response"}),
     ("methods and faults", {"methods", "faults", "videos"}),
-    ("endpoints", {"rest", "uploads", "oauth_endpoints", "files"}),
+    ("endpoints", {"rest", "uploads", "oauth_endpoints", "files", "pages"}),
     ("server", {"server"}),
     ("entry", {"__init__", "__main__", "launch"}),
 ]

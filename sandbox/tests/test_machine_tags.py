@@ -63,3 +63,23 @@ def test_machine_tags_alone_make_a_search_and_see_only_what_the_caller_may(clien
     assert _found(client, machine_tags=f"{ns}:k=v") == {mine}
     assert client.rest(METHOD, auth="oauth", user_id=C.OTHER_NSID, machine_tags=f"{ns}:k=v").ok().find(
         "photos").get("total") == "0"
+
+
+def test_a_machine_tag_value_is_cleaned_as_a_plain_tag(client, sandbox):
+    """Flickr's clean form of `taxonomy:binomial="Felis catus"` holds no space or quote (its
+    recorded answers: `film:name=ilforddelta100`), so the `tags` extra splits on spaces into whole
+    tags, as gallery-dl reads it; the raw tag keeps the value as typed, and search finds it."""
+    ns = "ns" + uuid.uuid4().hex[:8]
+    (photo,) = _tagged(client, sandbox, 1, [f'"{ns}:binomial=""Felis catus"""'])
+    raw = sandbox.store.row("SELECT raw, tag FROM tags WHERE photo_id = ? AND raw LIKE ?",
+                            (int(photo), f"{ns}:%"))
+    print(f"raw {raw['raw']!r} clean {raw['tag']!r}")
+    assert raw["tag"] == f"{ns}:binomial=feliscatus"
+    info = client.rest("flickr.photos.getInfo", auth="oauth", photo_id=photo).ok()
+    assert f"{ns}:binomial=feliscatus" in [t.text for t in info.iter("tag")]
+    root = client.rest(METHOD, auth="oauth", user_id="me", machine_tags=f'{ns}:binomial="felis catus"',
+                       extras="tags,machine_tags").ok()
+    (listed,) = list(root.iter("photo"))
+    assert f"{ns}:binomial=feliscatus" in listed.get("tags").split(" ")
+    assert f"{ns}:binomial=feliscatus" in listed.get("machine_tags").split(" ")
+    assert not [t for t in listed.get("tags").split(" ") if t.startswith(f"{ns}:") and t.count("=") != 1]

@@ -129,8 +129,9 @@ def machine_tag_criteria(call: Call, where: list[str], args: list[object]) -> No
         return
     queries = [q for q in map(_machine_tag_parts, call.arg("machine_tags").split(",")) if q]
     tagged: dict[int, list[tuple[str, str, str]]] = {}
-    for row in call.store.all("SELECT photo_id, tag FROM tags WHERE machine_tag = 1"):
-        parts = _machine_tag_parts(row["tag"])
+    # The raw tag: its value as written ("Felis catus"), which the clean tag no longer spells.
+    for row in call.store.all("SELECT photo_id, raw FROM tags WHERE machine_tag = 1"):
+        parts = _machine_tag_parts(row["raw"])
         if parts:
             tagged.setdefault(row["photo_id"], []).append(parts)
     combine = all if call.arg("machine_tag_mode", "any") == "all" else any

@@ -211,7 +211,9 @@ def configure_logging(verbose: bool) -> None:
     logger.setLevel(logging.DEBUG)
 
 
-def add_credential_options(parser: argparse.ArgumentParser) -> None:
+def add_credential_options(parser: argparse.ArgumentParser, login_user: bool = True) -> None:
+    """The credential flags; `login_user=False` leaves --user to the command (the stored login is
+    then chosen by $FLICKR_USER)."""
     group = parser.add_argument_group("credentials and endpoints")
     group.add_argument("--api-key", help="API key (default: $FLICKR_API_KEY)")
     group.add_argument("--api-secret", help="API secret (default: $FLICKR_API_SECRET)")
@@ -220,8 +222,9 @@ def add_credential_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--endpoint", help="base URL of every service, e.g. http://127.0.0.1:8080 for a sandbox "
                        "(default: $FLICKR_ENDPOINT, else Flickr)")
     group.add_argument("--ca-file", help="PEM file of trusted CA certificates (e.g. a TLS sandbox's)")
-    group.add_argument("--user", help="which stored login (flickr auth login) to use: NSID or username "
-                       "(default: $FLICKR_USER, else the latest login)")
+    if login_user:
+        group.add_argument("--user", help="which stored login (flickr auth login) to use: NSID or username "
+                           "(default: $FLICKR_USER, else the latest login)")
 
 
 def endpoint_options(base: str | None) -> dict[str, Any]:

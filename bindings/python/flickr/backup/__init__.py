@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: MIT
+"""`flickr.backup`: a whole Flickr account into a directory, restart-safe and incremental.
+
+    import flickr, flickr.backup
+    with flickr.Flickr(key, secret, oauth_token=..., oauth_token_secret=...) as api:
+        report = flickr.backup.run(api, "photos", progress=print)
+        print(report.summary())
+
+`Backup(client, dir, **options).run(progress=callback)` is the same with the object at hand;
+`verify(dir)` checks a backup's files against their recorded checksums without any API call.
+docs/backup.md gives the layout, the state machine and the events.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from .engine import Backup, ProgressCallback, run
+from .options import Options
+from .lock import BackupLocked
+from .report import Report
+from .safedir import PlantedLink
+from .verify import Verifier
+
+
+def verify(directory: str | os.PathLike[str]) -> dict[str, Any]:
+    """{"checked", "bytes", "missing": [paths], "changed": [paths], "ok"}: no API call."""
+    return Verifier(directory).run()
+
+
+__all__ = ["Backup", "Options", "ProgressCallback", "Report", "BackupLocked", "PlantedLink", "Verifier", "run",
+           "verify"]

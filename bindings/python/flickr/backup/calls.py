@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: MIT
+"""`Calls`: the backup's API calls, each counted by method (the run's report gives them)."""
+from __future__ import annotations
+
+import collections
+import math
+import time
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
+
+from .. import errors
+
+if TYPE_CHECKING:
+    from ..client import Flickr
+
+PER_PAGE = 500  # Flickr's most per page: the fewest listing calls
+
+
+def as_list(value: Any) -> list[Any]:
+    """A repeated element as a list, whatever shape the mapping gave it (one element: a dict)."""
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def number(value: Any, default: int = 0) -> int:
+    """An integer from an answer that may give it as text or as a JSON number."""
+    try:
+        return int(str(value).strip() or default)
+    except ValueError:
+        return default
+
+
+class Calls:
+    def __init__(self, client: "Flickr", on_wait: Optional[Callable[[float], None]] = None) -> None:
+        self.client = client
+        self.on_wait = on_wait
+        self.by_method: collections.Counter[str] = collections.Counter()
+        self.waited = 0.0
+
+    @property
+    def total(self) -> int:
+        return sum(self.by_method.values())
+
+    def call(self, method: str, **params: Any) -> dict[str, Any]:
+        while True:
+            try:
+                answer = self.client.call(method, **params)
+            except errors.OverBudget as error:
+                self._wait(error)
+                continue
+            self.by_method[method] += 1
+            return answer
+
+    def call_async(self, method: str, **params: Any) -> "Future[Any]":
+        while True:
+            try:
+                future = self.client.call_async(method, **params)  # refused at once when over budget
+            except errors.OverBudget as error:
+                self._wait(error)
+                continue
+            self.by_method[method] += 1
+            return future
+
+    def _wait(self, error: "errors.OverBudget") -> None:
+        """The key's budget (the client's budget_per_hour, shared by every process using the key) has
+        no slot before the call's time limit: wait for one, saying until when, rather than risk the
+        key. On the run's thread: a Ctrl-C ends the wait at once."""
+        pause = max(error.retry_after, 0.05)
+        if self.on_wait is not None:
+            self.on_wait(time.time() + pause)
+        time.sleep(pause)
+        self.waited += pause
+
+    def pages(self, method: str, list_key: str, item_key: str, on_page: Optional[Callable[[int, int], None]] = None,
+              **params: Any) -> Iterator[dict[str, Any]]:
+        """Every item of every page of `method` (answer[list_key][item_key]), PER_PAGE a call."""
+        page, pages = 1, 1
+        while page <= pages:
+            answer = self.call(method, per_page=PER_PAGE, page=page, **params)[list_key]
+            pages = number(answer.get("pages"), 1)
+            total = number(answer.get("total"), 0)
+            if not answer.get("pages") and total:
+                pages = math.ceil(total / PER_PAGE)
+            items = as_list(answer.get(item_key))
+            if on_page is not None:
+                on_page(page, pages)
+            yield from items
+            if not items:
+                return
+            page += 1

@@ -1,0 +1,392 @@
+# SPDX-License-Identifier: MIT
+"""`Backup`: a whole account into a directory; the engine of `flickr backup` (docs/backup.md).
+
+A run: lock DIR, list the account (N/500 calls), compare with the state database, list the
+albums (and collections), then work through the items that need it, `concurrency` at a time
+(ItemJob), and write the album folders and the indexes. Every item's outcome is committed as it
+comes, so a run stopped anywhere (Ctrl-C, kill -9, a power cut) is resumed by the next.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import stat
+import time
+import urllib.parse
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from typing import TYPE_CHECKING, Any, Callable, Generator, Optional
+
+from .. import errors
+from .albums import Albums
+from .calls import Calls, number
+from .fetcher import Fetcher
+from .indexes import Indexes
+from .job import ItemFailed, ItemJob
+from .layout import ALBUMS, COLLECTIONS, STATE_DIR, UNDATED, Layout
+from .licences import Licences
+from .listing import Listing, lastupdate
+from .lock import DirLock
+from .options import Options
+from .report import Report
+from .safedir import PlantedLink, SafeDir
+from .state import State
+
+if TYPE_CHECKING:
+    from ..client import Flickr
+
+#: Receives the run's events, one dict each (docs/backup.md, "Progress events").
+ProgressCallback = Callable[[dict[str, Any]], None]
+STATE_FILE = "state.sqlite3"
+CACHE = "cache"
+# What a change to decides between a new file and a new sidecar (docs/backup.md, "Incremental").
+_META = ("title", "description", "tags", "machine_tags", "license", "datetaken", "datetakengranularity",
+         "datetakenunknown", "latitude", "longitude", "accuracy", "place_id", "ispublic", "isfriend", "isfamily")
+_CONTENT = ("media", "originalformat", "o_width", "o_height", "secret", "originalsecret", "server")
+_SLACK = 300  # seconds before the last run's start that recentlyUpdated looks back (clock skew)
+
+
+class Backup:
+    """``Backup(client, directory, **options).run(progress=callback)`` -> Report.
+
+    `client` is a Flickr object with a login (read) for the account's own items, or any for
+    ``user=`` (public items). Options: see `Options`. The client's settings are not changed;
+    media are fetched through a context of the backup's own (see fetcher.py).
+    """
+
+    def __init__(self, client: "Flickr", directory: str | os.PathLike[str], **options: Any) -> None:
+        self.client = client
+        self.directory = os.fspath(directory)
+        self.options = Options(**options)
+        if not 1 <= self.options.concurrency <= 64:
+            raise ValueError("concurrency is 1 to 64")
+        self.report = Report(dir=self.directory)
+        self.calls = Calls(client)
+        self.licences = Licences()
+        self._memberships: dict[str, list[dict[str, str]]] = {}
+        self._progress: Optional[ProgressCallback] = None
+        self.root: SafeDir
+        self.state: State
+        self.fetcher: Fetcher
+        self.files: ThreadPoolExecutor
+
+    # -- the run ----------------------------------------------------------
+
+    def run(self, progress: Optional[ProgressCallback] = None) -> Report:
+        self._progress = progress
+        self.report.started = time.time()
+        with contextlib.ExitStack() as cleanup:
+            self.root = cleanup.enter_context(SafeDir.open_root(self.directory))
+            state_dir = cleanup.enter_context(self.root.subdir(STATE_DIR))
+            cleanup.callback(DirLock(state_dir).release)
+            self.state = State(os.path.join(state_dir.path, STATE_FILE))
+            cleanup.callback(self.state.close)
+            self.calls.on_wait = lambda resume: self._emit("wait", resume=round(resume, 3))
+            if self.options.budget and not self.client.get_option("budget_per_hour"):
+                # The key's budget, for this run, when the caller's client has none (docs/budget.md).
+                self.client.set_option("budget_per_hour", self.options.budget)
+                cleanup.callback(self.client.set_option, "budget_per_hour", 0)
+            _check_plain_dir(state_dir, CACHE)
+            self.fetcher = Fetcher(self.client, os.path.join(state_dir.path, CACHE), self.options.concurrency)
+            cleanup.callback(self.fetcher.close)
+            # Checksums, fsyncs and renames: on threads, so that one disk flush does not hold up the rest.
+            self.files = ThreadPoolExecutor(self.options.concurrency, thread_name_prefix="flickr-backup")
+            try:
+                self._run()
+            finally:
+                self.files.shutdown(wait=True, cancel_futures=True)
+                self._finish()
+        return self.report
+
+    def _run(self) -> None:
+        run = self.state.run_started()
+        self._run_id = run
+        self._remove_leftovers()
+        listing = Listing(self.calls, self.options.user)
+        self._listing = listing
+        self.report.user = listing.who()
+        previous_user = self.state.meta("user")
+        if previous_user is not None and previous_user != self.report.user:
+            raise errors.StateError(errors.ESTATE, f"this directory holds the backup of {previous_user}, not "
+                                    f"{self.report.user}: use another directory")
+        self.state.set_meta("user", self.report.user)
+        listing_started = int(time.time())
+        account = listing.account()
+        self.licences.load(self.calls)
+        self._list(listing)
+        self._check_files()
+        if self.options.albums:
+            self._albums(listing)
+        self._work()
+        if self.options.albums:
+            Albums(self).write()
+        Indexes(self).write(account)
+        self.state.set_meta("last_run", str(listing_started))
+
+    def _finish(self) -> None:
+        if hasattr(self, "_listing"):
+            self.report.notes += self._listing.notes
+        self.report.ended = time.time()
+        self.report.api_calls = self.calls.total
+        self.report.api_calls_by_method = dict(self.calls.by_method)
+        if hasattr(self, "_run_id"):
+            self.state.run_ended(self._run_id, self.report.as_dict())
+        self._emit("end", report=self.report.as_dict())
+
+    def _emit(self, event: str, **fields: Any) -> None:
+        if self._progress is not None:
+            self._progress({"event": event, "api_calls": self.calls.total, **fields})
+
+    # -- listing ----------------------------------------------------------
+
+    def _list(self, listing: Listing) -> None:
+        last_run = self.state.meta("last_run")
+        found = listing.recently_updated(int(last_run) - _SLACK) if last_run is not None else None
+        for photo in found or []:
+            if isinstance(photo, dict):
+                self._note(photo)  # what changed, with its fresh extras; the listing below agrees
+        if self.options.quick and found is not None:
+            self.report.mode = "quick"
+            self.report.listed = len(found)
+            self._emit("listed", items=self.report.listed)
+            return
+        seen = set()
+        for photo in listing.items(lambda page, pages: self._emit("listing", page=page, pages=pages)):
+            if not isinstance(photo, dict):
+                continue
+            seen.add(str(photo.get("id")))
+            self._note(photo)
+        self.report.listed = len(seen)
+        gone = sorted(self.state.ids() - seen)
+        self.state.mark_deleted(gone)
+        self.report.deleted = gone
+        if self.options.prune:
+            for item_id in self.state.deleted_ids():  # found in this run or kept by an earlier one
+                self._prune(item_id)
+        self._emit("listed", items=self.report.listed, deleted=len(gone))
+
+    def _note(self, photo: dict[str, Any]) -> None:
+        """One listed item against the state: new, unchanged, or changed (and how)."""
+        try:
+            item_id = Layout.base(str(photo.get("id")), "").split("_")[0]
+        except ValueError:
+            self.report.failed.append({"id": str(photo.get("id"))[:40], "title": "", "error": "not a Flickr id"})
+            return
+        row = self.state.item(item_id)
+        stamp = lastupdate(photo)
+        if row is None:
+            self.state.add(item_id, photo, stamp)
+            self.report.new += 1
+            return
+        before = json.loads(row["listed"])
+        if _content(before) != _content(photo):
+            need: Optional[str] = "media"
+        elif self.options.recheck and row["lastupdate"] != stamp:
+            need = "check"
+        elif any(_meta(before, key) != _meta(photo, key) for key in _META):
+            need = "sidecar"  # seen even when last_update did not move (a change within its second)
+        elif row["lastupdate"] != stamp:
+            need = "check"  # nothing in the listing says what changed: a replace keeps its URLs
+        else:
+            need = None  # unchanged (or back after a listing that missed it)
+        self.state.relist(item_id, photo, stamp, need)
+        if need is not None:
+            self.report.changed += 1
+
+    def _check_files(self) -> None:
+        """Every recorded file still there with its size (a stat each, no read): one that is missing,
+        or truncated, or replaced by a link, is made again by this run (--verify reads them all)."""
+        by_folder: dict[str, list[Any]] = {}
+        for record in self.state.files():
+            by_folder.setdefault(str(record["path"]).rpartition("/")[0], []).append(record)
+        for folder, records in by_folder.items():
+            try:
+                where: Optional[SafeDir] = self.root.subdir(*folder.split("/"), create=False)
+            except (OSError, ValueError):
+                where = None
+            for record in records:
+                found = where.lstat(str(record["path"]).rpartition("/")[2]) if where is not None else None
+                if found is None or not stat.S_ISREG(found.st_mode) or found.st_size != record["size"]:
+                    self.state.raise_need(record["item"], "media" if record["kind"] == "media" else "sidecar")
+                    self.report.notes.append(f"{record['path']} was missing or changed: made again")
+            if where is not None:
+                where.close()
+
+    def _prune(self, item_id: str) -> None:
+        for record in self.state.files(item_id):
+            folder, _, name = record["path"].rpartition("/")
+            try:
+                with self.root.subdir(*folder.split("/"), create=False) as where:
+                    where.remove(name)
+            except (OSError, ValueError):
+                pass
+        self.state.forget(item_id)
+        self.report.pruned.append(item_id)
+
+    # -- albums -----------------------------------------------------------
+
+    def _albums(self, listing: Listing) -> None:
+        try:
+            found = listing.albums()
+        except errors.APIError as error:
+            self.report.notes.append(f"albums not listed: {error}")
+            return
+        seen = set()
+        stale = []
+        for album in found:
+            known = self.state.album(str(album.get("id")))
+            updated = str(album.get("date_update", ""))
+            if known is None or known["updated"] != updated or not updated:
+                stale.append(str(album.get("id")))
+        members_of = listing.album_members(stale, self.options.concurrency)
+        for album in found:
+            album_id = str(album.get("id"))
+            seen.add(album_id)
+            known = self.state.album(album_id)
+            members = json.loads(known["members"]) if known is not None else []
+            listed = members_of.get(album_id, members)
+            if isinstance(listed, errors.APIError):
+                self.report.notes.append(f"album {album_id} not listed: {listed}")
+                continue
+            try:
+                folder = known["folder"] if known is not None else Layout.album_folder(album_id, album.get("title"))
+            except ValueError:
+                continue  # not an id: no folder is named after it
+            self.state.put_album(album_id, "album", folder, str(album.get("date_update", "")), album, listed)
+        self.report.albums = len(seen)
+        collections = listing.collections()
+        if collections is not None:
+            Albums.store_collections(self.state, collections)
+            self.report.collections = len(self.state.albums("collection"))
+        self._memberships = {}
+        for row in self.state.albums("album"):
+            info = json.loads(row["info"])
+            for member in json.loads(row["members"]):
+                self._memberships.setdefault(member, []).append(
+                    {"id": row["id"], "title": _text(info.get("title")), "folder": row["folder"]})
+        for item in self.state.items():
+            wanted = json.dumps(sorted(a["id"] for a in self._memberships.get(item["id"], [])))
+            if item["albums"] != wanted:
+                self.state.set_albums(item["id"], json.loads(wanted))
+                if item["need"] == "":
+                    self.state.need(item["id"], "sidecar")
+
+    def albums_of(self, item_id: str) -> list[dict[str, str]]:
+        return self._memberships.get(item_id, [])
+
+    # -- the items --------------------------------------------------------
+
+    def _work(self) -> None:
+        rows = self.state.to_do()
+        self.report.to_do = len(rows)
+        self._emit("work", items=len(rows))
+        queue = list(reversed(rows))  # popped from the end: newest first
+        active: list[tuple[ItemJob, Generator[list[Future[Any]], None, None], list[Future[Any]]]] = []
+        self._finished = 0
+        try:
+            while queue or active:
+                while queue and len(active) < self.options.concurrency:
+                    job = ItemJob(self, queue.pop())
+                    active.append((job, job.work(), []))  # nothing to wait for: advanced below
+                pending = [f for _, _, futures in active for f in futures if not f.done()]
+                if pending:
+                    wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+                still = []
+                for job, steps, futures in active:
+                    if not all(f.done() for f in futures):
+                        still.append((job, steps, futures))
+                        continue
+                    waiting = self._advance(job, steps)
+                    if waiting is None:
+                        self._finished += 1
+                        self._item_event(job, self._finished, len(rows))
+                    else:
+                        still.append((job, steps, waiting))
+                active = still
+        except BaseException:
+            self.report.interrupted = True
+            for _, steps, futures in active:
+                for future in futures:
+                    future.cancel()
+                steps.close()
+            raise
+
+    def _advance(self, job: ItemJob, steps: Generator[list[Future[Any]], None, None]) -> Optional[list[Future[Any]]]:
+        """Runs the job to its next wait: the futures it waits for, or None when it has ended."""
+        try:
+            return next(steps)
+        except StopIteration:
+            self.report.done += 1
+            return None
+        except (ItemFailed, errors.FlickrError, PlantedLink, OSError, ValueError) as error:
+            message = str(error) if not isinstance(error, OSError) or not error.filename else \
+                f"{error.filename}: {error.strerror}"
+            self.state.failed(job.id, message)
+            self.report.failed.append({"id": job.id, "title": job.title, "error": message})
+            job.failure = message
+            return None
+
+    def _item_event(self, job: ItemJob, finished: int, total: int) -> None:
+        failure = job.failure
+        fields: dict[str, Any] = {"id": job.id, "done": finished, "total": total, "bytes": job.bytes,
+                                  "status": "failed" if failure else "done"}
+        if failure:
+            fields["error"] = failure
+        self._emit("item", **fields)
+
+    def _remove_leftovers(self) -> None:
+        """Temporary files of a run that was killed (the lock says none is running): `.*.part` in DIR,
+        its year and month folders, and the album and collection folders."""
+        self._remove_parts(self.root)
+        for top in self.root.names():
+            if not (top.isdigit() or top in (UNDATED, ALBUMS, COLLECTIONS)):
+                continue
+            try:
+                with self.root.subdir(top, create=False) as folder:
+                    self._remove_parts(folder)
+                    for name in folder.names() if top != UNDATED else []:
+                        try:
+                            with folder.subdir(name, create=False) as inner:
+                                self._remove_parts(inner)
+                        except (OSError, ValueError):
+                            continue  # a file, or a link planted there: not ours to clean
+            except OSError:
+                continue  # a link or a file named like a year: the items' own errors will say
+
+    @staticmethod
+    def _remove_parts(folder: SafeDir) -> None:
+        for name in folder.names():
+            if name.startswith(".") and name.endswith(".part"):
+                found = folder.lstat(name)
+                if found is not None and stat.S_ISREG(found.st_mode):
+                    folder.remove(name)
+
+
+def _check_plain_dir(parent: SafeDir, name: str) -> None:
+    """The download cache must be a directory of the backup's own: not a link planted there."""
+    parent.subdir(name).close()
+
+
+def _text(value: Any) -> str:
+    from ..values import text
+
+    return text(value) if not isinstance(value, list) else ""
+
+
+def _meta(photo: dict[str, Any], key: str) -> str:
+    value = photo.get(key)
+    return _text(value) if isinstance(value, dict) else str(value if value is not None else "")
+
+
+def _content(photo: dict[str, Any]) -> tuple[str, ...]:
+    """What a new file changes: the format, dimensions, secrets, and which sizes exist (their paths:
+    the host is not part of it, so a backup moved to another endpoint stays the same)."""
+    sizes = sorted(urllib.parse.urlsplit(str(value)).path for key, value in photo.items()
+                   if key.startswith("url_") and value)
+    return tuple(str(photo.get(key, "")) for key in _CONTENT) + tuple(sizes) + (str(number(photo.get("o_width"))),)
+
+
+def run(client: "Flickr", directory: str | os.PathLike[str], progress: Optional[ProgressCallback] = None,
+        **options: Any) -> Report:
+    """`Backup(client, directory, **options).run(progress)`."""
+    return Backup(client, directory, **options).run(progress)

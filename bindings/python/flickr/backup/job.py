@@ -1,0 +1,229 @@
+# SPDX-License-Identifier: MIT
+"""`ItemJob`: one item's work, as a generator the engine drives.
+
+It yields the futures it waits for (per-item calls, a file fetch); the engine resumes it when
+they are done, so that many items progress at once on the library's worker while every file
+and database write happens on the engine's thread. Its steps follow the state machine of
+state.py: details (the per-item calls asked for), media (fetch, falling back by size; put in
+place), sidecars (JSON, XMP, the file's time), done.
+"""
+from __future__ import annotations
+
+import calendar
+import json
+import os
+import posixpath
+import time
+import urllib.parse
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any, Generator, Optional
+
+from .. import errors
+from .layout import Layout, extension
+from .listing import unavailable
+from .safedir import SafeDir, file_digest
+from .sidecar import Sidecar, json_file
+from .sizes import Candidate, Sizes
+from .xmp import xmp_document
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from .context import RunContext
+
+Wait = Generator[list["Future[Any]"], None, None]
+# A size the image host refuses or lacks: try the next one. Anything else fails the item.
+_NEXT_SIZE = (errors.HTTPError, errors.ParseError)
+# Per-item calls: (key in the details, method, the flag that asks for it).
+_DETAIL_CALLS = [("getInfo", "flickr.photos.getInfo", "info"),
+                 ("getAllContexts", "flickr.photos.getAllContexts", "info"),
+                 ("people", "flickr.photos.people.getList", "info"),
+                 ("comments", "flickr.photos.comments.getList", "comments"),
+                 ("exif", "flickr.photos.getExif", "exif")]
+_EXIF_HIDDEN = 2  # flickr.photos.getExif: "Permission denied" (the owner hides EXIF): final, not retried
+
+
+class ItemFailed(Exception):
+    """The item cannot be finished this run; the message says why (it is retried next run)."""
+
+
+def taken_time(taken: str) -> Optional[float]:
+    """Flickr's date taken ("YYYY-MM-DD hh:mm:ss", the camera's local time) as a file time: read as
+    UTC, so the file shows the clock time the camera showed wherever the backup is read."""
+    try:
+        return float(calendar.timegm(time.strptime(taken[:19], "%Y-%m-%d %H:%M:%S")))
+    except (ValueError, OverflowError):
+        return None
+
+
+class ItemJob:
+    def __init__(self, engine: "RunContext", row: "sqlite3.Row") -> None:
+        self.engine = engine
+        self.id = str(row["id"])
+        self.row = row
+        self.listed: dict[str, Any] = json.loads(row["listed"])
+        self.details: dict[str, Any] = json.loads(row["details"])
+        self.need = str(row["need"])
+        self.title = str(self.listed.get("title") or "")
+        self.bytes = 0
+        self.retry: list[str] = []  # per-item calls that failed: the item is retried next run
+        self.failure: Optional[str] = None
+
+    # -- the steps -------------------------------------------------------
+
+    def work(self) -> Wait:
+        state = self.engine.state
+        folder_parts = tuple(self.row["folder"].split("/")) if self.row["folder"] else Layout.folder(
+            str(self.listed.get("datetaken") or ""))
+        base = self.row["base"] or Layout.base(self.id, self.title)
+        state.names(self.id, "/".join(folder_parts), base)
+        with self.engine.root.subdir(*folder_parts) as folder:
+            yield from self._details()
+            if self.need in ("media", "check"):
+                yield from self._media(folder, "/".join(folder_parts), base)
+            yield from self._sidecars(folder, "/".join(folder_parts), base)
+        if self.retry:
+            state.need(self.id, "sidecar")
+            raise ItemFailed("; ".join(self.retry))
+
+    def _details(self) -> Wait:
+        options = self.engine.options
+        wanted = [(key, method) for key, method, flag in _DETAIL_CALLS if getattr(options, flag)]
+        if self.need in ("media", "check") and (self.listed.get("media") == "video" or not Sizes.from_listing(self.listed)):
+            wanted.append(("getSizes", "flickr.photos.getSizes"))
+        if not wanted:
+            return
+        futures = {key: (method, self.engine.calls.call_async(method, photo_id=self.id)) for key, method in wanted}
+        yield [future for _, future in futures.values()]
+        problems = []
+        for key, (method, future) in futures.items():
+            try:
+                self.details[key] = future.result()
+            except errors.APIError as error:
+                self.details.pop(key, None)
+                if key == "exif" and error.api_code == _EXIF_HIDDEN:
+                    problems.append(f"{method}: {error} (the owner hides EXIF)")
+                    continue
+                what = "not available on this server" if unavailable(error, method) else str(error)
+                problems.append(f"{method}: {what}")
+                self.retry.append(f"{method}: {what}")
+            except errors.FlickrError as error:
+                problems.append(f"{method}: {error}")
+                self.retry.append(f"{method}: {error}")
+        self.details["problems"] = problems
+        if "getInfo" in self.details and isinstance(self.details["getInfo"].get("photo"), dict):
+            self.details["getInfo"] = self.details["getInfo"]["photo"]
+        self.engine.state.details(self.id, {k: v for k, v in self.details.items() if k != "getSizes"})
+
+    def _candidates(self) -> list[Candidate]:
+        video = self.listed.get("media") == "video"
+        from_sizes = Sizes.from_get_sizes(self.details.get("getSizes") or {}, video)
+        if video:
+            return from_sizes  # a video's poster frames are not the video
+        listed = Sizes.from_listing(self.listed)
+        known = {c.url for c in listed}
+        return listed + [c for c in from_sizes if c.url not in known]
+
+    def _media(self, folder: SafeDir, folder_path: str, base: str) -> Wait:
+        state = self.engine.state
+        placing = json.loads(self.row["placing"]) if self.row["placing"] else None
+        if placing and self.need == "media" and folder.digest(placing[0]) == (placing[1], placing[2]):
+            # Renamed into place by a run that was killed before it could say so.
+            state.placed(self.id, placing[0], f"{folder_path}/{placing[0]}", placing[1], placing[2])
+            return
+        candidates = self._candidates()
+        if not candidates:
+            raise ItemFailed("Flickr lists no file for it (a video still processing?)")
+        refused = []
+        for candidate in candidates:
+            future = self.engine.fetcher.fetch(self.id, int(self.row["lastupdate"] or 0), candidate)
+            yield [future]
+            try:
+                cached = str(future.result())
+            except _NEXT_SIZE as error:
+                refused.append(f"{candidate.label}: {error}")
+                continue
+            except errors.FlickrError as error:
+                raise ItemFailed(f"fetching {candidate.label}: {error}") from None
+            yield from self._place(folder, folder_path, base, candidate, cached, refused)
+            return
+        raise ItemFailed("every size was refused: " + "; ".join(refused))
+
+    def _place(self, folder: SafeDir, folder_path: str, base: str, candidate: Candidate, cached: str,
+               refused: list[str]) -> Wait:
+        state = self.engine.state
+        digest = self.engine.files.submit(_digest, cached)  # reading and fsync on a thread of their own
+        yield [digest]
+        size, sha256 = digest.result()
+        old = next((f for f in state.files(self.id) if f["kind"] == "media"), None)
+        if self.need == "check" and old is not None and old["sha256"] == sha256:
+            os.unlink(cached)  # the same bytes: a change of metadata only
+            self.engine.report.unchanged_files += 1
+            state.need(self.id, "sidecar")
+            return
+        fallback = "mp4" if self.listed.get("media") == "video" else str(self.listed.get("originalformat") or "jpg")
+        from_url = posixpath.splitext(urllib.parse.urlsplit(candidate.url).path)[1]
+        ext = extension(from_url or os.path.splitext(cached)[1], extension(fallback, "jpg"))
+        if ext == "img":
+            ext = extension(fallback, "jpg")
+        name = f"{base}.{ext}"
+        why = Sizes.why_not_original(self.listed, candidate.label)
+        if refused and why:
+            why += " (refused: " + "; ".join(refused) + ")"
+        state.placing(self.id, name, size, sha256, candidate.label, why)
+        adopted = self.engine.files.submit(folder.adopt, cached, name, taken_time(str(self.listed.get("datetaken") or "")))
+        yield [adopted]
+        adopted.result()
+        state.placed(self.id, name, f"{folder_path}/{name}", size, sha256)
+        if old is not None and old["path"] != f"{folder_path}/{name}" and old["path"].startswith(folder_path + "/"):
+            folder.remove(posixpath.basename(old["path"]))  # a replace with another format
+        if old is not None and old["sha256"] != sha256:
+            self.engine.report.replaced += 1
+        self.engine.report.fetched += 1
+        self.engine.report.bytes += size
+        self.bytes = size
+        if why:
+            self.engine.report.not_original.append({"id": self.id, "size": candidate.label, "why": why})
+
+    def _sidecars(self, folder: SafeDir, folder_path: str, base: str) -> Wait:
+        state = self.engine.state
+        row = state.item(self.id)
+        assert row is not None
+        media = row["media"] or ""
+        recorded = {f["kind"]: f for f in state.files(self.id)}
+        file_info = {"name": media, "size": row["size_label"] or "", "why_not_original": row["why"] or "",
+                     "bytes": recorded["media"]["size"] if "media" in recorded else None,
+                     "sha256": recorded["media"]["sha256"] if "media" in recorded else None}
+        sidecar = Sidecar.build(self.listed, self.details, self.engine.albums_of(self.id), self.engine.licences,
+                                file_info)
+        document = json_file(sidecar)
+        xmp = xmp_document(sidecar)
+        outputs = (("json", Layout.sidecar(base), document), ("xmp", Layout.xmp(media or base), xmp))
+        if "xmp" in recorded and recorded["xmp"]["path"] != f"{folder_path}/{outputs[1][1]}" \
+                and recorded["xmp"]["path"].startswith(folder_path + "/"):
+            folder.remove(posixpath.basename(recorded["xmp"]["path"]))  # the media file's name changed
+        writing = self.engine.files.submit(_write_sidecars, folder, outputs, media,
+                                           taken_time(sidecar["dates"]["taken"]))
+        yield [writing]
+        writing.result()
+        state.done(self.id, [(kind, f"{folder_path}/{name}", len(data), _sha256(data)) for kind, name, data in outputs])
+        self.engine.report.sidecars += 1
+
+
+def _digest(path: str) -> tuple[int, str]:
+    with open(path, "rb") as source:  # the cache is the backup's own: a plain open
+        return file_digest(source.fileno())
+
+
+def _write_sidecars(folder: SafeDir, outputs: tuple[tuple[str, str, bytes], ...], media: str,
+                    mtime: Optional[float]) -> None:
+    for _, name, data in outputs:
+        folder.write(name, data)
+    if media and mtime is not None and folder.lstat(media) is not None:
+        folder.set_mtime(media, mtime)
+
+
+def _sha256(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()

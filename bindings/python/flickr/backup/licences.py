@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: MIT
+"""`Licences`: a licence id's name and URL, from flickr.photos.licenses.getInfo (one call a run).
+
+That call names every id Flickr has, the CC 4.0 ones added in June 2025 included. When it fails
+(a server without it), the ids Flickr has had since 2012 are named from the table below and
+any other id is kept as a number, its name left empty: nothing is guessed.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .calls import Calls, as_list
+
+_KNOWN = {
+    "0": ("All Rights Reserved", ""),
+    "1": ("Attribution-NonCommercial-ShareAlike License", "https://creativecommons.org/licenses/by-nc-sa/2.0/"),
+    "2": ("Attribution-NonCommercial License", "https://creativecommons.org/licenses/by-nc/2.0/"),
+    "3": ("Attribution-NonCommercial-NoDerivs License", "https://creativecommons.org/licenses/by-nc-nd/2.0/"),
+    "4": ("Attribution License", "https://creativecommons.org/licenses/by/2.0/"),
+    "5": ("Attribution-ShareAlike License", "https://creativecommons.org/licenses/by-sa/2.0/"),
+    "6": ("Attribution-NoDerivs License", "https://creativecommons.org/licenses/by-nd/2.0/"),
+    "7": ("No known copyright restrictions", "https://www.flickr.com/commons/usage/"),
+    "8": ("United States Government Work", "http://www.usa.gov/copyright.shtml"),
+    "9": ("Public Domain Dedication (CC0)", "https://creativecommons.org/publicdomain/zero/1.0/"),
+    "10": ("Public Domain Mark", "https://creativecommons.org/publicdomain/mark/1.0/"),
+}
+
+
+class Licences:
+    def __init__(self) -> None:
+        self.table: dict[str, tuple[str, str]] = dict(_KNOWN)
+        self.source = "built in"
+
+    def load(self, calls: Calls) -> None:
+        from .. import errors
+
+        try:
+            answer = calls.call("flickr.photos.licenses.getInfo")
+        except errors.FlickrError:
+            return  # the table above stands
+        for entry in as_list(answer.get("licenses", {}).get("license")):
+            if isinstance(entry, dict) and "id" in entry:
+                self.table[str(entry["id"])] = (str(entry.get("name", "")), str(entry.get("url", "")))
+        self.source = "flickr.photos.licenses.getInfo"
+
+    def describe(self, licence_id: Any) -> dict[str, str]:
+        key = str(licence_id) if licence_id is not None else ""
+        name, url = self.table.get(key, ("", ""))
+        return {"id": key, "name": name, "url": url}
+
+    def as_dict(self) -> dict[str, dict[str, str]]:
+        return {key: {"name": name, "url": url} for key, (name, url) in self.table.items()}

@@ -1,0 +1,151 @@
+# SPDX-License-Identifier: MIT
+"""`flickr backup DIR`: a whole account (or --user's public items) into DIR; `--verify DIR`."""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import TYPE_CHECKING, Any, Optional, TextIO
+
+from .common import (EXIT_FAILURE, CLIError, add_credential_options, add_global_options, dumps_json, open_api,
+                     terminal_safe)
+
+if TYPE_CHECKING:
+    from .common import Subparsers
+
+def add_parser(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "backup", help="back up a whole account into a folder, incrementally",
+        description="Back up every photo and video of the logged-in account (or --user's public ones) into DIR "
+        "at the largest size Flickr lets the account download, with a JSON and an XMP sidecar per item, albums "
+        "as folders of links, index.json and index.html. Run it again to bring DIR up to date: only what changed "
+        "is fetched. Stopped or killed, it resumes where it was. docs/backup.md gives the layout.")
+    parser.add_argument("dir", metavar="DIR", help="the backup folder (created when missing)")
+    parser.add_argument("--verify", action="store_true",
+                        help="check every recorded file's size and SHA-256, with no API call; exit 1 if any is "
+                        "missing or changed")
+    parser.add_argument("--user", dest="account", metavar="USER",
+                        help="another account's public items: its NSID, username or photostream URL (no login needed)")
+    parser.add_argument("--info", action="store_true",
+                        help="per item: flickr.photos.getInfo, getAllContexts and people.getList (raw tags and their "
+                        "authors, place names, notes, groups, people): 3 calls an item")
+    parser.add_argument("--comments", action="store_true", help="per item: its comments (1 call an item)")
+    parser.add_argument("--exif", action="store_true", help="per item: its EXIF as Flickr reads it (1 call an item)")
+    parser.add_argument("--no-albums", dest="albums", action="store_false", help="leave albums and collections out")
+    parser.add_argument("--prune", action="store_true", help="remove the files of items deleted on Flickr "
+                        "(default: keep them, marked deleted in index.json)")
+    parser.add_argument("--quick", action="store_true", help="only what flickr.photos.recentlyUpdated reports "
+                        "since the last run (no full listing: deletions are not seen)")
+    parser.add_argument("--recheck", action="store_true",
+                        help="fetch again every item changed on Flickr and keep the new bytes if they differ (by "
+                        "default an edit of title, tags... rewrites the sidecars only: a replace made beside such an "
+                        "edit, keeping format and size, is missed)")
+    parser.add_argument("--concurrency", type=int, default=8, metavar="N", help="files fetched at once (default 8)")
+    parser.add_argument("--progress", choices=("auto", "line", "json", "none"), default="auto",
+                        help="a live line on a terminal (auto), JSON lines on stdout (json), or nothing")
+    add_credential_options(parser, login_user=False)
+    add_global_options(parser)
+    parser.set_defaults(handler=run)
+
+
+class LiveLine:
+    """items done of total, bytes, rate, ETA and API calls, redrawn in place on stderr."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.started = time.monotonic()
+        self.bytes = 0
+        self.shown = 0.0
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        kind = event["event"]
+        if kind == "item":
+            self.bytes += int(event.get("bytes") or 0)
+            if event.get("status") == "failed":
+                self._clear()
+                print(terminal_safe(f"{event['id']}: {event.get('error', '')}"), file=self.stream)
+        now = time.monotonic()
+        if kind == "end":
+            self._clear()
+            return
+        if now - self.shown < 0.2 and kind == "item" and event.get("done") != event.get("total"):
+            return
+        self.shown = now
+        line = f"calls {event.get('api_calls', 0)}"
+        if kind == "wait":
+            line = f"API budget spent: resuming at {time.strftime('%H:%M:%S', time.localtime(event['resume']))}, {line}"
+        elif kind == "listed":
+            line = f"{event['items']} items listed, {line}"
+        elif kind == "work":
+            line = f"{event['items']} items to fetch or update, {line}"
+        elif kind == "listing":
+            line = f"listing page {event['page']} of {event['pages']}, {line}"
+        elif kind == "item":
+            done, total = int(event["done"]), int(event["total"])
+            elapsed = max(now - self.started, 1e-6)
+            rate = self.bytes / elapsed
+            eta = elapsed / done * (total - done) if done else 0.0
+            line = (f"{done}/{total} items, {self.bytes / 1e6:.1f} MB, {rate / 1e6:.1f} MB/s, "
+                    f"ETA {int(eta) // 60}m{int(eta) % 60:02d}s, {line}")
+        self.stream.write("\r\x1b[K" + line)
+        self.stream.flush()
+
+    def _clear(self) -> None:
+        self.stream.write("\r\x1b[K")
+        self.stream.flush()
+
+
+def _progress(mode: str) -> Optional[Any]:
+    if mode == "json":
+        return lambda event: print(dumps_json(event), flush=True)
+    if mode == "line" or (mode == "auto" and sys.stderr.isatty()):
+        return LiveLine(sys.stderr)
+    return None
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from ..backup import BackupLocked, verify
+
+    try:
+        result = verify(args.dir)
+    except (FileNotFoundError, BackupLocked) as error:
+        raise CLIError(str(error), EXIT_FAILURE) from None
+    for path in result["missing"]:
+        print(terminal_safe(f"missing: {path}"), file=sys.stderr)
+    for path in result["changed"]:
+        print(terminal_safe(f"changed: {path}"), file=sys.stderr)
+    if args.progress == "json":
+        print(dumps_json({"event": "verified", **result}), flush=True)
+    verdict = "all match" if result["ok"] else f"{len(result['missing'])} missing, {len(result['changed'])} changed"
+    print(terminal_safe(f"checked {result['checked']} files ({result['bytes'] / 1e6:.1f} MB) in {args.dir}: {verdict}"),
+          file=sys.stderr)
+    return 0 if result["ok"] else EXIT_FAILURE
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.verify:
+        return _verify(args)
+    from ..backup import Backup, BackupLocked, PlantedLink
+
+    if not 1 <= args.concurrency <= 64:
+        raise CLIError("--concurrency takes 1 to 64")
+    with open_api(args) as api:
+        backup = Backup(api, args.dir, user=args.account, concurrency=args.concurrency, info=args.info,
+                        budget=0, recheck=args.recheck,  # the client's budget: --budget, default 3600
+                        comments=args.comments, exif=args.exif, albums=args.albums, prune=args.prune, quick=args.quick)
+        try:
+            report = backup.run(progress=_progress(args.progress))
+        except (BackupLocked, PlantedLink) as error:
+            raise CLIError(str(error), EXIT_FAILURE) from None
+        except OSError as error:  # DIR itself: not a folder, not writable, a full disk...
+            raise CLIError(f"{error.filename or args.dir}: {error.strerror or error}", EXIT_FAILURE) from None
+        except KeyboardInterrupt:
+            print("flickr: interrupted; what was finished is kept: run the same command again to resume",
+                  file=sys.stderr)
+            raise
+    for failure in report.failed:
+        print(terminal_safe(f"failed: {failure['id']} ({failure['title']}): {failure['error']}"), file=sys.stderr)
+    for note in report.notes:
+        print(terminal_safe(f"note: {note}"), file=sys.stderr)
+    print(terminal_safe(f"backup of {report.user} in {args.dir}: {report.summary()}"), file=sys.stderr)
+    return 0 if report.ok else EXIT_FAILURE

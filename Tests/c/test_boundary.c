@@ -549,6 +549,79 @@ static void test_pages(void) {
     flickr_context_free(ctx);
 }
 
+/* Harvests (flickr_harvest_*). */
+static void test_harvest(void) {
+    flickr_context *ctx = offline_context("secret"), *dead = freed_context();
+    flickr_harvest *harvest = (flickr_harvest *)0x1, *live = NULL;
+    const flickr_value *item = (const flickr_value *)0x1;
+    const char *odd[] = {"shard", NULL, NULL};
+    const char *unknown[] = {"colour", "red", NULL};
+    const char *directory[] = {"checkpoint", "/", NULL};
+    char *json = (char *)0x1;
+    size_t i;
+
+    BOUNDARY(flickr_harvest_new)
+    CHECK_FAILS(flickr_harvest_new(NULL, ctx, "flickr.photos.search", NULL, NULL), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_harvest_new(&harvest, NULL, "flickr.photos.search", NULL, NULL), FLICKR_EINVAL);
+    CHECK(harvest == NULL);
+    CHECK_FAILS(flickr_harvest_new(&harvest, dead, "flickr.photos.search", NULL, NULL), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_harvest_new(&harvest, ctx, NULL, NULL, NULL), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_harvest_new(&harvest, ctx, "flickr.photos.search", NULL, odd), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_harvest_new(&harvest, ctx, "flickr.photos.search", NULL, unknown), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_harvest_new(&harvest, ctx, "flickr.photos.search", NULL, directory), FLICKR_EIO);
+    for (i = 0; i < N_BAD; i++) {
+        const char *bad_option[] = {"checkpoint", bad_utf8[i], NULL};
+        CHECK_FAILS(flickr_harvest_new(&harvest, ctx, bad_utf8[i], NULL, NULL), FLICKR_EINVAL);
+        CHECK_FAILS(flickr_harvest_new(&harvest, ctx, "flickr.photos.search", NULL, bad_option), FLICKR_EINVAL);
+    }
+    CHECK(harvest == NULL);
+    CHECK_EQ_INT(flickr_harvest_new(&live, ctx, "flickr.photos.search", NULL, NULL), FLICKR_OK);
+
+    BOUNDARY(flickr_harvest_next)
+    CHECK_FAILS(flickr_harvest_next(NULL, live), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_harvest_next(&item, NULL), FLICKR_EINVAL);
+    CHECK(item == NULL);
+    CHECK_FAILS(flickr_harvest_next(&item, live), FLICKR_ENETWORK); /* nothing listens on port 9 */
+
+    BOUNDARY(flickr_harvest_report)
+    CHECK_FAILS(flickr_harvest_report(NULL, live), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_harvest_report(&json, NULL), FLICKR_EINVAL);
+    CHECK(json == NULL);
+    CHECK_EQ_INT(flickr_harvest_report(&json, live), FLICKR_OK);
+    CHECK(json != NULL && strstr(json, "\"items\":0") != NULL);
+    flickr_free(json);
+
+    BOUNDARY(flickr_harvest_save)
+    CHECK_FAILS(flickr_harvest_save(NULL), FLICKR_EINVAL);
+    CHECK_EQ_INT(flickr_harvest_save(live), FLICKR_OK); /* no checkpoint option: nothing to write */
+
+    BOUNDARY(flickr_harvest_set_extra)
+    CHECK_FAILS(flickr_harvest_set_extra(NULL, "{}"), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_harvest_set_extra(live, NULL), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_harvest_set_extra(live, "[1]"), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_harvest_set_extra(live, "{\"a\":1.5}"), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_harvest_set_extra(live, "{\"a\":"), FLICKR_EINVAL);
+    for (i = 0; i < N_BAD; i++) CHECK_FAILS(flickr_harvest_set_extra(live, bad_utf8[i]), FLICKR_EINVAL);
+    CHECK_EQ_INT(flickr_harvest_set_extra(live, "{\"output_bytes\": 12, \"s\": \"\\u00e9\"}"), FLICKR_OK);
+
+    BOUNDARY(flickr_harvest_extra)
+    json = (char *)0x1;
+    CHECK_FAILS(flickr_harvest_extra(NULL, live), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_harvest_extra(&json, NULL), FLICKR_EINVAL);
+    CHECK(json == NULL);
+    CHECK_EQ_INT(flickr_harvest_extra(&json, live), FLICKR_OK);
+    CHECK_EQ_STR(json, "{\"output_bytes\":12,\"s\":\"\u00e9\"}");
+    flickr_free(json);
+
+    BOUNDARY(flickr_harvest_free)
+    flickr_harvest_free(NULL);
+    flickr_harvest_free(live);
+    flickr_harvest_free(live); /* a second free is ignored */
+    CHECK_FAILS(flickr_harvest_next(&item, live), FLICKR_EINVAL);
+    CHECK_FAILS(flickr_harvest_save(live), FLICKR_EINVAL);
+    flickr_context_free(ctx);
+}
+
 /* ---- response.h ---- */
 
 static void test_response(void) {
@@ -1134,6 +1207,7 @@ int main(void) {
     test_client();
     test_methods();
     test_pages();
+    test_harvest();
     test_response();
     test_auth();
     test_upload();

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Runs a test program against a fresh sandbox: starts `python -m flickr_sandbox
---port 0` (with --tls for `--tls`) through flickr_sandbox.launch, passes its URL and
+--port 0` (with --tls for `--tls`, --seed-photos N for `--seed-photos N`) through flickr_sandbox.launch, passes its URL and
 credentials to the program in FLICKR_SANDBOX_* environment variables (and in the
 FLICKR_* ones the examples and the CLI read), and stops the sandbox afterwards.
 
-usage: with_sandbox.py [--tls] PROGRAM [ARGS...]
+usage: with_sandbox.py [--tls] [--seed-photos N] PROGRAM [ARGS...]
 """
 import os
 import pathlib
@@ -16,12 +16,14 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "sandbox"))
 from flickr_sandbox import SandboxProcess, SandboxStartError  # noqa: E402
 
 args = sys.argv[1:]
-tls = args[:1] == ["--tls"]
-if tls:
-    args = args[1:]
+options = []
+while args[:1] in (["--tls"], ["--seed-photos"]):
+    taken = 1 if args[0] == "--tls" else 2
+    options += args[:taken]
+    args = args[taken:]
 
 try:
-    sandbox = SandboxProcess(*(["--tls"] if tls else []))
+    sandbox = SandboxProcess(*options)
 except SandboxStartError as err:
     sys.exit(f"the sandbox did not start: {err}")
 with sandbox:

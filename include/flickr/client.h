@@ -218,6 +218,113 @@ FLICKR_API int64_t flickr_pages_total(flickr_pages *pages);
  */
 FLICKR_API void flickr_pages_free(flickr_pages *pages);
 
+/** @brief An opaque harvest: every result of a search past Flickr's cap; release with flickr_harvest_free(). */
+typedef struct flickr_harvest flickr_harvest;
+
+/**
+ * @brief Start a harvest: every item a search-like method matches, each once, past the 4,000
+ *        results Flickr serves for one query of flickr.photos.search.
+ *
+ * Nothing is fetched yet. flickr_harvest_next() asks page 1 of a date slice and reads its total:
+ * over 4,000, the slice is cut by time (into as many parts as would each hold 3,000 were its
+ * items spread evenly), down to a minimum slice, below which it is asked once per licence
+ * (flickr.photos.licenses.getInfo, or the caller's own `license` list); a slice within the cap is
+ * paged through at 500 a page. Slices never overlap and ids are remembered besides, so each item
+ * is given once. A licence slice still over the cap is paged to the cap and listed in the report.
+ * Every value from the server is checked (total, pages, ids: FLICKR_EPARSE, never trusted).
+ * docs/harvest.md has the details and the checkpoint's form, which the Python binding shares.
+ *
+ * @param[out] out receives the harvest; release it with flickr_harvest_free(). NULL on failure.
+ * @param ctx      the context (kept alive by the harvest); its budget (FLICKR_OPT_BUDGET_PER_HOUR)
+ *                 is what shards in separate processes share.
+ * @param method   a search-like method (flickr.photos.search).
+ * @param params   as for flickr_call(); copied. min_upload_date / max_upload_date (or the taken
+ *                 ones with dates=taken) bound the range, in unix seconds (default 2004-01-01,
+ *                 taken 1800-01-01, to a day past now); page and per_page are the harvest's own.
+ * @param options  NULL, or a NULL-terminated array of name, value pairs: "dates" ("upload", the
+ *                 default, or "taken"); "min_slice" (seconds, default "60"); "shard" ("K/N": the
+ *                 K-th of N shards, for N processes; the range is cut in 8N parts dealt in turn);
+ *                 "checkpoint" (a file path: the state is saved there after each page the caller
+ *                 has taken in full, written to a new temporary name and renamed; an existing
+ *                 checkpoint of the same harvest is continued from).
+ * @return FLICKR_OK; FLICKR_EINVAL for a bad argument or option, a checkpoint that is not one or
+ *         is another harvest's; FLICKR_EIO when the checkpoint cannot be read.
+ * @note Added in 0.5.0. Thread-safe; the harvest itself is used by one thread at a time.
+ */
+FLICKR_API int flickr_harvest_new(flickr_harvest **out, flickr_context *ctx, const char *method,
+                                  const char *const *params, const char *const *options);
+
+/**
+ * @brief The next item of the harvest, making the calls it needs.
+ * @param[out] item_out receives the item, or NULL when the harvest is over; borrowed: valid until
+ *                      the next flickr_harvest_next() or flickr_harvest_free() on this harvest.
+ * @param harvest       the harvest.
+ * @return FLICKR_OK (also at the end), a call's error (the harvest may be continued: the same
+ *         page is asked again), FLICKR_EPARSE for an answer whose total, pages or ids are not
+ *         numbers, or FLICKR_EIO when the checkpoint cannot be written.
+ * @note Added in 0.5.0. One thread at a time per harvest.
+ */
+FLICKR_API int flickr_harvest_next(const flickr_value **item_out, flickr_harvest *harvest);
+
+/**
+ * @brief The harvest's completeness report so far, as JSON.
+ *
+ * `{"items", "matched", "missing", "duplicates", "calls", "slices_done", "slices_pending",
+ * "finished", "complete", "over_cap": [{"min", "max", "from", "to", "license", "total"}]}`:
+ * items given out; the sum of the totals of the slices paged through; what they did not give
+ * (matched - items); slices still over the cap at the minimum size, split by licence. A resumed
+ * harvest's counts include the runs before it.
+ *
+ * @param[out] out receives a new string; free it with flickr_free(). NULL on failure.
+ * @param harvest  the harvest.
+ * @return FLICKR_OK or FLICKR_EINVAL.
+ * @note Added in 0.5.0. One thread at a time per harvest.
+ */
+FLICKR_API int flickr_harvest_report(char **out, flickr_harvest *harvest);
+
+/**
+ * @brief Write the harvest's checkpoint now (it is also written after each page taken in full
+ *        and at the end); nothing when the harvest has no "checkpoint" option.
+ * @param harvest the harvest.
+ * @return FLICKR_OK, FLICKR_EINVAL, or FLICKR_EIO.
+ * @note Added in 0.5.0. One thread at a time per harvest.
+ */
+FLICKR_API int flickr_harvest_save(flickr_harvest *harvest);
+
+/**
+ * @brief Keep the caller's own JSON object in the checkpoint, written with the next save.
+ *
+ * For a program's progress that must match the harvest's: a program writing each item to a file
+ * sets {"output_bytes": N} after each item it has written and flushed, so the checkpoint saved
+ * when flickr_harvest_next() begins a page records the file's size at the end of the last page,
+ * and a resumed run cuts the file back to it (the Python CLI does so: every item once).
+ *
+ * @param harvest the harvest.
+ * @param json    a JSON object (whole numbers, strings, true, false, null, arrays, objects; up to
+ *                1 MiB); copied.
+ * @return FLICKR_OK, or FLICKR_EINVAL when json is NULL, not UTF-8 or not such an object.
+ * @note Added in 0.5.0. One thread at a time per harvest.
+ */
+FLICKR_API int flickr_harvest_set_extra(flickr_harvest *harvest, const char *json);
+
+/**
+ * @brief The caller's JSON object kept in the checkpoint: the last flickr_harvest_set_extra(),
+ *        else the one of the checkpoint the harvest continued from, else "{}".
+ * @param[out] out receives a new string; free it with flickr_free(). NULL on failure.
+ * @param harvest  the harvest.
+ * @return FLICKR_OK or FLICKR_EINVAL.
+ * @note Added in 0.5.0. One thread at a time per harvest.
+ */
+FLICKR_API int flickr_harvest_extra(char **out, flickr_harvest *harvest);
+
+/**
+ * @brief Release a harvest and the page it holds (the checkpoint is not written: see
+ *        flickr_harvest_save()).
+ * @param harvest the harvest; if NULL, nothing happens.
+ * @note Added in 0.5.0.
+ */
+FLICKR_API void flickr_harvest_free(flickr_harvest *harvest);
+
 FLICKR_END_DECLS
 
 #endif /* FLICKR_CLIENT_H */

@@ -112,6 +112,23 @@ def test_search_returns_at_most_4000_results_and_repeats_past_them(seeded):
     assert len(set(streamed)) == ITEMS + 100
 
 
+def test_search_by_licence_takes_a_comma_separated_list(seeded):
+    client = Client(seeded)
+
+    def total(**args: str) -> int:
+        root = client.rest("flickr.photos.search", auth="oauth", user_id=C.USER_NSID, per_page=1, **args).ok()
+        return int(root.find("photos").get("total"))
+
+    counts = {n: seeded.store.row("SELECT COUNT(*) AS n FROM photos WHERE owner=? AND license=?",
+                                  (C.USER_NSID, n))["n"] for n in range(17)}
+    print("items per licence:", counts)
+    assert counts[0] > 0 and counts[4] > 0
+    assert total(license="0") == counts[0]
+    assert total(license="4,0") == counts[0] + counts[4]
+    assert total(license="x, 4") == counts[4]  # a part that is no number is ignored
+    assert total(license="") == total() == sum(counts.values())
+
+
 def test_a_seeded_original_is_served_in_milliseconds(seeded):
     client = Client(seeded)
     photo = seeded.store.one("SELECT * FROM photos WHERE id >= ? AND media = 'photo' AND license != 0"

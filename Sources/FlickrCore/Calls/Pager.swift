@@ -128,6 +128,14 @@ package final class Pager: @unchecked Sendable {
             guard let container = root.lookup(path: containerPath), container.kind == .object else { return nil }
             return (container, container.member(String(itemPath[itemPath.count - 1])))
         }
+        return Pager.pagedList(in: root)
+    }
+
+    /// The list inside the first child of `root` with page attributes (photos.photo...), and that
+    /// child; the list is nil for an empty page. Shared with the harvest.
+    static func pagedList(in root: UnsafePointer<ValueNode>)
+        -> (container: UnsafePointer<ValueNode>, items: UnsafePointer<ValueNode>?)?
+    {
         for index in 0..<root.count {
             guard let candidate = root.element(at: index), candidate.kind == .object,
                 candidate.member("page") != nil, candidate.member("pages") != nil || candidate.member("total") != nil

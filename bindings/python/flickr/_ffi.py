@@ -48,6 +48,10 @@ class PagesRef(Structure):
     """Opaque `flickr_pages`."""
 
 
+class HarvestRef(Structure):
+    """Opaque `flickr_harvest`."""
+
+
 class ErrorRecord(Structure):
     _fields_ = [
         ("code", c_int),
@@ -77,6 +81,7 @@ Params = POINTER(c_char_p)
 
 UploadSourcePtr = POINTER(UploadSourceRef)
 PagesPtr = POINTER(PagesRef)
+HarvestPtr = POINTER(HarvestRef)
 
 #: int (*)(int64_t sent, int64_t total, void *userdata); non-zero aborts
 ProgressCallback = CFUNCTYPE(c_int, c_int64, c_int64, c_void_p)
@@ -123,6 +128,13 @@ _SIGNATURES = {
     "flickr_pages_next": (_STATUS, [POINTER(ValuePtr), PagesPtr]),
     "flickr_pages_total": (c_int64, [PagesPtr]),
     "flickr_pages_free": (None, [PagesPtr]),
+    "flickr_harvest_new": (_STATUS, [POINTER(HarvestPtr), ContextPtr, c_char_p, Params, Params]),
+    "flickr_harvest_next": (_STATUS, [POINTER(ValuePtr), HarvestPtr]),
+    "flickr_harvest_report": (_STATUS, [POINTER(c_void_p), HarvestPtr]),
+    "flickr_harvest_save": (_STATUS, [HarvestPtr]),
+    "flickr_harvest_set_extra": (_STATUS, [HarvestPtr, c_char_p]),
+    "flickr_harvest_extra": (_STATUS, [POINTER(c_void_p), HarvestPtr]),
+    "flickr_harvest_free": (None, [HarvestPtr]),
     "flickr_request_wait": (c_int, [RequestPtr]),
     "flickr_request_cancel": (None, [RequestPtr]),
     "flickr_request_free": (None, [RequestPtr]),
@@ -269,6 +281,14 @@ class Pages(Owned):
     free_function = "flickr_pages_free"
 
 
+class HarvestHandle(Owned):
+    """A `flickr_harvest` (the C harvest; `Flickr.harvest` is the binding's own, docs/harvest.md)."""
+
+    __slots__ = ()
+    pointer_type = HarvestPtr
+    free_function = "flickr_harvest_free"
+
+
 class UploadSource(Owned):
     """A `flickr_upload_source`: what an upload reads its body from."""
 
@@ -368,7 +388,8 @@ def _declare(library: ctypes.CDLL) -> None:
 # Functions that may wait on the network, a back-off or a rate limit: a Ctrl-C on the main thread
 # stops them within about 0.1 s (see _interrupt.py).
 _BLOCKING = frozenset(name for name in _SIGNATURES if name in {
-    "flickr_call", "flickr_call_discard", "flickr_pages_new", "flickr_pages_next", "flickr_photo_fetch",
+    "flickr_call", "flickr_call_discard", "flickr_pages_new", "flickr_pages_next", "flickr_harvest_next",
+    "flickr_photo_fetch",
     "flickr_upload", "flickr_replace", "flickr_upload_file", "flickr_replace_file", "flickr_upload_buffer",
     "flickr_replace_buffer", "flickr_upload_stream", "flickr_replace_stream", "flickr_upload_wait_ticket",
     "flickr_oauth_request_token", "flickr_oauth_access_token", "flickr_oauth_check_token",

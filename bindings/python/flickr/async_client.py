@@ -18,6 +18,8 @@ from typing import Any, AsyncIterator, Optional
 from . import _ffi, _response, errors
 from . import upload as _upload  # the module: `upload` is a method name in the class
 from .upload import Progress, Source
+from ._threaded_iter import in_executor
+from ._harvest.async_harvest import AsyncHarvest
 from .api import AsyncMethods
 from .client import POST, Flickr, OptionValue, RequestFuture, _on_done, _start_async, _verb
 
@@ -31,7 +33,6 @@ SYNC_ONLY = {
     "authenticate_via_browser": "waits for a browser; run it on `aapi.sync` (or in an executor) before",
 }
 
-_END = object()  # what next() gives at the end of a walk
 
 
 class _LoopProgress:
@@ -125,21 +126,15 @@ class AsyncFlickr(AsyncMethods):
         loop's default executor. Leaving the loop (break, an exception, a cancelled task) ends
         the walk; a page being fetched then is finished on its thread and dropped.
         """
-        loop = asyncio.get_running_loop()
-        pages = self._flickr.walk(method, item_path=item_path, **params)
-        step: Optional[asyncio.Future[Any]] = None
-        try:
-            while True:
-                step = loop.run_in_executor(None, next, pages, _END)
-                item = await step
-                if item is _END:
-                    return
-                yield item
-        finally:
-            if step is not None and not step.done():  # its thread is still inside the generator
-                step.add_done_callback(lambda _: pages.close())
-            else:
-                pages.close()
+        async for item in in_executor(self._flickr.walk(method, item_path=item_path, **params)):
+            yield item
+
+    def harvest(self, method: str, *, dates: str = "upload", min_slice: int = 60, checkpoint: str | None = None,
+                shard: tuple[int, int] = (1, 1), **params: Any) -> AsyncHarvest:
+        """As :meth:`Flickr.harvest`: ``async for item in aapi.harvest(...)``, its ``.report`` as
+        the blocking one's. Each step runs the blocking harvest on the loop's default executor."""
+        return AsyncHarvest(self._flickr.harvest(method, dates=dates, min_slice=min_slice, checkpoint=checkpoint,
+                                                 shard=shard, **params))
 
     # -- uploads (the library's asynchronous uploads) --------------------
 

@@ -20,6 +20,7 @@ from . import _ffi, _interrupt, _response, errors
 # Option keywords (STRING_OPTIONS, NUMBER_OPTIONS) are the C option names without FLICKR_OPT_, in
 # lower case, generated from include/flickr/context.h by scripts/gen-header-tables.py.
 from ._header import NUMBER_OPTIONS as NUMBER_OPTIONS, STRING_OPTIONS as STRING_OPTIONS
+from ._harvest import Harvest
 from .api import Methods
 from .upload import Progress, Source
 
@@ -581,6 +582,20 @@ class Flickr(Methods):
                 if not item:
                     return
                 yield _response.value_json(item)
+
+    def harvest(self, method: str, *, dates: str = "upload", min_slice: int = 60, checkpoint: str | None = None,
+                shard: tuple[int, int] = (1, 1), **params: Any) -> Harvest:
+        """Every item a search-like method matches, each once, past Flickr's 4,000-result cap.
+
+        An iterator of dicts, as :meth:`walk`, that slices the query by date (``dates``: "upload" or
+        "taken"; the caller's ``min_/max_..._date`` bound it, in unix seconds) and below
+        ``min_slice`` seconds by licence. With ``checkpoint`` (a file path) it saves its state after
+        each page taken in full and continues from an existing checkpoint of the same query;
+        ``shard=(k, n)`` takes the k-th of n parts, for n processes. ``.report`` tells its
+        completeness. See docs/harvest.md.
+        """
+        return Harvest(self._live(), method, dates=dates, min_slice=min_slice, checkpoint=checkpoint, shard=shard,
+                       **params)
 
     # -- uploads --------------------------------------------------------
 

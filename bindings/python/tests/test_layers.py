@@ -27,10 +27,11 @@ SANDBOX_IMPORTER = "flickr.cli.sandbox"
 #: layer's own imports acyclic); docs/python.md says why each module sits where it does.
 LAYERS = [
     {"flickr.errors", "flickr.values", "flickr.tokens", "flickr._interrupt", "flickr._files",
-     "flickr._version", "flickr._header"},
+     "flickr._version", "flickr._header", "flickr._threaded_iter"},
     {"flickr._ffi"},
     {"flickr._response"},
-    {"flickr.api", "flickr.client", "flickr.async_client", "flickr.urls", "flickr.upload", "flickr._oauth_steps"},
+    {"flickr.api", "flickr.client", "flickr.async_client", "flickr.urls", "flickr.upload", "flickr._oauth_steps",
+     "flickr._harvest", "flickr._harvest.harvester", "flickr._harvest.report", "flickr._harvest.async_harvest"},
     {"flickr._login", "flickr._loopback", "flickr.oauth", "flickr.backup"},  # and every flickr.backup.* module
     {"flickr"},
     {"flickr.cli", "flickr.__main__"},  # and every flickr.cli.* module

@@ -71,6 +71,16 @@ def date_criteria(call: Call, where: list[str], args: list[object]) -> None:
                 args.append(value)
 
 
+def license_criteria(call: Call, where: list[str], args: list[object]) -> None:
+    """Add ``license``: comma-separated licence ids, any of them (Flickr: "Multiple licenses may
+    be comma-separated"); a part that is no number is ignored, as Flickr ignores a bad value."""
+    ids = [int(part) for part in call.arg("license").split(",") if part.strip().isascii() and part.strip().isdigit()
+           and len(part.strip()) < 10]
+    if ids:
+        where.append(f"p.license IN ({','.join('?' * len(ids))})")
+        args.extend(ids)
+
+
 def photo_list(call: Call, where: list[str], args: list[object], order: str,
                default_per_page: int = 100, cap: int | None = None) -> list[Node]:
     """``<photos page pages perpage total>`` of the rows matching ``where``, one page of them.

@@ -15,7 +15,8 @@ from ..errors import ApiError
 from ..pictures import forget
 from ..seed import is_machine_tag, normalize_tag
 from ..store import Store
-from .criteria import NEWEST_FIRST, SEARCH_CAP, date_criteria, machine_tag_criteria, photo_list, resolve_user
+from .criteria import (NEWEST_FIRST, SEARCH_CAP, date_criteria, license_criteria, machine_tag_criteria, photo_list,
+                       resolve_user)
 from .photo_social import count_comments, has_people, is_favorite, notes_node
 from .photolist import SIZES, can_see, column, fmt_coord, size_dims, size_url
 from .registry import Call, method, photo_not_found
@@ -75,6 +76,7 @@ def search(call: Call) -> list[Node]:
     if call.arg("has_geo") == "1":
         where.append("p.latitude IS NOT NULL")
     date_criteria(call, where, args)
+    license_criteria(call, where, args)
     media = call.arg("media", "all")
     if media in ("photos", "videos"):
         where.append("p.media = ?")

@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: MIT
+"""A blocking iterator (a walk, a harvest) as an asynchronous one: each step runs on the event
+loop's default executor. Leaving the loop (break, an exception, a cancelled task) closes the
+iterator; a step still running then is finished on its thread and dropped."""
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from typing import Any, Optional, TypeVar
+
+T = TypeVar("T")
+_END = object()  # what next() gives at the end
+
+
+async def in_executor(items: Iterator[T]) -> AsyncIterator[T]:
+    loop = asyncio.get_running_loop()
+    step: Optional[asyncio.Future[Any]] = None
+    try:
+        while True:
+            step = loop.run_in_executor(None, next, items, _END)
+            item = await step
+            if item is _END:
+                return
+            yield item
+    finally:
+        if step is not None and not step.done():  # its thread is still inside the generator
+            step.add_done_callback(lambda _: _close(items))
+        else:
+            _close(items)
+
+
+def _close(items: Iterator[Any]) -> None:
+    close = getattr(items, "close", None)
+    if close is not None:
+        close()

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 """img2dataset (from PyPI: requirements-img2dataset.txt) downloads a harvest's CSV from the sandbox
 with its multiprocessing distributor: every row's image is written, with its caption and licence.
-Skipped, saying so, where img2dataset is not installed (it is no test requirement: numpy, opencv,
-pyarrow...)."""
+img2dataset lives in a venv of its own (build/img2dataset-venv, FLICKR_IMG2DATASET_VENV to put it
+elsewhere), made or reused by scripts/venv.sh: it pulls numpy, opencv, pyarrow... which the
+project's venv does not hold."""
 import csv
 import json
 import os
@@ -14,12 +15,22 @@ import pytest
 
 from libtest import cli_env, run_cli
 
-IMG2DATASET = pathlib.Path(sys.executable).parent / "img2dataset"
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+REQUIREMENTS = ROOT / "bindings" / "python" / "requirements-img2dataset.txt"
 
 
-@pytest.mark.skipif(not IMG2DATASET.exists(), reason="img2dataset not installed: "
-                    "scripts/venv.sh bindings/python/requirements-img2dataset.txt")
+def img2dataset() -> pathlib.Path:
+    """The img2dataset command of its own venv, made (or reused while the requirements file is
+    unchanged) by scripts/venv.sh."""
+    venv = os.environ.get("FLICKR_IMG2DATASET_VENV", str(ROOT / "build" / "img2dataset-venv"))
+    done = subprocess.run([str(ROOT / "scripts" / "venv.sh"), str(REQUIREMENTS)], env=dict(os.environ, FLICKR_VENV=venv),
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, f"scripts/venv.sh {REQUIREMENTS} failed:\n{done.stderr[-4000:]}"
+    return pathlib.Path(done.stdout.strip().splitlines()[-1]) / "bin" / "img2dataset"
+
+
 def test_img2dataset_downloads_a_harvest(sandbox, tmp_path):
+    command = img2dataset()
     urls = tmp_path / "urls.csv"
     done = run_cli(sandbox, "harvest", "flickr.photos.search", "user_id=me", "--format", "img2dataset",
                    "--size", "q", "-o", str(urls))
@@ -28,7 +39,7 @@ def test_img2dataset_downloads_a_harvest(sandbox, tmp_path):
         rows = {row["id"]: row for row in csv.DictReader(source)}
     out = tmp_path / "dataset"
     env = dict(cli_env(sandbox), NO_ALBUMENTATIONS_UPDATE="1", WANDB_MODE="disabled")
-    ran = subprocess.run([str(IMG2DATASET), "--url_list", str(urls), "--input_format", "csv", "--url_col", "url",
+    ran = subprocess.run([str(command), "--url_list", str(urls), "--input_format", "csv", "--url_col", "url",
                           "--caption_col", "caption", "--save_additional_columns", '["id","license","license_name"]',
                           "--output_format", "files", "--output_folder", str(out), "--image_size", "64",
                           "--distributor", "multiprocessing", "--processes_count", "2", "--thread_count", "4",

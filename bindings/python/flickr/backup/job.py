@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Generator, Optional
 from .. import errors
 from .layout import Layout, extension
 from .listing import unavailable
-from .safedir import SafeDir, file_digest
+from .safedir import SafeDir, digest_of_fd
 from .sidecar import Sidecar, json_file
 from .sizes import Candidate, Sizes
 from .xmp import xmp_document
@@ -212,7 +212,7 @@ class ItemJob:
 
 def _digest(path: str) -> tuple[int, str]:
     with open(path, "rb") as source:  # the cache is the backup's own: a plain open
-        return file_digest(source.fileno())
+        return digest_of_fd(source.fileno())
 
 
 def _write_sidecars(folder: SafeDir, outputs: tuple[tuple[str, str, bytes], ...], media: str,

@@ -162,7 +162,7 @@ class SafeDir:
         with os.fdopen(fd, "rb") as file:
             if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
                 return None
-            return file_digest(file.fileno())
+            return digest_of_fd(file.fileno())
 
     def lstat(self, name: str) -> Optional[os.stat_result]:
         try:
@@ -202,7 +202,7 @@ class SafeDir:
             pass
 
 
-def file_digest(fd: int) -> tuple[int, str]:
+def digest_of_fd(fd: int) -> tuple[int, str]:
     """(size, sha256 hex) of the open file `fd`, read from its start."""
     hasher, size = hashlib.sha256(), 0
     os.lseek(fd, 0, os.SEEK_SET)

@@ -17,7 +17,7 @@ import time
 import pytest
 
 import flickr
-from libtest import PYTHONPATH, run_cli
+from libtest import PYTHONPATH, run_cli, running_sandbox
 
 API_KEY, SECRET = "budget-test-key", "budget-test-secret"
 OK = b'<?xml version="1.0" encoding="utf-8" ?>\n<rsp stat="ok"><method>flickr.test.echo</method></rsp>\n'
@@ -87,7 +87,8 @@ def cache(tmp_path, library_path, monkeypatch):
 CLIENT = """
 import sys, time, flickr
 url, per_hour, calls, timeout_ms = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-api = flickr.Flickr("%s", "%s", base_url=url, budget_per_hour=per_hour, timeout_ms=timeout_ms, max_retries=0)
+key, secret = sys.argv[5], sys.argv[6]
+api = flickr.Flickr(key, secret, base_url=url, budget_per_hour=per_hour, timeout_ms=timeout_ms, max_retries=0)
 def one(announce=False):
     start = time.monotonic()
     try:
@@ -103,12 +104,13 @@ print(*[one() for _ in range(calls)], sep="|", flush=True)
 command = sys.stdin.readline().strip()
 if command in ("go", "announce"):
     print(one(announce=command == "announce"), flush=True)
-""" % (API_KEY, SECRET)
+"""
 
 
-def start_client(url: str, per_hour: int, calls: int, timeout_ms: int = 2000) -> subprocess.Popen:
+def start_client(url: str, per_hour: int, calls: int, timeout_ms: int = 2000,
+                 key: tuple[str, str] = (API_KEY, SECRET)) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=PYTHONPATH)
-    return subprocess.Popen([sys.executable, "-c", CLIENT, url, str(per_hour), str(calls), str(timeout_ms)],
+    return subprocess.Popen([sys.executable, "-c", CLIENT, url, str(per_hour), str(calls), str(timeout_ms), *key],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=env)
 
@@ -139,6 +141,33 @@ def test_eight_processes_share_one_budget(server, cache):
     assert os.path.exists(budget_file(cache))
     assert os.stat(os.path.dirname(budget_file(cache))).st_mode & 0o777 == 0o700
     assert API_KEY.encode() not in open(budget_file(cache), "rb").read()
+
+
+def test_eight_processes_never_meet_the_sandboxs_hourly_limit(cache):
+    """The same against the sandbox enforcing Flickr's hourly limit per key (--budget-per-hour 24,
+    Flickr's 429 past it): 8 processes sharing a library budget of 24 make their 24 calls, none
+    refused, and their 25th waits in the library, never reaching the sandbox; a context without
+    the budget then meets the sandbox's 429, so the sandbox did count all 24."""
+    per_hour, processes, calls = 24, 8, 3
+    with running_sandbox("--budget-per-hour", str(per_hour)) as sandbox:
+        key = (sandbox.settings.api_key, sandbox.settings.api_secret)
+        clients = [start_client(sandbox.url, per_hour, calls, key=key) for _ in range(processes)]
+        first = [client.stdout.readline().strip() for client in clients]
+        for client in clients:
+            client.stdin.write("go\n")
+            client.stdin.flush()
+        extra = [client.stdout.readline().strip() for client in clients]
+        for client in clients:
+            client.communicate(timeout=30)
+        unbudgeted = flickr.Flickr(*key, base_url=sandbox.url, max_retries=0)
+        with pytest.raises(flickr.HTTPError) as refused:
+            unbudgeted.call("flickr.test.echo")
+        unbudgeted.close()
+    print(f"{processes} processes, library budget {per_hour}, sandbox limit {per_hour}: {first[:1]}..., "
+          f"then {extra[:1]}...; without the budget: {refused.value}")
+    assert first == ["ok|ok|ok"] * processes  # the sandbox refused none of the 24
+    assert all(outcome.startswith("over ") for outcome in extra), extra
+    assert "429" in str(refused.value)
 
 
 HOLDER = """

@@ -13,9 +13,15 @@ struct RawStack<Element: BitwiseCopyable> {
     /// The first allocation's size: a mapper's stacks start near a small answer's needs, so that
     /// one allocation usually serves a whole call (each doubling from 16 is a realloc and a copy).
     private let firstCapacity: Int
+    /// Whether a buffer of `PageMemory.threshold` bytes or more moves to pages of its own (the
+    /// mapper's stacks: a large answer's tree grows without copies and leaves nothing behind).
+    private let mapsLarge: Bool
+    /// `base` is mapped pages (`capacity` elements' bytes), not malloc'd.
+    private(set) var mapped = false
 
-    init(firstCapacity: Int = 16) {
+    init(firstCapacity: Int = 16, mapsLarge: Bool = false) {
         self.firstCapacity = Swift.max(1, firstCapacity)
+        self.mapsLarge = mapsLarge
     }
 
     /// Makes room for `extra` more elements.
@@ -34,8 +40,24 @@ struct RawStack<Element: BitwiseCopyable> {
             guard !o2 else { return false }
             newCapacity = doubled
         }
-        let (bytes, o3) = newCapacity.multipliedReportingOverflow(by: MemoryLayout<Element>.stride)
-        guard !o3, let raw = realloc(base, bytes) else { return false }
+        let stride = MemoryLayout<Element>.stride
+        let (bytes, o3) = newCapacity.multipliedReportingOverflow(by: stride)
+        guard !o3 else { return false }
+        let raw: UnsafeMutableRawPointer?
+        if mapped, let base {
+            raw = PageMemory.resize(base, from: capacity &* stride, to: bytes)
+        } else if mapsLarge && bytes >= PageMemory.threshold {
+            // Once, from malloc to pages: at most a threshold's bytes copied.
+            raw = PageMemory.allocate(bytes)
+            if let raw, let base {
+                raw.copyMemory(from: base, byteCount: count &* stride)
+                free(base)
+            }
+            if raw != nil { mapped = true }
+        } else {
+            raw = realloc(base, bytes)
+        }
+        guard let raw else { return false }
         base = raw.bindMemory(to: Element.self, capacity: newCapacity)
         capacity = newCapacity
         return true
@@ -53,23 +75,41 @@ struct RawStack<Element: BitwiseCopyable> {
         return true
     }
 
-    /// Shrinks the buffer to its contents and hands it over; the stack is empty afterwards.
-    mutating func take() -> UnsafeMutablePointer<Element>? {
-        guard reserve(1) else { return nil }
+    /// Shrinks the buffer to its contents and hands it over with the bytes it maps (0: malloc'd,
+    /// free it with `free`; else give it to `PageMemory.free`); the stack is empty afterwards.
+    mutating func take() -> (pointer: UnsafeMutablePointer<Element>, mappedBytes: Int)? {
+        guard reserve(1), let old = base else { return nil }
         let bytes = Swift.max(count, 1) * MemoryLayout<Element>.stride
-        if let raw = realloc(base, bytes) { base = raw.bindMemory(to: Element.self, capacity: Swift.max(count, 1)) }
-        let result = base
+        var mappedBytes = 0
+        if mapped {
+            // Shrinking in place: the pages past the contents go back now.
+            if let raw = PageMemory.resize(old, from: capacity * MemoryLayout<Element>.stride, to: bytes) {
+                base = raw.bindMemory(to: Element.self, capacity: Swift.max(count, 1))
+                mappedBytes = bytes
+            } else {
+                mappedBytes = capacity * MemoryLayout<Element>.stride
+            }
+        } else if let raw = realloc(old, bytes) {
+            base = raw.bindMemory(to: Element.self, capacity: Swift.max(count, 1))
+        }
+        let result = base.unsafelyUnwrapped
         base = nil
         count = 0
         capacity = 0
-        return result
+        mapped = false
+        return (result, mappedBytes)
     }
 
     mutating func release() {
-        free(base)
+        if mapped {
+            PageMemory.free(base.map { UnsafeMutableRawPointer($0) }, capacity * MemoryLayout<Element>.stride)
+        } else {
+            free(base)
+        }
         base = nil
         count = 0
         capacity = 0
+        mapped = false
     }
 }
 

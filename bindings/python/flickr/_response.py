@@ -34,16 +34,25 @@ def as_dict(response: Any) -> dict[str, Any]:
 
 def call_dict(context: Any, method: str, params: dict[str, Any], verb: int) -> dict[str, Any]:
     """`flickr_call` and its answer as a dict: the path of every `Flickr.call`, kept to one frame and
-    a bare response pointer (no handle object), freed here whatever happens."""
+    a bare response pointer (no handle object), freed here whatever happens.
+
+    The response (its body and tree) is freed as soon as it is rendered, before Python copies the
+    text and builds the dicts: on a large answer those copies and the response never coexist
+    (bench/NOTES.md, Change 21)."""
     lib = _ffi.lib()
     response = _ffi.ResponsePtr()
     try:
         lib.flickr_call(ctypes.byref(response), context, _ffi.encode(method, "method"), _ffi.params_array(params), verb)
-        answer: dict[str, Any] = _from_json(lib.flickr_response_json(response))  # an object, always
-        return answer
-    finally:
+        rendered = lib.flickr_response_json(response)
+        if not rendered:
+            raise _ffi.last_error()
+    except BaseException:
         if response:
             lib.flickr_response_free(response)
+        raise
+    lib.flickr_response_free(response)
+    answer: dict[str, Any] = _from_json(rendered)  # an object, always
+    return answer
 
 
 def body_text(response: _ffi.Response) -> str:

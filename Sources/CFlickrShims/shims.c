@@ -6,6 +6,9 @@
 #include "../../include/flickr/version.h"
 
 #include <expat.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,52 +77,111 @@ void flickr__pages_unmap(void *pages, size_t bytes) {
 /* expat's buffer holds the longest unfinished token (a 32 MiB comment: all of it) and grows by
  * malloc, copy and free. From glibc's heap (once a freed large block has raised its mmap
  * threshold) every size it passed through stays in the process: a second such answer cost 3x its
- * body instead of 2x (Tests/c/test_answer_memory.c). Each block carries its size and origin. */
-typedef struct {
-    size_t bytes;  /* the block's, header included */
-    size_t mapped;
-} flickr__block;
-
+ * body instead of 2x (Tests/c/test_answer_memory.c). A block of a MiB or more gets pages of its own
+ * here, listed in a small table; every other block is malloc's, and while no block is mapped
+ * (every small answer) each function is one test and a jump to malloc's own: a header on every
+ * block cost 1 k instructions a call (bench/NOTES.md, Change 21). */
 #define FLICKR__PAGES_MIN ((size_t)1 << 20)
+#define FLICKR__MAPPED_MAX 64
+
+static atomic_size_t flickr__mapped_count;  /* live entries of flickr__mapped */
+static pthread_mutex_t flickr__mapped_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    void *block;
+    size_t bytes;
+} flickr__mapped[FLICKR__MAPPED_MAX];
+
+/* Pages for a new block, listed; NULL when the table is full or no pages are left (then malloc). */
+static void *flickr__expat_map(size_t size) {
+    void *block = NULL;
+    pthread_mutex_lock(&flickr__mapped_lock);
+    for (int i = 0; i < FLICKR__MAPPED_MAX; i++) {
+        if (flickr__mapped[i].block) continue;
+        block = flickr__pages_map(size);
+        if (block) {
+            flickr__mapped[i].block = block;
+            flickr__mapped[i].bytes = size;
+            atomic_fetch_add_explicit(&flickr__mapped_count, 1, memory_order_release);
+        }
+        break;
+    }
+    pthread_mutex_unlock(&flickr__mapped_lock);
+    return block;
+}
+
+/* The table's entry for `block`, or -1 (a malloc'd block); call with the lock held. */
+static int flickr__expat_entry(const void *block) {
+    for (int i = 0; i < FLICKR__MAPPED_MAX; i++)
+        if (flickr__mapped[i].block == block) return i;
+    return -1;
+}
+
+/* The slow paths, out of line so that the fast ones are a test and a jump (no frame). */
+__attribute__((noinline)) static void *flickr__expat_malloc_large(size_t size) {
+    void *block = flickr__expat_map(size);
+    return block ? block : malloc(size);
+}
+
+/* Unmaps `block` if it is listed: 1, else 0 (a malloc'd block, or NULL). */
+__attribute__((noinline)) static int flickr__expat_unmap(void *block) {
+    int i = -1;
+    if (!block) return 0;
+    pthread_mutex_lock(&flickr__mapped_lock);
+    i = flickr__expat_entry(block);
+    if (i >= 0) {
+        munmap(block, flickr__mapped[i].bytes);
+        flickr__mapped[i].block = NULL;
+        atomic_fetch_sub_explicit(&flickr__mapped_count, 1, memory_order_release);
+    }
+    pthread_mutex_unlock(&flickr__mapped_lock);
+    return i >= 0;
+}
+
+__attribute__((noinline)) static void *flickr__expat_realloc_slow(void *block, size_t size) {
+    if (!block) return size >= FLICKR__PAGES_MIN ? flickr__expat_malloc_large(size) : malloc(size);
+    if (atomic_load_explicit(&flickr__mapped_count, memory_order_acquire) > 0) {
+        pthread_mutex_lock(&flickr__mapped_lock);
+        int i = flickr__expat_entry(block);
+        void *moved = NULL;
+        if (i >= 0) {
+            moved = flickr__pages_remap(block, flickr__mapped[i].bytes, size);
+            if (moved) {
+                flickr__mapped[i].block = moved;
+                flickr__mapped[i].bytes = size;
+            }
+        }
+        pthread_mutex_unlock(&flickr__mapped_lock);
+        if (i >= 0) return moved;
+    }
+    if (size >= FLICKR__PAGES_MIN) {
+        void *moved = flickr__expat_map(size);
+        if (moved) {
+            size_t old = malloc_usable_size(block);
+            memcpy(moved, block, old < size ? old : size);
+            free(block);
+            return moved;
+        }
+    }
+    return realloc(block, size);
+}
 
 static void *flickr__expat_malloc(size_t size) {
-    flickr__block *block;
-    if (size > SIZE_MAX - sizeof *block) return NULL;
-    size += sizeof *block;
-    block = size >= FLICKR__PAGES_MIN ? flickr__pages_map(size) : malloc(size);
-    if (!block) return NULL;
-    block->bytes = size;
-    block->mapped = size >= FLICKR__PAGES_MIN;
-    return block + 1;
+    if (__builtin_expect(size >= FLICKR__PAGES_MIN, 0)) return flickr__expat_malloc_large(size);
+    return malloc(size);
 }
 
-static void flickr__expat_free(void *pointer) {
-    flickr__block *block = pointer ? (flickr__block *)pointer - 1 : NULL;
-    if (!block) return;
-    if (block->mapped) munmap(block, block->bytes);
-    else free(block);
+static void flickr__expat_free(void *block) {
+    if (__builtin_expect(atomic_load_explicit(&flickr__mapped_count, memory_order_acquire) != 0, 0) &&
+        flickr__expat_unmap(block))
+        return;
+    free(block);
 }
 
-static void *flickr__expat_realloc(void *pointer, size_t size) {
-    flickr__block *block = pointer ? (flickr__block *)pointer - 1 : NULL, *moved;
-    if (!block) return flickr__expat_malloc(size);
-    if (size > SIZE_MAX - sizeof *block) return NULL;
-    size += sizeof *block;
-    if (block->mapped) {
-        moved = flickr__pages_remap(block, block->bytes, size);
-    } else if (size >= FLICKR__PAGES_MIN) {
-        moved = flickr__pages_map(size);
-        if (moved) {
-            memcpy(moved, block, block->bytes);
-            free(block);
-        }
-    } else {
-        moved = realloc(block, size);
-    }
-    if (!moved) return NULL;
-    moved->bytes = size;
-    moved->mapped = moved->mapped || size >= FLICKR__PAGES_MIN;
-    return moved + 1;
+static void *flickr__expat_realloc(void *block, size_t size) {
+    if (__builtin_expect(size < FLICKR__PAGES_MIN && block &&
+                         atomic_load_explicit(&flickr__mapped_count, memory_order_acquire) == 0, 1))
+        return realloc(block, size);
+    return flickr__expat_realloc_slow(block, size);
 }
 
 static const XML_Memory_Handling_Suite flickr__expat_suite = {

@@ -5,7 +5,7 @@
  * (its kept body and its tree) included. The peak is reset before each call (clear_refs), after
  * a small call has loaded and warmed everything.
  *
- * Before Change 21 (bench/NOTES.md): 4.0x, 3.1x and 4.1x the body on the first call (the body
+ * Before Change 21 (bench/NOTES.md): 3.9x, 3.1x and 5.8x the body on the first call (the body
  * kept twice, the mapper's copies, expat's buffer alive until the response was freed), more on
  * later ones (glibc's heap kept what the first call freed). */
 #include <flickr.h>
@@ -115,14 +115,15 @@ int main(void) {
 
     /* Twice each: a second call must not cost more than the first (what the first freed is reused
      * or gone, not kept beside new copies). The bounds: the body kept once, plus the token expat
-     * must hold (a comment), the text (kept in the buffer it arrived in), the tree (1.8x the body
-     * for these photo elements, whose 24-byte nodes outweigh their attributes). */
+     * must hold (a comment), the text (kept in the buffer it arrived in), the tree (1.85x the body
+     * for these photo elements, whose 24-byte nodes outweigh their attributes): measured 2.0x, 1.95x
+     * and 3.0x, bounded with some room for libcurl's and the allocator's own. */
     for (int round = 0; round < 2; round++) {
         double comment = call_cost(ctx, "comment"), body_text = call_cost(ctx, "text");
         double elements = call_cost(ctx, "elements");
-        CHECK(comment >= 0 && comment <= 2.15);
-        CHECK(body_text >= 0 && body_text <= 2.15);
-        CHECK(elements >= 0 && elements <= 3.05);
+        CHECK(comment >= 0 && comment <= 2.3);
+        CHECK(body_text >= 0 && body_text <= 2.3);
+        CHECK(elements >= 0 && elements <= 3.25);
     }
     flickr_context_free(ctx);
     TEST_MAIN_END();

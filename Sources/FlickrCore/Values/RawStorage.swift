@@ -12,17 +12,23 @@ struct RawStack<Element: BitwiseCopyable> {
     private(set) var capacity = 0
     /// The first allocation's size: a mapper's stacks start near a small answer's needs, so that
     /// one allocation usually serves a whole call (each doubling from 16 is a realloc and a copy).
-    private let firstCapacity: Int
-    /// Whether a buffer of `PageMemory.threshold` bytes or more moves to pages of its own (the
-    /// mapper's stacks: a large answer's tree grows without copies and leaves nothing behind).
-    private let mapsLarge: Bool
-    /// `base` is mapped pages (`capacity` elements' bytes), not malloc'd.
-    private(set) var mapped = false
+    /// Negative: the same size, and a buffer of `PageMemory.threshold` bytes or more moves to pages
+    /// of its own (the mapper's stacks, a body: a large answer grows without copies and leaves
+    /// nothing behind). One field for both, so that the stack stays four words: a fifth slowed
+    /// the signer's byte buffers by 1 k instructions a call (bench/NOTES.md, Change 21).
+    private let firstCapacityAndMapping: Int
 
     init(firstCapacity: Int = 16, mapsLarge: Bool = false) {
-        self.firstCapacity = Swift.max(1, firstCapacity)
-        self.mapsLarge = mapsLarge
+        let first = Swift.max(1, firstCapacity)
+        firstCapacityAndMapping = mapsLarge ? -first : first
     }
+
+    private var firstCapacity: Int { firstCapacityAndMapping < 0 ? -firstCapacityAndMapping : firstCapacityAndMapping }
+    private var mapsLarge: Bool { firstCapacityAndMapping < 0 }
+
+    /// `base` is mapped pages (`capacity` elements' bytes), not malloc'd: `grow` maps every buffer
+    /// of the threshold or more of a stack that maps.
+    var mapped: Bool { mapsLarge && capacity &* MemoryLayout<Element>.stride >= PageMemory.threshold }
 
     /// Makes room for `extra` more elements.
     @inline(__always)
@@ -53,7 +59,6 @@ struct RawStack<Element: BitwiseCopyable> {
                 raw.copyMemory(from: base, byteCount: count &* stride)
                 free(base)
             }
-            if raw != nil { mapped = true }
         } else {
             raw = realloc(base, bytes)
         }
@@ -96,7 +101,6 @@ struct RawStack<Element: BitwiseCopyable> {
         base = nil
         count = 0
         capacity = 0
-        mapped = false
         return (result, mappedBytes)
     }
 
@@ -109,7 +113,6 @@ struct RawStack<Element: BitwiseCopyable> {
         base = nil
         count = 0
         capacity = 0
-        mapped = false
     }
 }
 

@@ -77,11 +77,11 @@ void flickr__pages_unmap(void *pages, size_t bytes) {
 /* expat's buffer holds the longest unfinished token (a 32 MiB comment: all of it) and grows by
  * malloc, copy and free. From glibc's heap (once a freed large block has raised its mmap
  * threshold) every size it passed through stays in the process: a second such answer cost 3x its
- * body instead of 2x (Tests/c/test_answer_memory.c). A block of a MiB or more gets pages of its own
+ * body instead of 2x (Tests/c/test_answer_memory.c). A block of 2 MiB or more gets pages of its own
  * here, listed in a small table; every other block is malloc's, and while no block is mapped
  * (every small answer) each function is one test and a jump to malloc's own: a header on every
  * block cost 1 k instructions a call (bench/NOTES.md, Change 21). */
-#define FLICKR__PAGES_MIN ((size_t)1 << 20)
+#define FLICKR__PAGES_MIN ((size_t)2 << 20) /* PageMemory.threshold */
 #define FLICKR__MAPPED_MAX 64
 
 static atomic_size_t flickr__mapped_count;  /* live entries of flickr__mapped */
@@ -189,6 +189,11 @@ static const XML_Memory_Handling_Suite flickr__expat_suite = {
 };
 
 const void *flickr__expat_memory(void) { return &flickr__expat_suite; }
+
+void flickr__expat_memory_lock(int lock) {
+    if (lock) pthread_mutex_lock(&flickr__mapped_lock);
+    else pthread_mutex_unlock(&flickr__mapped_lock);
+}
 
 static curl_socket_t flickr__given_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *address) {
     (void)purpose;

@@ -7,18 +7,26 @@ import Glibc
 package final class Response: @unchecked Sendable {
     package let tree: ValueTree
     package let httpStatus: Int
-    /// The body as received, followed by a NUL (adopted from the transfer, not copied).
-    private let storage: ResponseBody
+    /// The body as received, followed by a NUL: the transfer's buffer, moved here (not copied).
+    /// Held in place, not as a `ResponseBody`: one heap object more per response changed glibc's
+    /// trimming of its heap top enough to fault 2.8x the pages in a loop parsing a 0.6 MB photo
+    /// list (25% slower; bench/NOTES.md, Change 21).
+    private var storage: RawStack<UInt8>
 
     package init(tree: ValueTree, body: ResponseBody, httpStatus: Int) {
         self.tree = tree
         self.httpStatus = httpStatus
-        storage = body
+        storage = body.take()
     }
 
-    package convenience init(tree: ValueTree, body: [UInt8], httpStatus: Int) {
-        let copy = body.withUnsafeBytes { ResponseBody(copying: $0) }
-        self.init(tree: tree, body: copy, httpStatus: httpStatus)
+    package init(tree: ValueTree, body: [UInt8], httpStatus: Int) {
+        self.tree = tree
+        self.httpStatus = httpStatus
+        storage = body.withUnsafeBytes { ResponseBody.copy($0) }
+    }
+
+    deinit {
+        storage.release()
     }
 
     /// The answer of a call whose body nobody reads (flickr_call_discard): `<rsp stat="ok"/>` and no
@@ -36,11 +44,17 @@ package final class Response: @unchecked Sendable {
     package var root: UnsafePointer<ValueNode> { tree.root }
 
     /// The raw body; `count` excludes the trailing NUL.
-    package var body: UnsafeBufferPointer<UInt8> { storage.bytes }
+    package var body: UnsafeBufferPointer<UInt8> { ResponseBody.bytes(of: storage) }
 
     /// Parses a buffer with the same mapping as network responses (flickr_response_parse).
     package static func parse(_ bytes: UnsafeRawBufferPointer) throws(FlickrError) -> Response {
         let tree = try XMLMapper.parse(bytes)
-        return Response(tree: tree, body: ResponseBody(copying: bytes), httpStatus: 0)
+        return Response(tree: tree, storage: ResponseBody.copy(bytes), httpStatus: 0)
+    }
+
+    private init(tree: ValueTree, storage: RawStack<UInt8>, httpStatus: Int) {
+        self.tree = tree
+        self.httpStatus = httpStatus
+        self.storage = storage
     }
 }

@@ -17,12 +17,6 @@ package final class ResponseBody: @unchecked Sendable {
         storage = RawStack(firstCapacity: 960, mapsLarge: true)
     }
 
-    /// A body given whole (flickr_response_parse, an OAuth step's form), in one allocation of its size.
-    package init(copying bytes: UnsafeRawBufferPointer) {
-        storage = RawStack(firstCapacity: bytes.count + 1, mapsLarge: true)
-        _ = append(bytes)
-    }
-
     deinit {
         storage.release()
     }
@@ -41,12 +35,32 @@ package final class ResponseBody: @unchecked Sendable {
     }
 
     /// The bytes, followed by a NUL (so that C callers may treat them as a string).
-    package var bytes: UnsafeBufferPointer<UInt8> {
+    package var bytes: UnsafeBufferPointer<UInt8> { ResponseBody.bytes(of: storage) }
+
+    static func bytes(of storage: RawStack<UInt8>) -> UnsafeBufferPointer<UInt8> {
         guard let base = storage.base else {
             let empty: StaticString = ""  // its NUL
             return UnsafeBufferPointer(start: empty.utf8Start, count: 0)
         }
         return UnsafeBufferPointer(start: base, count: storage.count)
+    }
+
+    /// Hands the bytes over (to the response); the body is empty afterwards.
+    func take() -> RawStack<UInt8> {
+        let taken = storage
+        storage = RawStack(firstCapacity: 960, mapsLarge: true)
+        return taken
+    }
+
+    /// `bytes` and a NUL in a buffer of their size (flickr_response_parse, an OAuth step's form), from
+    /// Swift's allocator as the copy before ResponseBody was.
+    static func copy(_ bytes: UnsafeRawBufferPointer) -> RawStack<UInt8> {
+        let block = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count + 1)
+        if let source = bytes.baseAddress, bytes.count > 0 {
+            UnsafeMutableRawPointer(block).copyMemory(from: source, byteCount: bytes.count)
+        }
+        block[bytes.count] = 0
+        return RawStack(adopting: block, count: bytes.count, capacity: bytes.count + 1)
     }
 
     /// A copy, for the small bodies read as text (OAuth forms, an image's first bytes).

@@ -20,4 +20,10 @@ enum ExpatParser {
         _ = XML_SetHashSalt(parser, UInt(truncatingIfNeeded: salt | 1))
         return parser
     }
+
+    /// The table of expat's mapped blocks is locked across a fork (ForkGuard), so that a child
+    /// never inherits it held by a thread that does not exist there.
+    static func lockForFork() { flickr__expat_memory_lock(1) }
+
+    static func unlockAfterFork() { flickr__expat_memory_lock(0) }
 }

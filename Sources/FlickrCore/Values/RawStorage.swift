@@ -23,6 +23,14 @@ struct RawStack<Element: BitwiseCopyable> {
         firstCapacityAndMapping = mapsLarge ? -first : first
     }
 
+    /// A malloc'd buffer of `capacity` elements holding `count`, owned by the stack from now on.
+    init(adopting buffer: UnsafeMutablePointer<Element>, count: Int, capacity: Int) {
+        firstCapacityAndMapping = Swift.max(1, capacity)
+        base = buffer
+        self.count = count
+        self.capacity = capacity
+    }
+
     private var firstCapacity: Int { firstCapacityAndMapping < 0 ? -firstCapacityAndMapping : firstCapacityAndMapping }
     private var mapsLarge: Bool { firstCapacityAndMapping < 0 }
 

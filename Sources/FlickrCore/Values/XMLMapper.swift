@@ -34,7 +34,7 @@ package final class XMLMapper {
     /// stays linear in the body whatever its shape (expat 2.6's "reparse deferral", done here).
     /// A small first chunk is held too (`wholeBodyLimit`), for a whole small answer in one call.
     ///
-    /// A hold for a long token (at least `bufferHoldMinimum`) moves, once it passes a sixteenth of
+    /// A hold for a long token (at least `bufferHoldMinimum`) moves, once it passes a 64th of
     /// the token, into expat's own buffer (XML_GetBuffer, then XML_ParseBuffer): held here it would
     /// be a second copy of bytes that expat copies anyway (a 32 MiB comment: 16 MiB).
     private var held: [UInt8] = []
@@ -108,7 +108,7 @@ package final class XMLMapper {
             }
             let pending = held.count + rest.count
             if pending < unfinishedToken && unfinishedToken >= XMLMapper.bufferHoldMinimum
-                && pending > Swift.max(XMLMapper.bufferHoldMinimum, unfinishedToken / 16) && held.count < 1 << 30 {
+                && pending > Swift.max(XMLMapper.bufferHoldMinimum, unfinishedToken / 64) && held.count < 1 << 30 {
                 // Not at once: the last bytes after a long token (`-->`, `</rsp>`) would make expat
                 // double its buffer for a hold that never fills, copying the token once more.
                 let room = Swift.max(Swift.min(unfinishedToken, 1 << 30), held.count)
@@ -291,31 +291,27 @@ struct TreeBuilder {
         var indexed: Bool
     }
 
-    /// An array item waiting in `pool`: the node, its `key` (an item has none) holding the index of
-    /// the item before it, -1 for none. 24 bytes, not 32 with a field of its own: a large answer's
-    /// items all wait here until their array closes (a 32 MiB photo list: 1.2 MB less at the peak).
-    private static func poolItem(_ node: ValueNode, previous: Int) -> ValueNode {
-        var item = node
-        item.key = UInt(bitPattern: previous)
-        return item
+    private struct PoolItem: BitwiseCopyable {
+        var node: ValueNode
+        var previous: Int
     }
 
     var parser: XML_Parser?
     private(set) var failure: FlickrError?
     private let maxDepth: Int
     // First sizes from a typical answer (a flickr.test.echo, a photo's getInfo: 0.5-4 KB,
-    // 10-60 nodes); larger ones grow by doubling, in pages of their own past a MiB (PageMemory).
+    // 10-60 nodes); larger ones grow by doubling, in pages of their own past 2 MiB (PageMemory).
     private var arena = RawStack<UInt8>(firstCapacity: 1024, mapsLarge: true)
     private var names = NameTable()
     private var nodes = RawStack<ValueNode>(firstCapacity: 64, mapsLarge: true)
     private var entries = RawStack<ValueNode>(firstCapacity: 32, mapsLarge: true)
-    private var pool = RawStack<ValueNode>(firstCapacity: 16, mapsLarge: true)
+    private var pool = RawStack<PoolItem>(firstCapacity: 16, mapsLarge: true)
     private var frames = RawStack<Frame>(firstCapacity: 16)
     private var text = RawStack<UInt8>(firstCapacity: 256, mapsLarge: true)
     /// Texts of at least `ownBufferText` bytes, kept in the text stack's buffer rather than copied
     /// into the arena (the tree owns them; see `ValueTree.chunks`).
     private var chunks: [ValueTree.StringChunk] = []
-    static let ownBufferText = PageMemory.threshold
+    static let ownBufferText = 1 << 20
     private var textKey: UInt = 0
     private var root: ValueNode?
     /// Key -> entry index for open elements with many entries (by depth), so
@@ -499,10 +495,8 @@ struct TreeBuilder {
                 var current = Int(nodes.pointer[i].ref)
                 var j = itemCount - 1
                 while j >= 0, current >= 0, current < pool.count {
-                    var item = pool.pointer[current]
-                    current = Int(bitPattern: item.key)
-                    item.key = ValueTree.noKey
-                    nodes.pointer[itemStart + j] = item
+                    nodes.pointer[itemStart + j] = pool.pointer[current].node
+                    current = pool.pointer[current].previous
                     j -= 1
                 }
                 nodes.count = itemStart + itemCount
@@ -560,7 +554,7 @@ struct TreeBuilder {
         if let index = find(name, depth: depth) {
             switch entries.pointer[index].kind {
             case .array:
-                guard pool.append(TreeBuilder.poolItem(item, previous: Int(entries.pointer[index].ref))) else { return outOfMemory() }
+                guard pool.append(PoolItem(node: item, previous: Int(entries.pointer[index].ref))) else { return outOfMemory() }
                 entries.pointer[index].ref = UInt(pool.count - 1)
                 entries.pointer[index].length &+= 1
                 return
@@ -568,8 +562,8 @@ struct TreeBuilder {
                 var first = entries.pointer[index]
                 first.key = ValueTree.noKey
                 guard pool.reserve(2) else { return outOfMemory() }
-                _ = pool.append(TreeBuilder.poolItem(first, previous: -1))
-                _ = pool.append(TreeBuilder.poolItem(item, previous: pool.count - 1))
+                _ = pool.append(PoolItem(node: first, previous: -1))
+                _ = pool.append(PoolItem(node: item, previous: pool.count - 1))
                 entries.pointer[index] = ValueNode(kind: .array, length: 2, ref: UInt(pool.count - 1), key: name)
                 parent.pointee.hasArray = true
                 return
@@ -581,7 +575,7 @@ struct TreeBuilder {
         guard entries.reserve(1) else { return outOfMemory() }
         if parent.pointee.indexed { bigIndexes[depth]?[name] = entries.count }
         if isPlural(parent: parent.pointee, childName: name, childLength: nameLength) {
-            guard pool.append(TreeBuilder.poolItem(item, previous: -1)) else { return outOfMemory() }
+            guard pool.append(PoolItem(node: item, previous: -1)) else { return outOfMemory() }
             _ = entries.append(ValueNode(kind: .array, length: 1, ref: UInt(pool.count - 1), key: name))
             parent.pointee.hasArray = true
         } else {

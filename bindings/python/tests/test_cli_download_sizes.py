@@ -83,7 +83,7 @@ def test_a_link_planted_at_the_fallback_name_is_not_followed(sandbox, run, tmp_p
 def test_a_video_is_its_video_file(sandbox, run, tmp_path):
     data = mp4(7)
     with client(sandbox) as api:
-        video = upload(api, data, title="a video")
+        video = upload(api, data, title="a video", tags="avideo")
         original, site = served(api, video, "Video Original"), served(api, video, "Site MP4")
     assert original == data
     dest = tmp_path / "out"
@@ -102,6 +102,10 @@ def test_a_video_is_its_video_file(sandbox, run, tmp_path):
     assert exact.returncode == 0 and records(exact)[0]["label"] == "Site MP4", exact.stderr
     none = run("download", video, "--size", "b", "--exact-size", "--dest", str(tmp_path / "b"))
     assert none.returncode == 1 and "no video file of it is 1024 px on its longest side" in none.stderr, none.stderr
+    # Listed by a search (media="video" in its extras): the same file, from getSizes.
+    listed = run("download", "--tags", "avideo", "--size", "o", "--dest", str(tmp_path / "listed"), "--json")
+    assert listed.returncode == 0 and records(listed)[0]["label"] == "Video Original", listed.stderr
+    assert (tmp_path / "listed" / f"{video}_o.mp4").read_bytes() == data
     print(f"video: original {len(original)} bytes, Site MP4 {len(site)} bytes, both byte-identical")
 
 
@@ -129,6 +133,26 @@ def test_a_refused_original_falls_back_to_the_largest_allowed(free_account, tmp_
     assert header_dimensions((dest / f"{photo}_b.jpg").read_bytes()) == (1024, 439)
     exact = run_cli(free_account, "download", photo, "--size", "o", "--exact-size", "--dest", str(tmp_path / "x"))
     assert exact.returncode == 1 and f"{photo} (withheld): {NOT_OFFERED}" in exact.stderr, exact.stderr
+    assert os.listdir(tmp_path / "x") == []
+
+
+def test_a_size_the_image_host_refuses_is_followed_by_the_next_one_down(library_path, tmp_path):
+    """getSizes lists the original, but the image host answers 404 for it (its stored file is gone):
+    the next size down is taken and the line says why; --exact-size fails it with the HTTP exit code."""
+    data = tmp_path / "sandbox"
+    with running_sandbox("--data", str(data)) as server:
+        with client(server) as api:
+            photo = upload(api, WIDE, title="lost original")
+        for stored in data.rglob(f"{photo}_*"):
+            stored.unlink()
+        result = run_cli(server, "download", photo, "--size", "o", "--dest", str(tmp_path / "out"), "--json")
+        exact = run_cli(server, "download", photo, "--size", "o", "--exact-size", "--dest", str(tmp_path / "x"))
+    assert result.returncode == 0, result.stderr
+    (line,) = records(result)
+    assert (line["size"], line["label"]) == ("k", "Large 2048")
+    assert line["why"].startswith("refused when fetched: Original: ") and "HTTP 404" in line["why"], line["why"]
+    assert header_dimensions((tmp_path / "out" / f"{photo}_k.jpg").read_bytes()) == (2048, 878)
+    assert exact.returncode == 4 and "HTTP 404" in exact.stderr, exact.stderr
     assert os.listdir(tmp_path / "x") == []
 
 

@@ -137,11 +137,15 @@ def _item(api: Flickr, given: Union[str, dict[str, Any]]) -> Item:
     photo = api.call("flickr.photos.getInfo", photo_id=given).get("photo") if isinstance(given, str) else given
     if not isinstance(photo, dict):
         raise CLIError("flickr.photos.getInfo answered without a photo", EXIT_API)
+    photo_id = str(photo.get("id", ""))
+    if not re.fullmatch(r"[0-9]+", photo_id):  # it comes from the server, and names a file: digits only
+        raise CLIError(f"{photo_id!r} is not a photo id; no file is named after it", EXIT_FAILURE)
     video = photo.get("media") == "video"
-    if isinstance(given, str) or video:
-        sizes = api.call("flickr.photos.getSizes", photo_id=str(photo.get("id", given)))
-        return Item(photo, Sizes.from_get_sizes(sizes, video))
-    return Item(photo, Sizes.from_listing(photo))
+    listed = [] if isinstance(given, str) or video else Sizes.from_listing(photo)
+    if listed:
+        return Item(photo, listed)
+    # By id, a video, or a listing without the extras (a server that ignores them): getSizes.
+    return Item(photo, Sizes.from_get_sizes(api.call("flickr.photos.getSizes", photo_id=photo_id), video))
 
 
 def _missing(size: str, video: bool, exact: bool = False) -> str:
@@ -164,7 +168,8 @@ def _choices(item: Item, size: str, exact: bool) -> list[Candidate]:
         return found
     found = Sizes.up_to(item.candidates, size, item.video)
     if not found:
-        raise CLIError("Flickr lists no file for it (a video still processing?)", EXIT_FAILURE)
+        raise CLIError("Flickr lists no video file for it (still processing?)" if item.video else
+                       f"Flickr lists no size of it up to {size or '-'}", EXIT_FAILURE)
     return found
 
 
@@ -191,9 +196,7 @@ def _file_name(photo_id: str, taken: Candidate, item: Item) -> str:
 
 def _download(fetcher: Fetcher, item: Item, args: argparse.Namespace) -> dict[str, Any]:
     """One item's file in the destination: its status, path, size and why it is not the size asked for."""
-    photo_id = str(item.photo.get("id", ""))
-    if not re.fullmatch(r"[0-9]+", photo_id):  # it comes from the server, and names a file: digits only
-        raise CLIError(f"{photo_id!r} is not a photo id; no file is named after it", EXIT_FAILURE)
+    photo_id = str(item.photo["id"])  # digits: _item checked it
     refused: list[str] = []
     for candidate in _choices(item, args.size, args.exact_size):
         try:
@@ -217,7 +220,7 @@ def _fetch_one(api: Flickr, fetcher: Fetcher, given: Union[str, dict[str, Any]],
     """Downloads one listed photo; its outcome as a JSON-ready record, with the exception under
     "failure" when it failed (a FlickrError, or a CLIError for a local file problem)."""
     photo_id = given if isinstance(given, str) else str(given.get("id", ""))
-    record: dict[str, Any] = {"photo_id": photo_id, "title": ""}
+    record: dict[str, Any] = {"photo_id": photo_id, "title": "" if isinstance(given, str) else text(given.get("title"))}
     try:
         item = _item(api, given)
         record["title"] = text(item.photo.get("title"))

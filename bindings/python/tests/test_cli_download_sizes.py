@@ -180,3 +180,36 @@ def test_a_file_larger_than_the_cache_bound_streams_to_disk(sandbox, tmp_path):
     print(f"peak RSS: {small_rss} KiB for 1 MiB, {large_rss} KiB for {len(large_data) >> 20} MiB "
           f"(+{growth} KiB)")
     assert growth < 16 * 1024, "memory grows with the file"
+
+
+def test_a_folder_left_by_a_killed_run_is_removed_by_the_next(sandbox, run, tmp_path):
+    """A run killed part-way leaves its private folder; the next run removes it, but never one a
+    running download holds, nor a link or a folder of another name."""
+    import fcntl
+    with client(sandbox) as api:
+        wide = upload(api, WIDE, title="wide")
+    dest = tmp_path / "out"
+    abandoned = dest / ".flickr-download-killed"
+    abandoned.mkdir(parents=True, mode=0o700)
+    (abandoned / "partial.tmp").write_bytes(b"x" * 1000)
+    held = dest / ".flickr-download-running"
+    held.mkdir(mode=0o700)
+    (held / "inflight.tmp").write_bytes(b"y")
+    elsewhere = tmp_path / "keep"
+    elsewhere.mkdir()
+    (elsewhere / "precious").write_bytes(b"z")
+    os.symlink(elsewhere, dest / ".flickr-download-link")
+    mine = dest / "mine"
+    mine.mkdir()
+    holder = os.open(held, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(holder, fcntl.LOCK_EX)
+        result = run("download", wide, "--dest", str(dest))
+    finally:
+        os.close(holder)
+    assert result.returncode == 0, result.stderr
+    left = sorted(os.listdir(dest))
+    print("left in dest:", left)
+    assert left == [".flickr-download-link", ".flickr-download-running", f"{wide}_b.jpg", "mine"]
+    assert (held / "inflight.tmp").read_bytes() == b"y"
+    assert (elsewhere / "precious").read_bytes() == b"z"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import fcntl
 import os
 import re
 import shutil
@@ -250,21 +251,58 @@ def _report(args: argparse.Namespace, record: dict[str, Any]) -> None:
         print(dumps_json(record), flush=True)
 
 
+# The private folder a download fetches into; one left by a killed run is removed by the next.
+_FOLDER_PREFIX = ".flickr-download-"
+
+
 @contextlib.contextmanager
 def _fetcher(api: Flickr, dest: str) -> Iterator[Fetcher]:
     """A fetch context whose cache is a private folder inside `dest` (0700, a fresh name: nothing
     planted in it), on the destination's file system so that placing a file is a rename; removed
     with whatever a failed fetch left in it."""
+    _remove_abandoned_folders(dest)
     try:
-        folder = tempfile.mkdtemp(prefix=".flickr-download-", dir=dest)
+        folder = tempfile.mkdtemp(prefix=_FOLDER_PREFIX, dir=dest)
+        held = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError as error:
         raise CLIError(f"cannot create a folder in {dest}: {error.strerror}", EXIT_FAILURE) from None
-    fetcher = Fetcher(api, folder, 1)
+    fetcher = None
     try:
+        fcntl.flock(held, fcntl.LOCK_EX)  # a fresh folder: nobody else can hold it yet
+        fetcher = Fetcher(api, folder, 1)
         yield fetcher
     finally:
-        fetcher.close()
+        if fetcher is not None:
+            fetcher.close()
         shutil.rmtree(folder, ignore_errors=True)
+        os.close(held)
+
+
+def _remove_abandoned_folders(dest: str) -> None:
+    """Removes what a run killed part-way left in `dest`: its private folders whose lock nobody
+    holds (a running download holds its own). Only real folders of this tool's naming, owned by
+    this user, are touched; links are never followed (rmtree works from descriptors)."""
+    try:
+        names = [name for name in os.listdir(dest) if name.startswith(_FOLDER_PREFIX)]
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(dest, name)
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:  # a link, a file, or gone
+            continue
+        try:
+            if os.fstat(fd).st_uid != os.geteuid():
+                continue
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # held: another download is using it
+            os.close(fd)
+            continue
+        try:
+            shutil.rmtree(path, ignore_errors=True)
+        finally:
+            os.close(fd)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -111,7 +111,7 @@ package final class OAuthTokenRequest: Operation {
     }
 
     private static func looksLikeMarkup(_ text: String) -> Bool {
-        text.drop { $0.isWhitespace }.hasPrefix("<")
+        text.drop { $0.isWhiteSpace }.hasPrefix("<")
     }
 
     /// `oauth_problem=...` answers: their first line; HTML pages: a tag-free excerpt. Never the token secret:
@@ -139,7 +139,7 @@ package final class OAuthTokenRequest: Operation {
             if inTag {
                 if character == ">" {
                     inTag = false
-                    let name = tag.lowercased()
+                    let name = tag.asciiLowercased()  // ASCII tag names
                     if name.hasPrefix("script") || name.hasPrefix("style") || name.hasPrefix("title") {
                         skipping = true
                     } else if name.hasPrefix("/script") || name.hasPrefix("/style") || name.hasPrefix("/title") {
@@ -155,7 +155,7 @@ package final class OAuthTokenRequest: Operation {
                 continue
             }
             if skipping { continue }
-            if character.isWhitespace {
+            if character.isWhiteSpace {
                 if !lastWasSpace { out.append(" ") }
                 lastWasSpace = true
             } else {

@@ -68,7 +68,7 @@ struct HarvestQuery {
                 }
                 guard !ids.isEmpty else { throw .invalid("license must be licence ids, comma-separated, not \(value)") }
                 license = value
-                licenses = ids.sorted()
+                licenses = ids.sortedStably(by: <)
             case "page", "per_page", "min_upload_date", "max_upload_date", "min_taken_date", "max_taken_date":
                 continue  // the harvest's own (the other date kind is the caller's filter: kept below)
             default:

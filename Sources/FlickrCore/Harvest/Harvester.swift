@@ -200,7 +200,8 @@ package final class Harvester: @unchecked Sendable {
             if !ids.contains(id) { ids.append(id) }
         }
         guard !ids.isEmpty else { throw FlickrError(.parse, "\(method): no licence list") }
-        query.licenses = ids.sorted()
-        return ids.sorted()
+        let sorted = ids.sortedStably(by: <)
+        query.licenses = sorted
+        return sorted
     }
 }

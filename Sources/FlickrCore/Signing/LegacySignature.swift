@@ -9,7 +9,7 @@ package enum LegacySignature {
         let signed =
             parameters
             .filter { $0.0 != "api_sig" && $0.0 != "photo" }
-            .sorted { a, b in
+            .sortedStably { a, b in
                 if a.0 != b.0 { return a.0.utf8.lexicographicallyPrecedes(b.0.utf8) }
                 return a.1.utf8.lexicographicallyPrecedes(b.1.utf8)
             }

@@ -14,7 +14,7 @@ enum MIMEType {
         guard let dot = filename.lastIndex(of: "."), dot != filename.startIndex else {
             return "application/octet-stream"
         }
-        let ext = filename[filename.index(after: dot)...].lowercased()
+        let ext = filename[filename.index(after: dot)...].asciiLowercased()  // the extensions are ASCII
         return byExtension[ext] ?? "application/octet-stream"
     }
 }

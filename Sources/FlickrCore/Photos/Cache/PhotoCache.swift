@@ -185,7 +185,7 @@ package struct PhotoCache: Sendable {
         }
         guard total > maxBytes else { return }
         // Oldest first; compared field by field, as a sum of nanoseconds could overflow.
-        candidates.sort { ($0.used.tv_sec, $0.used.tv_nsec, $0.name) < ($1.used.tv_sec, $1.used.tv_nsec, $1.name) }
+        candidates.sortStably { ($0.used.tv_sec, $0.used.tv_nsec, $0.name) < ($1.used.tv_sec, $1.used.tv_nsec, $1.name) }
         for candidate in candidates where total > maxBytes {
             // A file whose entry lock is held is being fetched right now: leave it.
             let entry = CacheName.entry(ofSlot: candidate.name)

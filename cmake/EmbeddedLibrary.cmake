@@ -42,7 +42,7 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
 set(FLICKR_SWIFT_FLAGS
     -target ${FLICKR_EMBEDDED_TRIPLE}
     -enable-experimental-feature Embedded
-    -wmo -parse-as-library -O -g
+    -wmo -parse-as-library -g
     # Each function in its own section: both modules emit the standard library code they use
     # (Array, String, sorting...) as weak definitions, and lld keeps one copy of each only when
     # it can drop sections; --gc-sections then also drops what nothing reaches. Without it the
@@ -63,6 +63,16 @@ endforeach()
 if(FLICKR_WARNINGS_AS_ERRORS)
     list(APPEND FLICKR_SWIFT_FLAGS -warnings-as-errors)
 endif()
+# FlickrCore holds every hot path (signing, the transfer, the XML mapper) and is compiled for speed.
+# Flickr, the C entry points, is compiled for size: mostly argument checks, handle tables and
+# messages, it was a large share of the library's code (its own copies of the standard library
+# code it calls, inlined), and -Osize takes 28 KB off the stripped .so with flickr_call's
+# instructions and the 500-photo parse unchanged (bench/NOTES.md, Change 22). The whole library at
+# -Osize would be 5% more instructions a call. Without unwind tables for the C headers' inline
+# functions: one function that clang marks uwtable makes LLVM put every function's frame
+# information in .eh_frame (110 KB of the stripped .so) instead of the stripped .debug_frame.
+set(FLICKR_CORE_OPTIMIZE -O)
+set(FLICKR_API_OPTIMIZE -Osize -Xcc -fno-asynchronous-unwind-tables)
 set(FLICKR_LINK_EXTRA "")
 if(FLICKR_SANITIZER)
     # The runtime comes with the sanitized executable that loads the library.
@@ -84,7 +94,7 @@ file(GLOB_RECURSE FLICKR_PUBLIC_HEADERS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/in
 # FlickrCore's interface first (type-checking only), so that Flickr compiles beside FlickrCore's code.
 add_custom_command(
     OUTPUT ${FLICKR_SWIFT_OUT}/FlickrCore.swiftmodule
-    COMMAND ${SWIFTC_EXECUTABLE} ${FLICKR_SWIFT_FLAGS} -module-name FlickrCore
+    COMMAND ${SWIFTC_EXECUTABLE} ${FLICKR_SWIFT_FLAGS} ${FLICKR_CORE_OPTIMIZE} -module-name FlickrCore
             -emit-module -emit-module-path ${FLICKR_SWIFT_OUT}/FlickrCore.swiftmodule ${FLICKR_CORE_SOURCES}
     DEPENDS ${FLICKR_CORE_SOURCES} ${FLICKR_MODULE_MAPS}
     COMMENT "Emitting the FlickrCore module (Embedded Swift)"
@@ -92,7 +102,7 @@ add_custom_command(
 
 add_custom_command(
     OUTPUT ${FLICKR_SWIFT_OUT}/FlickrCore.o
-    COMMAND ${SWIFTC_EXECUTABLE} ${FLICKR_SWIFT_FLAGS} -module-name FlickrCore
+    COMMAND ${SWIFTC_EXECUTABLE} ${FLICKR_SWIFT_FLAGS} ${FLICKR_CORE_OPTIMIZE} -module-name FlickrCore
             -c -o ${FLICKR_SWIFT_OUT}/FlickrCore.o ${FLICKR_CORE_SOURCES}
     DEPENDS ${FLICKR_CORE_SOURCES} ${FLICKR_MODULE_MAPS}
     COMMENT "Compiling FlickrCore (Embedded Swift)"
@@ -100,7 +110,7 @@ add_custom_command(
 
 add_custom_command(
     OUTPUT ${FLICKR_SWIFT_OUT}/Flickr.o
-    COMMAND ${SWIFTC_EXECUTABLE} ${FLICKR_SWIFT_FLAGS} -module-name Flickr
+    COMMAND ${SWIFTC_EXECUTABLE} ${FLICKR_SWIFT_FLAGS} ${FLICKR_API_OPTIMIZE} -module-name Flickr
             -c -o ${FLICKR_SWIFT_OUT}/Flickr.o ${FLICKR_API_SOURCES}
     DEPENDS ${FLICKR_API_SOURCES} ${FLICKR_SWIFT_OUT}/FlickrCore.swiftmodule ${FLICKR_MODULE_MAPS}
             ${FLICKR_PUBLIC_HEADERS}

@@ -48,6 +48,10 @@ set(FLICKR_SWIFT_FLAGS
     # it can drop sections; --gc-sections then also drops what nothing reaches. Without it the
     # stripped library was 1,424 KiB, about 500 KiB of that second copies (bench/NOTES.md, Change 15).
     -Xfrontend -function-sections
+    # No unwind tables for the C headers' inline functions: one that clang marks uwtable, kept out
+    # of line by a function compiled for size, makes LLVM put every function's frame information
+    # in .eh_frame (110 KB of the stripped .so) instead of the .debug_frame that strip removes.
+    -Xcc -fno-asynchronous-unwind-tables
     -package-name libflickr
     ${FLICKR_SHARED_SWIFT_FLAGS}
     -I ${CMAKE_SOURCE_DIR}/Sources/EmbeddedGlibc
@@ -63,16 +67,14 @@ endforeach()
 if(FLICKR_WARNINGS_AS_ERRORS)
     list(APPEND FLICKR_SWIFT_FLAGS -warnings-as-errors)
 endif()
-# FlickrCore holds every hot path (signing, the transfer, the XML mapper) and is compiled for speed.
-# Flickr, the C entry points, is compiled for size: mostly argument checks, handle tables and
-# messages, it was a large share of the library's code (its own copies of the standard library
-# code it calls, inlined), and -Osize takes 28 KB off the stripped .so with flickr_call's
-# instructions and the 500-photo parse unchanged (bench/NOTES.md, Change 22). The whole library at
-# -Osize would be 5% more instructions a call. Without unwind tables for the C headers' inline
-# functions: one function that clang marks uwtable makes LLVM put every function's frame
-# information in .eh_frame (110 KB of the stripped .so) instead of the stripped .debug_frame.
+# FlickrCore holds every hot path (signing, the transfer, the XML mapper) and is compiled for speed;
+# its cold files (harvest, budget files, photos and cache, OAuth flows, uploads' setup) mark each
+# function @_optimize(size). Flickr, the C entry points, is compiled for size: mostly argument
+# checks, handle tables and messages. Both keep flickr_call's instructions and the 500-photo parse
+# unchanged and take 61 KB off the stripped .so (bench/NOTES.md, Change 22); the whole library at
+# -Osize would be 5% more instructions a call.
 set(FLICKR_CORE_OPTIMIZE -O)
-set(FLICKR_API_OPTIMIZE -Osize -Xcc -fno-asynchronous-unwind-tables)
+set(FLICKR_API_OPTIMIZE -Osize)
 set(FLICKR_LINK_EXTRA "")
 if(FLICKR_SANITIZER)
     # The runtime comes with the sanitized executable that loads the library.

@@ -9,6 +9,7 @@ struct HarvestIdSet {
 
     var count: Int { sorted.count + recent.count }
 
+    @_optimize(size)
     func contains(_ id: UInt64) -> Bool {
         if recent.contains(id) { return true }
         var low = 0
@@ -21,6 +22,7 @@ struct HarvestIdSet {
     }
 
     /// Adds `id`; true if it was not there yet.
+    @_optimize(size)
     mutating func insert(_ id: UInt64) -> Bool {
         if contains(id) { return false }
         recent.insert(id)
@@ -33,6 +35,7 @@ struct HarvestIdSet {
 
     /// Two sorted arrays of distinct ids as one, in one pass (sorting the whole array again at
     /// every merge would cost n log n each time for a harvest of millions).
+    @_optimize(size)
     private static func merged(_ old: [UInt64], _ new: [UInt64]) -> [UInt64] {
         var out: [UInt64] = []
         out.reserveCapacity(old.count + new.count)

@@ -5,6 +5,7 @@
 package enum LegacySignature {
     /// Lowercase hex MD5 of secret + name + value for each pair sorted by name (byte order; equal names by
     /// value), raw values; skips api_sig and photo. Empty only if libcrypto refuses MD5.
+    @_optimize(size)
     package static func apiSig(secret: String, parameters: [(String, String)]) -> String {
         let signed =
             parameters

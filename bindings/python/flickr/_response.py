@@ -40,12 +40,12 @@ def _from_json(pointer: int | None) -> Any:
 
 
 class _Out(threading.local):
-    """The `char *` and `size_t` a marshal rendering is returned in, one pair per thread."""
+    """The `char *` and `size_t` a marshal rendering is returned in, one pair per thread, with
+    their addresses: (data, size, &data, &size)."""
 
     def __init__(self) -> None:
-        self.pair = (ctypes.c_size_t * 2)()
-        self.data = ctypes.addressof(self.pair)
-        self.size = self.data + ctypes.sizeof(ctypes.c_size_t)
+        data, size = ctypes.c_void_p(), ctypes.c_size_t()
+        self.pair = (data, size, ctypes.addressof(data), ctypes.addressof(size))
 
 
 _out = _Out()
@@ -54,13 +54,13 @@ _out = _Out()
 def _from_marshal(render: Callable[..., int], handle: Any) -> Any:
     """`render(&bytes, &length, handle)` (flickr_response_marshal or flickr_value_marshal, raising on
     failure) read as Python data; the bytes are freed here."""
-    out = _out
-    render(out.data, out.size, handle)
-    data, size = out.pair
+    data, size, data_address, size_address = _out.pair
+    render(data_address, size_address, handle)
+    pointer = data.value
     try:
-        return marshal.loads(ctypes.string_at(data, size))
+        return marshal.loads(ctypes.string_at(pointer, size.value))
     finally:
-        _ffi.lib().flickr_free(data)
+        _ffi.lib().flickr_free(pointer)
 
 
 def marshal_agrees() -> bool:

@@ -56,7 +56,7 @@ def _from_marshal(render: Callable[..., int], handle: Any) -> Any:
     failure) read as Python data; the bytes are freed here."""
     data, size, data_address, size_address = _out.pair
     render(data_address, size_address, handle)
-    pointer = data.value
+    pointer = data.value or 0  # never NULL after a success
     try:
         return marshal.loads(ctypes.string_at(pointer, size.value))
     finally:

@@ -49,22 +49,24 @@ enum JSONWriter {
             let sliceEnd = Swift.min(count, i &+ sliceBytes)
             buffer.write(room: 6 &* (sliceEnd &- i) &+ 24) { first in
                 var out = first
-                while i < sliceEnd {
-                    let b = start[i]
+                var j = i  // a local: the closure may not be inlined, and `i` is captured
+                while j < sliceEnd {
+                    let b = start[j]
                     if b &- 0x20 < 0x60 && b != 0x22 && b != 0x5C {  // printable ASCII but " and \
                         out.pointee = b
                         out += 1
-                        i &+= 1
+                        j &+= 1
                         continue
                     }
                     if b >= 0x80 {
-                        if b == 0xE2 && count &- i >= 3 && start[i &+ 1] == 0x80
-                            && (start[i &+ 2] == 0xA8 || start[i &+ 2] == 0xA9) {
-                            out = put(start[i &+ 2] == 0xA8 ? "\\u2028" : "\\u2029", at: out)
-                            i &+= 3
+                        let (valid, length) = utf8Sequence(start + j, count &- j)
+                        if valid && b == 0xE2 && length == 3 && start[j &+ 1] == 0x80
+                            && (start[j &+ 2] == 0xA8 || start[j &+ 2] == 0xA9) {
+                            out = put(start[j &+ 2] == 0xA8 ? "\\u2028" : "\\u2029", at: out)
                         } else {
-                            i &+= copySequence(start + i, count &- i, to: &out)
+                            out = copySequence(start + j, valid: valid, length: length, to: out)
                         }
+                        j &+= length
                         continue
                     }
                     switch b {
@@ -82,8 +84,9 @@ enum JSONWriter {
                         out[1] = digits.utf8Start[Int(b & 0x0F)]
                         out += 2
                     }
-                    i &+= 1
+                    j &+= 1
                 }
+                i = j
                 return out - first
             }
         }
@@ -131,23 +134,20 @@ enum JSONWriter {
         }
     }
 
-    /// Writes the UTF-8 sequence at `start` (a byte >= 0x80; `available` > 0 bytes readable) at `at`:
-    /// as it is when well-formed, else one U+FFFD for its maximal ill-formed subpart. Returns the
-    /// bytes read; `at` moves past what was written (at most 4 bytes, and 3 for each byte read).
+    /// Writes the `length` bytes at `start` at `at` when `valid` (a well-formed sequence), else one
+    /// U+FFFD for them (a maximal ill-formed subpart; see `utf8Sequence`). Returns the end of what
+    /// was written (at most 4 bytes, and 3 for each byte read).
     @inline(__always)
-    static func copySequence(_ start: UnsafePointer<UInt8>, _ available: Int,
-                             to at: inout UnsafeMutablePointer<UInt8>) -> Int {
-        let (valid, length) = utf8Sequence(start, available)
+    static func copySequence(_ start: UnsafePointer<UInt8>, valid: Bool, length: Int,
+                             to at: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         if valid {
             at.copyElements(from: start, count: length)
-            at += length
-        } else {
-            at[0] = 0xEF  // U+FFFD
-            at[1] = 0xBF
-            at[2] = 0xBD
-            at += 3
+            return at + length
         }
-        return length
+        at[0] = 0xEF  // U+FFFD
+        at[1] = 0xBF
+        at[2] = 0xBD
+        return at + 3
     }
 
     /// The UTF-8 sequence starting at `start` (a byte >= 0x80; `available` > 0 bytes readable):

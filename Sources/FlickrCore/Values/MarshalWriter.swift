@@ -66,17 +66,21 @@ enum MarshalWriter {
                     at += header
                 }
                 guard let start else { return at - first }
-                while i < sliceEnd {
-                    let b = start[i]
+                var j = i  // a local: the closure may not be inlined, and `i` is captured
+                while j < sliceEnd {
+                    let b = start[j]
                     if b < 0x80 {
                         at.pointee = b
                         at += 1
-                        i &+= 1
+                        j &+= 1
                         continue
                     }
                     ascii = false
-                    i &+= JSONWriter.copySequence(start + i, count &- i, to: &at)
+                    let (valid, length) = JSONWriter.utf8Sequence(start + j, count &- j)
+                    at = JSONWriter.copySequence(start + j, valid: valid, length: length, to: at)
+                    j &+= length
                 }
+                i = j
                 return at - first
             }
             header = 0

@@ -81,12 +81,12 @@ import Testing
 
     @Test(arguments: ValuesTestSupport.fixtureNames())
     func readsBackAsTheJSONOfEveryFixture(_ name: String) throws {
+        let refused = ValuesTestSupport.fixturesDirectory.appendingPathComponent(String(name.dropLast(4)) + ".error.txt")
+        guard !FileManager.default.fileExists(atPath: refused.path) else { return }  // the mapping refuses it
         let xml = try ValuesTestSupport.fixture(name)
         let tree = try ValuesTestSupport.parse(xml)
-        try withExtendedLifetime(tree) {
-            let bytes = Self.marshal(tree.root)
-            #expect(try #require(MarshalReader.json(bytes)) == tree.root.json(), "\(name)")
-        }
+        let (bytes, json) = withExtendedLifetime(tree) { (Self.marshal(tree.root), tree.root.json()) }
+        #expect(try #require(MarshalReader.json(bytes)) == json, "\(name)")
     }
 }
 

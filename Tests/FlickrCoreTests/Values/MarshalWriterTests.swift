@@ -68,6 +68,19 @@ import Testing
         #expect(MarshalWriter.string(long) == expected(long))
     }
 
+    /// A server's text that is itself marshal data (a code object's start, a dict, a ref, FLAG_REF
+    /// bytes, NULs XML cannot carry but a form answer could) is one length-prefixed string, whole.
+    @Test func serverTextIsNeverReadAsTypeCodes() {
+        let crafted: [[UInt8]] = [
+            [0x63, 0, 0, 0, 0, 0, 0, 0, 0, 0x30], Array("{u\u{1}\0\0\0a0".utf8), [0x72, 0, 0, 0, 0],
+            [0xE3, 0x5B, 0xFF, 0xFF, 0xFF, 0x7F], [0xF5, 0x04, 0, 0, 0, 0x73, 0x74, 0x61, 0x74], Array("0".utf8),
+        ]
+        for text in crafted {
+            let written = MarshalWriter.string(text)
+            #expect(MarshalReader.json(written) == JSONWriter.quoted(text), "\(text)")
+        }
+    }
+
     /// Past 256 distinct keys the table is full: later new keys go out in full, every time.
     @Test func keysPastTheTableAreWrittenInFull() throws {
         let names = (0..<300).map { "k\($0)" }

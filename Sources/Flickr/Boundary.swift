@@ -77,6 +77,26 @@ func renderedJSON(_ node: UnsafePointer<ValueNode>) -> UnsafeMutablePointer<CCha
     return text
 }
 
+/// The body of flickr_response_marshal and flickr_value_marshal: `out` and `outLen` checked and
+/// cleared, then the value `node` finds rendered in Python's marshal format, malloc'd for the
+/// caller (flickr_free).
+func marshalEntry(
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ outLen: UnsafeMutablePointer<Int>?,
+    _ node: () throws(FlickrError) -> UnsafePointer<ValueNode>
+) -> CInt {
+    boundary { () throws(FlickrError) in
+        guard let out else { throw .invalid("out must not be NULL") }
+        out.pointee = nil
+        guard let outLen else { throw .invalid("out_len must not be NULL") }
+        outLen.pointee = 0
+        guard let (bytes, count) = try node().renderedMarshal() else {
+            throw FlickrError(.noMemory, "out of memory rendering marshal data")
+        }
+        out.pointee = UnsafeMutableRawPointer(bytes).assumingMemoryBound(to: CChar.self)
+        outLen.pointee = count
+    }
+}
+
 /// A pointer to static, NUL-terminated storage, as `const char *`.
 func staticCString(_ string: StaticString) -> UnsafePointer<CChar> {
     UnsafeRawPointer(string.utf8Start).assumingMemoryBound(to: CChar.self)

@@ -8,6 +8,10 @@ MODE: etree      xml.etree.ElementTree.fromstring (what python-flickrapi's forma
       xmltodict  xmltodict.parse (what many Python users do for dicts)
       libflickr  our binding end to end: flickr_response_parse, then the tree to dicts
                  (the same path Flickr.call takes after the HTTP exchange)
+      libflickr-json  the same with the tree read through JSON (the binding's fallback, and
+                 its only path before bench/NOTES.md Change 20)
+      handover, handover-json  only the tree to dicts (marshal's format where the binding takes
+                 it, or JSON), of a tree parsed once before timing
 With BENCH_ALLOC=1 (run under LD_PRELOAD=libbenchalloc.so PYTHONMALLOC=malloc) it
 counts the allocation calls of one iteration instead of timing.
 """
@@ -36,6 +40,29 @@ def parser(mode):
                 lib.flickr_response_parse(response.out, data, len(data))
                 return _response.as_dict(response)
         return parse
+    if mode == "libflickr-json":
+        from flickr import _ffi, _response
+        lib = _ffi.lib()
+
+        def parse_json(data):
+            with _ffi.Response() as response:
+                lib.flickr_response_parse(response.out, data, len(data))
+                return _response._from_json(lib.flickr_response_json(response))
+        return parse_json
+    if mode in ("handover", "handover-json"):
+        from flickr import _ffi, _response
+        lib = _ffi.lib()
+        parsed = {}
+
+        def handover(data):
+            if data not in parsed:  # the one parse, kept alive for the run
+                response = _ffi.Response()
+                lib.flickr_response_parse(response.out, data, len(data))
+                parsed[data] = response
+            if mode == "handover":
+                return _response.as_dict(parsed[data])
+            return _response._from_json(lib.flickr_response_json(parsed[data]))
+        return handover
     raise SystemExit(f"unknown mode {mode}")
 
 
@@ -45,6 +72,11 @@ def main():
     fn = parser(mode)
     for _ in range(3):
         fn(data)
+    if os.environ.get("BENCH_ITERATIONS"):  # a fixed count, for callgrind's instruction counts
+        for _ in range(int(os.environ["BENCH_ITERATIONS"])):
+            fn(data)
+        print(json.dumps({"mode": mode, "iterations": int(os.environ["BENCH_ITERATIONS"])}))
+        return
     if os.environ.get("BENCH_ALLOC") == "1":
         counter = ctypes.CDLL(None)
         counter.bench_alloc_count.restype = ctypes.c_ulonglong

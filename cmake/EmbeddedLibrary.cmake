@@ -42,12 +42,16 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
 set(FLICKR_SWIFT_FLAGS
     -target ${FLICKR_EMBEDDED_TRIPLE}
     -enable-experimental-feature Embedded
-    -wmo -parse-as-library -O -g
+    -wmo -parse-as-library -g
     # Each function in its own section: both modules emit the standard library code they use
     # (Array, String, sorting...) as weak definitions, and lld keeps one copy of each only when
     # it can drop sections; --gc-sections then also drops what nothing reaches. Without it the
     # stripped library was 1,424 KiB, about 500 KiB of that second copies (bench/NOTES.md, Change 15).
     -Xfrontend -function-sections
+    # No unwind tables for the C headers' inline functions: one that clang marks uwtable, kept out
+    # of line by a function compiled for size, makes LLVM put every function's frame information
+    # in .eh_frame (110 KB of the stripped .so) instead of the .debug_frame that strip removes.
+    -Xcc -fno-asynchronous-unwind-tables
     -package-name libflickr
     ${FLICKR_SHARED_SWIFT_FLAGS}
     -I ${CMAKE_SOURCE_DIR}/Sources/EmbeddedGlibc
@@ -63,6 +67,14 @@ endforeach()
 if(FLICKR_WARNINGS_AS_ERRORS)
     list(APPEND FLICKR_SWIFT_FLAGS -warnings-as-errors)
 endif()
+# FlickrCore holds every hot path (signing, the transfer, the XML mapper) and is compiled for speed;
+# its cold files (harvest, budget files, photos and cache, OAuth flows, uploads' setup) mark each
+# function @_optimize(size). Flickr, the C entry points, is compiled for size: mostly argument
+# checks, handle tables and messages. Both keep flickr_call's instructions and the 500-photo parse
+# unchanged and take 61 KB off the stripped .so (bench/NOTES.md, Change 22); the whole library at
+# -Osize would be 5% more instructions a call.
+set(FLICKR_CORE_OPTIMIZE -O)
+set(FLICKR_API_OPTIMIZE -Osize)
 set(FLICKR_LINK_EXTRA "")
 if(FLICKR_SANITIZER)
     # The runtime comes with the sanitized executable that loads the library.
@@ -84,7 +96,7 @@ file(GLOB_RECURSE FLICKR_PUBLIC_HEADERS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/in
 # FlickrCore's interface first (type-checking only), so that Flickr compiles beside FlickrCore's code.
 add_custom_command(
     OUTPUT ${FLICKR_SWIFT_OUT}/FlickrCore.swiftmodule
-    COMMAND ${SWIFTC_EXECUTABLE} ${FLICKR_SWIFT_FLAGS} -module-name FlickrCore
+    COMMAND ${SWIFTC_EXECUTABLE} ${FLICKR_SWIFT_FLAGS} ${FLICKR_CORE_OPTIMIZE} -module-name FlickrCore
             -emit-module -emit-module-path ${FLICKR_SWIFT_OUT}/FlickrCore.swiftmodule ${FLICKR_CORE_SOURCES}
     DEPENDS ${FLICKR_CORE_SOURCES} ${FLICKR_MODULE_MAPS}
     COMMENT "Emitting the FlickrCore module (Embedded Swift)"
@@ -92,7 +104,7 @@ add_custom_command(
 
 add_custom_command(
     OUTPUT ${FLICKR_SWIFT_OUT}/FlickrCore.o
-    COMMAND ${SWIFTC_EXECUTABLE} ${FLICKR_SWIFT_FLAGS} -module-name FlickrCore
+    COMMAND ${SWIFTC_EXECUTABLE} ${FLICKR_SWIFT_FLAGS} ${FLICKR_CORE_OPTIMIZE} -module-name FlickrCore
             -c -o ${FLICKR_SWIFT_OUT}/FlickrCore.o ${FLICKR_CORE_SOURCES}
     DEPENDS ${FLICKR_CORE_SOURCES} ${FLICKR_MODULE_MAPS}
     COMMENT "Compiling FlickrCore (Embedded Swift)"
@@ -100,7 +112,7 @@ add_custom_command(
 
 add_custom_command(
     OUTPUT ${FLICKR_SWIFT_OUT}/Flickr.o
-    COMMAND ${SWIFTC_EXECUTABLE} ${FLICKR_SWIFT_FLAGS} -module-name Flickr
+    COMMAND ${SWIFTC_EXECUTABLE} ${FLICKR_SWIFT_FLAGS} ${FLICKR_API_OPTIMIZE} -module-name Flickr
             -c -o ${FLICKR_SWIFT_OUT}/Flickr.o ${FLICKR_API_SOURCES}
     DEPENDS ${FLICKR_API_SOURCES} ${FLICKR_SWIFT_OUT}/FlickrCore.swiftmodule ${FLICKR_MODULE_MAPS}
             ${FLICKR_PUBLIC_HEADERS}

@@ -12,7 +12,7 @@ public func flickr_oauth_signature(
 ) -> UnsafeMutablePointer<CChar>? {
     baseStringOut?.pointee = nil
     do throws(FlickrError) {
-        let method = try requiredString(httpMethod, "http_method").uppercased()
+        let method = try requiredString(httpMethod, "http_method").asciiUppercased()
         guard !method.isEmpty, method.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else {
             throw FlickrError.invalid("http_method must be a word such as GET or POST")
         }

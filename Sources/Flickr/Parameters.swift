@@ -14,7 +14,7 @@ func parameters(_ array: UnsafePointer<UnsafePointer<CChar>?>?) throws(FlickrErr
         guard let value = array[index + 1] else {
             throw .invalid("parameter \"\(name)\" has no value (NULL where a value was expected)")
         }
-        pairs.append((name, try requiredString(value, "the value of parameter \"\(name)\"")))
+        pairs.append((name, try parameterValue(value, of: name)))
         index += 2
     }
     return pairs

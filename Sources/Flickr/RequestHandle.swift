@@ -24,7 +24,14 @@ final class RequestHandle: @unchecked Sendable {
     init(done: flickr_done_fn?, userdata: UnsafeMutableRawPointer?) {
         self.done = done
         self.userdata = UInt(bitPattern: userdata)
-        serial = RequestHandle.lastSerial.withLock { last in
+        serial = RequestHandle.nextSerial()
+    }
+
+    /// Out of line, so that no error path of `withLock` is left in the initializer: at -Osize
+    /// (the module's mode) one was, and a throw there would leak the object in Embedded Swift.
+    @inline(never)
+    private static func nextSerial() -> UInt64 {
+        lastSerial.withLock { last in
             last += 1
             return last
         }

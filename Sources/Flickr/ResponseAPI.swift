@@ -47,6 +47,14 @@ public func flickr_response_json(_ resp: OpaquePointer?) -> UnsafeMutablePointer
 }
 
 @c @implementation
+public func flickr_response_marshal(
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ outLen: UnsafeMutablePointer<Int>?,
+    _ resp: OpaquePointer?
+) -> CInt {
+    marshalEntry(out, outLen) { () throws(FlickrError) in try responses.object(resp).root }
+}
+
+@c @implementation
 public func flickr_response_body(_ resp: OpaquePointer?, _ lenOut: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
     lenOut?.pointee = 0
     guard let response = liveResponse(resp) else { return nil }

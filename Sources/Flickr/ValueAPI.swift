@@ -53,3 +53,14 @@ public func flickr_value_json(_ v: OpaquePointer?) -> UnsafeMutablePointer<CChar
     guard let node = node(v) else { return nil }
     return renderedJSON(node)
 }
+
+@c @implementation
+public func flickr_value_marshal(
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ outLen: UnsafeMutablePointer<Int>?,
+    _ v: OpaquePointer?
+) -> CInt {
+    marshalEntry(out, outLen) { () throws(FlickrError) in
+        guard let node = node(v) else { throw .invalid("v must not be NULL") }
+        return node
+    }
+}

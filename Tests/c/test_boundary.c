@@ -658,6 +658,20 @@ static void test_response(void) {
     BOUNDARY(flickr_response_json)
     CHECK(flickr_response_json(NULL) == NULL);
 
+    BOUNDARY(flickr_response_marshal)
+    {
+        char *bytes = (char *)0x1;
+        size_t n = 99;
+        CHECK_FAILS(flickr_response_marshal(NULL, &n, resp), FLICKR_EINVAL);
+        CHECK_FAILS(flickr_response_marshal(&bytes, NULL, resp), FLICKR_EINVAL);
+        CHECK(bytes == NULL); /* cleared before the check of out_len */
+        CHECK_FAILS(flickr_response_marshal(&bytes, &n, NULL), FLICKR_EINVAL);
+        CHECK(bytes == NULL && n == 0);
+        CHECK_EQ_INT(flickr_response_marshal(&bytes, &n, resp), FLICKR_OK);
+        CHECK(bytes != NULL && n > 2 && bytes[0] == '{' && bytes[n - 1] == '0' && bytes[n] == '\0');
+        flickr_free(bytes);
+    }
+
     BOUNDARY(flickr_response_body)
     CHECK(flickr_response_body(NULL, &len) == NULL);
     CHECK_EQ_INT(len, 0);
@@ -722,6 +736,18 @@ static void test_response(void) {
     BOUNDARY(flickr_value_json)
     CHECK(flickr_value_json(NULL) == NULL);
 
+    BOUNDARY(flickr_value_marshal)
+    {
+        char *bytes = (char *)0x1;
+        size_t n = 99;
+        CHECK_FAILS(flickr_value_marshal(&bytes, &n, NULL), FLICKR_EINVAL);
+        CHECK(bytes == NULL && n == 0);
+        CHECK_FAILS(flickr_value_marshal(NULL, &n, text), FLICKR_EINVAL);
+        CHECK_EQ_INT(flickr_value_marshal(&bytes, &n, text), FLICKR_OK); /* "text": a (ASCII), length 4, the bytes */
+        CHECK(n == 9 && memcmp(bytes, "a\4\0\0\0text", 9) == 0);
+        flickr_free(bytes);
+    }
+
     test_photos_with(root, photo, photos, text);
 
     BOUNDARY(flickr_response_free)
@@ -733,6 +759,12 @@ static void test_response(void) {
     reset_error();
     CHECK_NULL_WITH(flickr_response_root(dead), FLICKR_EINVAL);
     CHECK(flickr_response_json(dead) == NULL);
+    {
+        char *bytes = (char *)0x1;
+        size_t n = 99;
+        CHECK_FAILS(flickr_response_marshal(&bytes, &n, dead), FLICKR_EINVAL);
+        CHECK(bytes == NULL && n == 0);
+    }
     CHECK(flickr_response_body(dead, &len) == NULL && len == 0);
     CHECK_EQ_INT(flickr_response_http_status(dead), 0);
 }

@@ -74,6 +74,26 @@ FLICKR_API const flickr_value *flickr_response_root(const flickr_response *resp)
 FLICKR_API char *flickr_response_json(const flickr_response *resp);
 
 /**
+ * @brief The tree in Python's marshal format, for the Python binding (`marshal.loads` makes the
+ *        same dicts, lists and strings of it as `json.loads` makes of flickr_response_json()).
+ *
+ * Only types that every Python from 3.4 reads: an object is `{`, each key and value, then `0`;
+ * an array `[`, a 32-bit little-endian count, then the elements; a string `u`, a 32-bit
+ * little-endian byte length, then UTF-8 (ill-formed bytes replaced by U+FFFD, as in the JSON);
+ * `a` for the same when every byte is ASCII; a repeated key `r` and a 32-bit index, its first
+ * occurrence having FLAG_REF (0x80) set.
+ * Every string is length-prefixed, so no text from a server is read as a type code.
+ *
+ * @param[out] out     receives the bytes (not NUL-terminated text; a NUL follows them); free them
+ *                     with flickr_free(). NULL on failure.
+ * @param[out] out_len receives their length; 0 on failure.
+ * @param resp         the response.
+ * @return FLICKR_OK, FLICKR_EINVAL (a NULL out or out_len, resp not a live response) or FLICKR_ENOMEM.
+ * @note Added in 0.5.0. Thread-safe.
+ */
+FLICKR_API int flickr_response_marshal(char **out, size_t *out_len, const flickr_response *resp);
+
+/**
  * @brief The raw body as received.
  * @param resp          the response.
  * @param[out] len_out  receives the body's length in bytes; may be NULL.
@@ -154,6 +174,16 @@ FLICKR_API const char *flickr_value_key_at(const flickr_value *v, size_t index);
  * @note Added in 0.1. Thread-safe.
  */
 FLICKR_API char *flickr_value_json(const flickr_value *v);
+
+/**
+ * @brief A value and everything below it in Python's marshal format (see flickr_response_marshal()).
+ * @param[out] out     receives the bytes; free them with flickr_free(). NULL on failure.
+ * @param[out] out_len receives their length; 0 on failure.
+ * @param v            a value.
+ * @return FLICKR_OK, FLICKR_EINVAL (a NULL out, out_len or v) or FLICKR_ENOMEM.
+ * @note Added in 0.5.0. Thread-safe.
+ */
+FLICKR_API int flickr_value_marshal(char **out, size_t *out_len, const flickr_value *v);
 
 FLICKR_END_DECLS
 

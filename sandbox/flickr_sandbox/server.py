@@ -341,7 +341,12 @@ class Sandbox(SettingsView):
         self._stopped = False
 
     def start(self) -> Sandbox:
-        """Serve on a background thread."""
+        """Serve on a background thread; once: a second call (say, inside `with Sandbox()`) keeps the
+        first thread, since two threads serving one server would leave one running after stop()."""
+        if self._stopped:
+            raise RuntimeError("this sandbox has stopped; start a new one")
+        if self._thread is not None:
+            return self
         self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.1},
                                         name="flickr-sandbox", daemon=True)
         self._thread.start()

@@ -81,3 +81,28 @@ def test_the_in_process_sandbox_has_the_same_settings():
         assert sb.settings == Settings(sb.url, C.API_KEY, C.API_SECRET, C.OAUTH_TOKEN, C.OAUTH_TOKEN_SECRET,
                                        C.AUTH_TOKEN, sb.data_dir)
         assert (sb.api_key, sb.ca_file) == (C.API_KEY, None)
+
+
+def test_start_inside_with_serves_once_and_stops():
+    """`with Sandbox() as s: s.start()` used to run two serving threads, one of which outlived
+    stop() (which then hung joining it): run on a thread so that a hang fails instead."""
+    import threading
+    before = threading.active_count()
+    seen: list = []
+
+    def serve_twice() -> None:
+        with Sandbox() as sandbox:
+            seen.append(sandbox.start() is sandbox)
+            with urllib.request.urlopen(sandbox.url + "/services/rest/?method=flickr.test.echo&api_key="
+                                        + C.API_KEY, timeout=10) as answer:
+                seen.append(answer.status)
+        seen.append(sandbox)
+
+    runner = threading.Thread(target=serve_twice, daemon=True)
+    runner.start()
+    runner.join(timeout=30)
+    assert not runner.is_alive(), "stop() hung after a second start()"
+    assert seen[:2] == [True, 200]
+    assert threading.active_count() == before
+    with pytest.raises(RuntimeError, match="has stopped"):
+        seen[2].start()

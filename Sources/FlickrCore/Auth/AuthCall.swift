@@ -16,6 +16,7 @@ package final class AuthCall: Operation {
     let signing: Signing
 
     // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
+    @_optimize(size)
     package convenience init(method: String, parameters: [(String, String)] = [], signing: Signing)
         throws(FlickrError)
     {
@@ -30,12 +31,14 @@ package final class AuthCall: Operation {
         self.init(call: call, signing: signing)
     }
 
+    @_optimize(size)
     private init(call: RESTCall, signing: Signing) {
         self.call = call
         self.signing = signing
     }
 
     /// flickr.auth.oauth.checkToken for `token` (the context's when nil): `<oauth>` with token, perms, user.
+    @_optimize(size)
     package static func checkToken(settings: Settings, token: String?, secret: String?) throws(FlickrError) -> AuthCall {
         let pair: (String, String)
         if let token {
@@ -51,6 +54,7 @@ package final class AuthCall: Operation {
     }
 
     /// flickr.auth.oauth.getAccessToken, legacy-signed with `authToken` (the context's when nil).
+    @_optimize(size)
     package static func exchangeLegacyToken(settings: Settings, authToken: String?) throws(FlickrError) -> AuthCall {
         guard let token = authToken ?? settings.string(.authToken) else {
             throw FlickrError(.state, "the context holds no legacy auth token to exchange")
@@ -58,10 +62,12 @@ package final class AuthCall: Operation {
         return try AuthCall(method: "flickr.auth.oauth.getAccessToken", signing: .legacy(authToken: token))
     }
 
+    @_optimize(size)
     package func endpoint(_ settings: Settings) -> String {
         settings.string(.restEndpoint) ?? Settings.defaultRESTEndpoint
     }
 
+    @_optimize(size)
     package func httpRequest(endpoint: String, settings: Settings) throws(FlickrError) -> HTTPRequest {
         guard !settings.sharedSecret.isEmpty else {
             throw .invalid("\(call.method) must be signed: it needs the shared secret (flickr_context_new's)")
@@ -89,6 +95,7 @@ package final class AuthCall: Operation {
 
     package var parsesXML: Bool { true }
 
+    @_optimize(size)
     package func interpret(
         status: Int, body: ResponseBody, parsed: Result<ValueTree, FlickrError>?, url: String, within limit: WaitLimit
     ) -> Result<Response, FlickrError>

@@ -8,6 +8,7 @@ package enum OAuthFlow {
     package static let permissions = ["read", "write", "delete"]
 
     /// `perms` must be read, write or delete (exactly, lower case).
+    @_optimize(size)
     package static func requirePerms(_ perms: String) throws(FlickrError) {
         guard permissions.contains(perms) else {
             throw .invalid("perms must be \"read\", \"write\" or \"delete\", not \"\(bounded(perms))\"")
@@ -15,6 +16,7 @@ package enum OAuthFlow {
     }
 
     /// A token, secret, verifier or callback: non-empty, no spaces or control characters.
+    @_optimize(size)
     package static func requireToken(_ value: String, what: String) throws(FlickrError) {
         guard !value.isEmpty else { throw .invalid("\(what) must not be empty") }
         guard !value.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
@@ -23,6 +25,7 @@ package enum OAuthFlow {
     }
 
     /// The OAuth endpoint base (always ending in "/") followed by `name`.
+    @_optimize(size)
     static func endpoint(_ settings: Settings, _ name: String) -> String {
         var base = settings.string(.oauthEndpoint) ?? Settings.defaultOAuthEndpoint
         if !base.hasSuffix("/") { base += "/" }
@@ -30,6 +33,7 @@ package enum OAuthFlow {
     }
 
     /// Step 2: `<oauth endpoint>authorize?oauth_token=<token>&perms=<perms>` (perms left out when nil).
+    @_optimize(size)
     package static func authorizeURL(settings: Settings, requestToken: String, perms: String?) throws(FlickrError)
         -> String
     {
@@ -52,6 +56,7 @@ package enum OAuthFlow {
     /// (`http://127.0.0.1:8080/cb?...`, `snapnrun://auth?...`), the query up to any `#fragment`, values
     /// URL-decoded. Malformed URLs are FLICKR_EINVAL; a well-formed URL lacking either value (the user
     /// declined, or this is not the callback) is FLICKR_EOAUTH.
+    @_optimize(size)
     package static func parseCallback(_ url: String) throws(FlickrError) -> Callback {
         guard !url.isEmpty else { throw .invalid("the callback URL is empty") }
         guard !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
@@ -66,6 +71,7 @@ package enum OAuthFlow {
             throw .invalid("the callback URL has no query (expected ?oauth_token=...&oauth_verifier=...)")
         }
         let pairs = PercentEncoding.parseForm(rest[rest.index(after: question)...])
+        @_optimize(size)
         func value(_ name: String) -> String? {
             pairs.first { $0.0 == name && !$0.1.isEmpty }?.1
         }
@@ -90,17 +96,20 @@ package enum OAuthFlow {
     }
 
     /// RFC 3986 scheme: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).
+    @_optimize(size)
     private static func isScheme(_ text: Substring) -> Bool {
         guard let first = text.utf8.first, isAlpha(first) else { return false }
         return text.utf8.allSatisfy { isAlpha($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }
     }
 
+    @_optimize(size)
     private static func isAlpha(_ byte: UInt8) -> Bool {
         (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
     }
 
     /// Legacy (deprecated) step 2: `<auth endpoint>?api_key=..&perms=..&frob=..&api_sig=..`, api_sig over
     /// api_key, frob and perms (docs/protocol.md §6).
+    @_optimize(size)
     package static func legacyLoginURL(settings: Settings, frob: String, perms: String) throws(FlickrError) -> String {
         try requireToken(frob, what: "frob")
         try requirePerms(perms)
@@ -114,6 +123,7 @@ package enum OAuthFlow {
     }
 
     /// Caller text in messages: at most 64 characters.
+    @_optimize(size)
     static func bounded(_ text: String) -> String {
         text.count > 64 ? String(text.prefix(64)) + "..." : text
     }

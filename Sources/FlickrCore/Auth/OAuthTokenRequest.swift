@@ -25,6 +25,7 @@ package final class OAuthTokenRequest: Operation {
     package let step: Step
 
     // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
+    @_optimize(size)
     package convenience init(_ step: Step) throws(FlickrError) {
         switch step {
         case .requestToken(let callback):
@@ -37,14 +38,17 @@ package final class OAuthTokenRequest: Operation {
         self.init(validStep: step)
     }
 
+    @_optimize(size)
     private init(validStep step: Step) {
         self.step = step
     }
 
+    @_optimize(size)
     package func endpoint(_ settings: Settings) -> String {
         OAuthFlow.endpoint(settings, step.path)
     }
 
+    @_optimize(size)
     package func httpRequest(endpoint: String, settings: Settings) throws(FlickrError) -> HTTPRequest {
         guard !settings.sharedSecret.isEmpty else {
             throw .invalid("OAuth token requests need the shared secret (flickr_context_new's shared_secret)")
@@ -79,6 +83,7 @@ package final class OAuthTokenRequest: Operation {
 
     package var parsesXML: Bool { false }
 
+    @_optimize(size)
     package func interpret(
         status: Int, body: ResponseBody, parsed: Result<ValueTree, FlickrError>?, url: String, within limit: WaitLimit
     ) -> Result<Response, FlickrError>
@@ -89,6 +94,7 @@ package final class OAuthTokenRequest: Operation {
     /// A 2xx form body with a non-empty oauth_token and oauth_token_secret is a
     /// token (values URL-decoded); anything else is FLICKR_EOAUTH carrying the
     /// first line of the server's text (its `oauth_problem=...`), bounded.
+    @_optimize(size)
     static func interpret(step: String, status: Int, body: [UInt8]) -> Result<Response, FlickrError> {
         let http = Int32(clamping: status)
         let text = String(decoding: body.prefix(4096), as: UTF8.self)
@@ -110,12 +116,14 @@ package final class OAuthTokenRequest: Operation {
             .oauth, "OAuth \(step) \(what) (HTTP \(status))" + (detail.isEmpty ? "" : ": \(detail)"), httpStatus: http))
     }
 
+    @_optimize(size)
     private static func looksLikeMarkup(_ text: String) -> Bool {
-        text.drop { $0.isWhitespace }.hasPrefix("<")
+        text.drop { $0.isWhiteSpace }.hasPrefix("<")
     }
 
     /// `oauth_problem=...` answers: their first line; HTML pages: a tag-free excerpt. Never the token secret:
     /// a body holding one is a success and never reaches here.
+    @_optimize(size)
     static func problemText(_ text: String) -> String {
         if looksLikeMarkup(text) { return plainText(text) }
         var line = String(text.prefix { $0 != "\n" && $0 != "\r" }.prefix(300))
@@ -124,6 +132,7 @@ package final class OAuthTokenRequest: Operation {
     }
 
     /// A short, tag-free excerpt of an HTML page (script and style contents skipped).
+    @_optimize(size)
     static func plainText(_ text: String) -> String {
         var out = ""
         var tag = ""
@@ -139,7 +148,7 @@ package final class OAuthTokenRequest: Operation {
             if inTag {
                 if character == ">" {
                     inTag = false
-                    let name = tag.lowercased()
+                    let name = tag.asciiLowercased()  // ASCII tag names
                     if name.hasPrefix("script") || name.hasPrefix("style") || name.hasPrefix("title") {
                         skipping = true
                     } else if name.hasPrefix("/script") || name.hasPrefix("/style") || name.hasPrefix("/title") {
@@ -155,7 +164,7 @@ package final class OAuthTokenRequest: Operation {
                 continue
             }
             if skipping { continue }
-            if character.isWhitespace {
+            if character.isWhiteSpace {
                 if !lastWasSpace { out.append(" ") }
                 lastWasSpace = true
             } else {

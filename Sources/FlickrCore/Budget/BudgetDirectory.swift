@@ -7,6 +7,7 @@ import Glibc
 /// specification says), each named by a hash of its key: the key itself is never written.
 enum BudgetDirectory {
     /// The file for `apiKey`: 32 hex digits of its SHA-256 (128 bits: no two keys meet).
+    @_optimize(size)
     static func path(forKey apiKey: String) throws(FlickrError) -> String {
         guard let digest = Crypto.sha256(Array(apiKey.utf8)), digest.count >= 16 else {
             throw FlickrError(.error, "cannot hash the API key for its budget file (SHA-256 failed)")
@@ -15,6 +16,7 @@ enum BudgetDirectory {
     }
 
     /// The directory, made (0700, as the cache directory itself) when missing.
+    @_optimize(size)
     static func directory() throws(FlickrError) -> String {
         var cache: String
         if let xdg = environment("XDG_CACHE_HOME"), xdg.hasPrefix("/") {
@@ -35,6 +37,7 @@ enum BudgetDirectory {
         return path
     }
 
+    @_optimize(size)
     private static func environment(_ name: String) -> String? {
         guard let value = getenv(name), value.pointee != 0 else { return nil }
         return String(validatingCString: value)

@@ -12,19 +12,23 @@ package enum HostBackoff {
     /// Monotonic ns until which each host is held back.
     private static let until = Locked<[String: UInt64]>([:])
 
+    @_optimize(size)
     static func lockForFork() { until.lockForFork() }
+    @_optimize(size)
     static func unlockAfterFork() { until.unlockAfterFork() }
 
     /// False when no host has been held back in this process (the common case: no URL is parsed then).
     static var isHoldingAny: Bool { until.withLock { !$0.isEmpty } }
 
     /// The host part of `url` that a back-off applies to, or nil when it cannot be read.
+    @_optimize(size)
     static func key(ofURL url: String) -> String? {
         guard let parsed = try? EndpointURL(parsing: url, what: "the photo URL") else { return nil }
         return "\(parsed.scheme)://\(parsed.host):\(parsed.effectivePort)"
     }
 
     /// The host answered 429: hold it back from now.
+    @_optimize(size)
     static func note(_ host: String, retryAfterSeconds: Int?) {
         let waitMs = min(retryAfterSeconds.map { $0.multipliedSaturated(by: 1000) } ?? defaultMs, longestMs)
         let now = Engine.nowNs()
@@ -38,6 +42,7 @@ package enum HostBackoff {
 
     /// When a download from `host` may start (monotonic ns; 0: at once). Throws FLICKR_EBUDGET
     /// when that is at or past the call's deadline (`deadlineNs`, 0 for none).
+    @_optimize(size)
     static func start(for host: String, deadlineNs: UInt64) throws(FlickrError) -> UInt64 {
         let now = Engine.nowNs()
         guard let end = until.withLock({ $0[host] }), end > now else { return 0 }

@@ -32,6 +32,7 @@ package final class Pager: @unchecked Sendable {
     private var s: State
 
     // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
+    @_optimize(size)
     package convenience init(context: Context, method: String, parameters: [(String, String)], itemPath: String?)
         throws(FlickrError)
     {
@@ -60,6 +61,7 @@ package final class Pager: @unchecked Sendable {
         self.init(context: context, method: method, parameters: rest, itemPath: segments, firstPage: firstPage)
     }
 
+    @_optimize(size)
     private init(context: Context, method: String, parameters: [(String, String)], itemPath: [Substring]?, firstPage: Int) {
         self.context = context
         self.method = method
@@ -72,6 +74,7 @@ package final class Pager: @unchecked Sendable {
     package var total: Int64 { s.total }
 
     /// The next item, borrowed from the current page (valid until the next call), or nil at the end.
+    @_optimize(size)
     package func next() throws(FlickrError) -> UnsafePointer<ValueNode>? {
         while true {
             if let items = s.items, s.index < itemCount(items) {
@@ -89,6 +92,7 @@ package final class Pager: @unchecked Sendable {
         }
     }
 
+    @_optimize(size)
     private func fetch() throws(FlickrError) {
         let number = s.nextPage
         let call = try RESTCall(method: method, parameters: parameters + [("page", String(number))], verb: .get)
@@ -110,16 +114,19 @@ package final class Pager: @unchecked Sendable {
     /// Whether page `number` ends the walk: it was empty, it was the last one Flickr
     /// announced (or no count was given), or it reached Flickr's page limit. A short
     /// page is not the end by itself (getRecent answers 99 items for perpage="100").
+    @_optimize(size)
     static func isLastPage(number: Int, pages: Int?, count: Int) -> Bool {
         count == 0 || number >= (pages ?? number) || number >= maxPage
     }
 
     /// How many results Flickr serves at most for a method's query, when it caps them.
+    @_optimize(size)
     static func resultCap(for method: String) -> Int? {
         method == "flickr.photos.search" ? searchResultCap : nil
     }
 
     /// The page container (for its attributes) and the item list (nil when the page has none).
+    @_optimize(size)
     private func locate(in root: UnsafePointer<ValueNode>)
         -> (container: UnsafePointer<ValueNode>, items: UnsafePointer<ValueNode>?)?
     {
@@ -133,6 +140,7 @@ package final class Pager: @unchecked Sendable {
 
     /// The list inside the first child of `root` with page attributes (photos.photo...), and that
     /// child; the list is nil for an empty page. Shared with the harvest.
+    @_optimize(size)
     static func pagedList(in root: UnsafePointer<ValueNode>)
         -> (container: UnsafePointer<ValueNode>, items: UnsafePointer<ValueNode>?)?
     {
@@ -151,10 +159,12 @@ package final class Pager: @unchecked Sendable {
     }
 
     /// A single item (an object where a list would be) counts as a list of one.
+    @_optimize(size)
     private func itemCount(_ items: UnsafePointer<ValueNode>) -> Int {
         items.kind == .array ? items.count : 1
     }
 
+    @_optimize(size)
     private func element(_ items: UnsafePointer<ValueNode>, _ index: Int) -> UnsafePointer<ValueNode>? {
         items.kind == .array ? items.element(at: index) : items
     }

@@ -54,7 +54,7 @@ enum ResponseInterpreter {
             if character == "<" { inTag = true; continue }
             if character == ">" { inTag = false; continue }
             if inTag { continue }
-            let isSpace = character.isWhitespace
+            let isSpace = character.isWhiteSpace
             if isSpace {
                 if !lastWasSpace { out.append(" ") }
             } else {

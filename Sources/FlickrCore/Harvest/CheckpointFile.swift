@@ -8,6 +8,7 @@ import Glibc
 enum CheckpointFile {
     static let maxBytes = 64 << 20  // slices and at most one slice's ids: far below this
 
+    @_optimize(size)
     static func write(_ text: String, to path: String) throws(FlickrError) {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[..<$0]) } ?? "."
@@ -40,6 +41,7 @@ enum CheckpointFile {
     }
 
     /// The file's bytes, nil when there is none.
+    @_optimize(size)
     static func read(_ path: String) throws(FlickrError) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC)
         if fd < 0 {
@@ -61,6 +63,7 @@ enum CheckpointFile {
         }
     }
 
+    @_optimize(size)
     private static func failure(_ what: String, _ code: Int32) -> FlickrError {
         FlickrError(.io, "\(what): \(String(cString: strerror(code)))")
     }

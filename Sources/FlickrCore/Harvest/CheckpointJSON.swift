@@ -11,13 +11,18 @@ indirect enum CheckpointJSON: Equatable {
     case array([CheckpointJSON])
     case object([(String, CheckpointJSON)])
 
+    @_optimize(size)
     static func == (a: CheckpointJSON, b: CheckpointJSON) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case let (.bool(x), .bool(y)): return x == y
         case let (.int(x), .int(y)): return x == y
         case let (.string(x), .string(y)): return x == y
-        case let (.array(x), .array(y)): return x == y
+        case let (.array(x), .array(y)):
+            // Element by element: `x == y` specialised Array's == with this function inlined, 6 KB.
+            guard x.count == y.count else { return false }
+            for index in x.indices where x[index] != y[index] { return false }
+            return true
         case let (.object(x), .object(y)):  // key order does not matter (Python writes its own)
             return x.count == y.count && x.allSatisfy { entry in y.contains { $0.0 == entry.0 && $0.1 == entry.1 } }
         default: return false
@@ -48,6 +53,7 @@ indirect enum CheckpointJSON: Equatable {
     }
 
     /// The value `bytes` holds, or nil when they are not such JSON.
+    @_optimize(size)
     static func parse(_ bytes: [UInt8]) -> CheckpointJSON? {
         var reader = Reader(bytes: bytes)
         guard let value = reader.value(depth: 0) else { return nil }
@@ -60,10 +66,12 @@ indirect enum CheckpointJSON: Equatable {
         var index = 0
         static let maxDepth = 16
 
+        @_optimize(size)
         mutating func skipSpace() {
             while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
         }
 
+        @_optimize(size)
         mutating func literal(_ word: String) -> Bool {
             let text = Array(word.utf8)
             guard index + text.count <= bytes.count, Array(bytes[index..<index + text.count]) == text else { return false }
@@ -71,6 +79,7 @@ indirect enum CheckpointJSON: Equatable {
             return true
         }
 
+        @_optimize(size)
         mutating func value(depth: Int) -> CheckpointJSON? {
             skipSpace()
             guard index < bytes.count, depth < Reader.maxDepth else { return nil }
@@ -109,6 +118,7 @@ indirect enum CheckpointJSON: Equatable {
             }
         }
 
+        @_optimize(size)
         mutating func expect(_ character: Unicode.Scalar) -> Bool {
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
@@ -116,6 +126,7 @@ indirect enum CheckpointJSON: Equatable {
             return true
         }
 
+        @_optimize(size)
         mutating func number() -> CheckpointJSON? {
             let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
             if negative { index += 1 }
@@ -136,6 +147,7 @@ indirect enum CheckpointJSON: Equatable {
             return .int(negative ? -Int64(magnitude) : Int64(magnitude))
         }
 
+        @_optimize(size)
         mutating func string() -> String? {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
             index += 1
@@ -170,6 +182,7 @@ indirect enum CheckpointJSON: Equatable {
             return nil
         }
 
+        @_optimize(size)
         mutating func hex4() -> UInt32? {
             guard index + 4 <= bytes.count else { return nil }
             var value: UInt32 = 0

@@ -9,6 +9,7 @@ struct HarvestIdSet {
 
     var count: Int { sorted.count + recent.count }
 
+    @_optimize(size)
     func contains(_ id: UInt64) -> Bool {
         if recent.contains(id) { return true }
         var low = 0
@@ -21,14 +22,34 @@ struct HarvestIdSet {
     }
 
     /// Adds `id`; true if it was not there yet.
+    @_optimize(size)
     mutating func insert(_ id: UInt64) -> Bool {
         if contains(id) { return false }
         recent.insert(id)
         if recent.count >= HarvestIdSet.bufferLimit {
-            sorted.append(contentsOf: recent)
-            sorted.sort()
+            sorted = HarvestIdSet.merged(sorted, Array(recent).sortedStably(by: <))
             recent.removeAll(keepingCapacity: true)
         }
         return true
+    }
+
+    /// Two sorted arrays of distinct ids as one, in one pass (sorting the whole array again at
+    /// every merge would cost n log n each time for a harvest of millions).
+    @_optimize(size)
+    private static func merged(_ old: [UInt64], _ new: [UInt64]) -> [UInt64] {
+        var out: [UInt64] = []
+        out.reserveCapacity(old.count + new.count)
+        var left = 0
+        var right = 0
+        while left < old.count || right < new.count {
+            if right == new.count || (left < old.count && old[left] < new[right]) {
+                out.append(old[left])
+                left += 1
+            } else {
+                out.append(new[right])
+                right += 1
+            }
+        }
+        return out
     }
 }

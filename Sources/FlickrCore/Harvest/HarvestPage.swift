@@ -12,6 +12,7 @@ struct HarvestPage {
     /// Far past anything Flickr counts; more is a broken answer.
     static let maxCount: Int64 = 1 << 53
 
+    @_optimize(size)
     init(_ response: Response, method: String) throws(FlickrError) {
         guard let (container, list) = Pager.pagedList(in: response.root), let totalNode = container.member("total") else {
             throw FlickrError(.parse, "\(method): the answer holds no paged list (total, pages)")
@@ -51,12 +52,14 @@ struct HarvestPage {
     }
 
     /// Digits, at most 16 of them and at most 2^53.
+    @_optimize(size)
     static func count(_ text: String) -> Int64? {
         guard !text.isEmpty, text.utf8.count <= 16, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
               let value = Int64(text), value <= maxCount else { return nil }
         return value
     }
 
+    @_optimize(size)
     private static func shown(_ node: UnsafePointer<ValueNode>) -> String {
         String((node.string ?? "(not text)").prefix(40))
     }

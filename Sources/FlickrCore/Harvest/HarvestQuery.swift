@@ -22,6 +22,7 @@ struct HarvestQuery {
     var licenses: [Int64]?
     var checkpoint: String?
 
+    @_optimize(size)
     init(method: String, parameters: [(String, String)], options: [(String, String)], now: Int64) throws(FlickrError) {
         self.method = method
         for (name, value) in options {
@@ -68,7 +69,7 @@ struct HarvestQuery {
                 }
                 guard !ids.isEmpty else { throw .invalid("license must be licence ids, comma-separated, not \(value)") }
                 license = value
-                licenses = ids.sorted()
+                licenses = ids.sortedStably(by: <)
             case "page", "per_page", "min_upload_date", "max_upload_date", "min_taken_date", "max_taken_date":
                 continue  // the harvest's own (the other date kind is the caller's filter: kept below)
             default:
@@ -86,6 +87,7 @@ struct HarvestQuery {
     }
 
     /// Digits with an optional minus, at most 12 of them (unix seconds, counts), as Python reads them.
+    @_optimize(size)
     static func whole(_ text: String) -> Int64? {
         var body = Substring(text)
         while body.first == " " { body = body.dropFirst() }

@@ -17,6 +17,7 @@ package struct HarvestSlice: Equatable, Sendable {
     var seconds: Int64 { hi - lo + 1 }
 
     /// [lo, hi] cut into `count` slices of (nearly) equal length, fewer if it has fewer seconds.
+    @_optimize(size)
     static func parts(lo: Int64, hi: Int64, count: Int64, license: Int64? = nil) -> [HarvestSlice] {
         let length = hi - lo + 1
         // length < 2^38 (the date range) and n <= 2^20: length * i stays below 2^58.
@@ -33,6 +34,7 @@ package struct HarvestSlice: Equatable, Sendable {
 
     /// The method's arguments for this slice: upload dates as unix seconds, taken dates as MySQL
     /// datetimes (Flickr takes either; the sandbox and Flickr both read a datetime before 1970).
+    @_optimize(size)
     func arguments(taken: Bool) -> [(String, String)] {
         var args = taken ? [("min_taken_date", HarvestSlice.utc(lo)), ("max_taken_date", HarvestSlice.utc(hi))]
                          : [("min_upload_date", String(lo)), ("max_upload_date", String(hi))]
@@ -41,6 +43,7 @@ package struct HarvestSlice: Equatable, Sendable {
     }
 
     /// `stamp` as "YYYY-MM-DD HH:MM:SS" UTC (the proleptic Gregorian calendar, any year 1 to 9999).
+    @_optimize(size)
     static func utc(_ stamp: Int64) -> String {
         let days = stamp >= 0 ? stamp / 86400 : (stamp - 86399) / 86400
         let second = stamp - days * 86400
@@ -58,6 +61,7 @@ package struct HarvestSlice: Equatable, Sendable {
             + pad(second / 60 % 60, 2) + ":" + pad(second % 60, 2)
     }
 
+    @_optimize(size)
     private static func pad(_ value: Int64, _ width: Int) -> String {
         let text = String(value)
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text

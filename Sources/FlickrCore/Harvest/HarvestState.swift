@@ -28,6 +28,7 @@ struct HarvestState {
                         ("extra", extra), ("version", .int(HarvestState.version))])
     }
 
+    @_optimize(size)
     private static func json(_ slice: HarvestSlice) -> CheckpointJSON {
         .array([.int(slice.lo), .int(slice.hi), slice.license.map(CheckpointJSON.int) ?? .null])
     }
@@ -36,6 +37,7 @@ struct HarvestState {
 extension HarvestState {
     /// The state a checkpoint file holds, for `query` (whose range end is the checkpoint's when the
     /// caller gave none). EINVAL when the file is no checkpoint or one of another harvest.
+    @_optimize(size)
     init(bytes: [UInt8], path: String, query: inout HarvestQuery) throws(FlickrError) {
         guard let root = CheckpointJSON.parse(bytes), root["version"]?.int == HarvestState.version,
               let savedQuery = root["query"] else {
@@ -89,6 +91,7 @@ extension HarvestState {
         if let saved = root["extra"], case .object = saved { extra = saved }
     }
 
+    @_optimize(size)
     private static func slice(_ value: CheckpointJSON) -> HarvestSlice? {
         guard let parts = value.array, parts.count == 3, let lo = parts[0].int, let hi = parts[1].int,
               -HarvestSlice.latest <= lo, lo <= hi, hi <= HarvestSlice.latest else { return nil }

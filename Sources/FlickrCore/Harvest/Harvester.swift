@@ -29,6 +29,7 @@ package final class Harvester: @unchecked Sendable {
     private var pageGiven = false
 
     // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
+    @_optimize(size)
     package convenience init(context: Context, method: String, parameters: [(String, String)],
                              options: [(String, String)]) throws(FlickrError)
     {
@@ -46,6 +47,7 @@ package final class Harvester: @unchecked Sendable {
         self.init(context: context, query: query, pending: pending, restored: restored)
     }
 
+    @_optimize(size)
     private init(context: Context, query: HarvestQuery, pending: [HarvestSlice], restored: HarvestState?) {
         self.context = context
         self.query = query
@@ -66,6 +68,7 @@ package final class Harvester: @unchecked Sendable {
     package var reportJSON: String { report.json.text }
 
     /// The next item, borrowed from the current page (valid until the next call), or nil at the end.
+    @_optimize(size)
     package func next() throws(FlickrError) -> UnsafePointer<ValueNode>? {
         while true {
             if index < items.count {
@@ -90,6 +93,7 @@ package final class Harvester: @unchecked Sendable {
 
     /// Sets the caller's JSON object, written with the next checkpoint (a program's own progress,
     /// such as how much of its output matches the harvest so far). EINVAL unless it is an object.
+    @_optimize(size)
     package func setExtra(_ text: String) throws(FlickrError) {
         guard text.utf8.count <= 1 << 20, let value = CheckpointJSON.parse(Array(text.utf8)), case .object = value else {
             throw .invalid("extra must be a JSON object of whole numbers, strings, arrays and objects, up to 1 MiB")
@@ -98,6 +102,7 @@ package final class Harvester: @unchecked Sendable {
     }
 
     /// Writes the checkpoint, if the harvest has a path.
+    @_optimize(size)
     package func save() throws(FlickrError) {
         guard let path = query.checkpoint else { return }
         let state = HarvestState(query: query, pending: pending, current: current, nextPage: nextPage,
@@ -106,6 +111,7 @@ package final class Harvester: @unchecked Sendable {
     }
 
     /// Makes calls until a page gives new items (true) or the harvest ends (false).
+    @_optimize(size)
     private func step() throws(FlickrError) -> Bool {
         while true {
             let answer: HarvestPage
@@ -152,11 +158,13 @@ package final class Harvester: @unchecked Sendable {
     }
 
     /// Slices not done: those waiting and the one being paged.
+    @_optimize(size)
     private func countPending() {
         report.slicesPending = Int64(pending.count) + (current == nil ? 0 : 1)
     }
 
     /// Replaces an over-cap slice by its parts; false when it is as small as it may be.
+    @_optimize(size)
     private func split(_ slice: HarvestSlice, total: Int64) throws(FlickrError) -> Bool {
         if slice.seconds > query.minSlice {
             // As many parts as would each hold 3/4 of the cap were the items spread evenly.
@@ -174,6 +182,7 @@ package final class Harvester: @unchecked Sendable {
         return true
     }
 
+    @_optimize(size)
     private func fetch(_ slice: HarvestSlice, page number: Int64) throws(FlickrError) -> HarvestPage {
         var arguments = query.parameters + [("page", String(number)), ("per_page", String(query.perPage))]
         arguments += slice.arguments(taken: query.taken)
@@ -183,6 +192,7 @@ package final class Harvester: @unchecked Sendable {
         return try HarvestPage(try context.perform(call), method: query.method)
     }
 
+    @_optimize(size)
     private func licenses() throws(FlickrError) -> [Int64] {
         if let known = query.licenses { return known }
         report.calls += 1
@@ -200,7 +210,8 @@ package final class Harvester: @unchecked Sendable {
             if !ids.contains(id) { ids.append(id) }
         }
         guard !ids.isEmpty else { throw FlickrError(.parse, "\(method): no licence list") }
-        query.licenses = ids.sorted()
-        return ids.sorted()
+        let sorted = ids.sortedStably(by: <)
+        query.licenses = sorted
+        return sorted
     }
 }

@@ -6,6 +6,7 @@ package enum Base58 {
 
     /// flic.kr alphabet (no 0 O I l), most significant first; "0" -> "1". nil when `photoID` is not a plain
     /// decimal number that fits in UInt64 (empty, sign, spaces, letters, overflow). Leading zeros are accepted.
+    @_optimize(size)
     package static func encode(photoID: String) -> String? {
         guard !photoID.isEmpty, photoID.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
             let number = UInt64(photoID)
@@ -13,6 +14,7 @@ package enum Base58 {
         return encode(number)
     }
 
+    @_optimize(size)
     package static func encode(_ number: UInt64) -> String {
         var value = number
         var digits: [UInt8] = []
@@ -25,6 +27,7 @@ package enum Base58 {
 
     /// The number a flic.kr code stands for; nil for an empty code, a character outside the
     /// alphabet, or a value past UInt64 (checked: codes come from pasted URLs).
+    @_optimize(size)
     package static func decode(_ code: String) -> UInt64? {
         guard !code.isEmpty, code.utf8.count <= 12 else { return nil }
         var value: UInt64 = 0

@@ -10,6 +10,7 @@
 package enum FlickrLink {
     private static let pageHosts: Set<String> = ["flickr.com", "www.flickr.com", "m.flickr.com", "secure.flickr.com"]
 
+    @_optimize(size)
     package static func parse(_ text: String) throws(FlickrError) -> [(String, String)] {
         guard text.utf8.count <= 8192 else { throw .invalid("the URL is longer than 8192 bytes") }
         // Split scalar by scalar, never by Character: "\r\n" is one Character (so a pasted line's
@@ -50,6 +51,7 @@ package enum FlickrLink {
 
     // MARK: The URL forms
 
+    @_optimize(size)
     private static func short(_ segments: [String], _ text: String) throws(FlickrError) -> [(String, String)] {
         guard segments.count >= 2, let number = Base58.decode(segments[1]) else {
             throw .invalid("\"\(text)\" is not a flic.kr short link (https://flic.kr/p/{code} or /s/{code})")
@@ -63,6 +65,7 @@ package enum FlickrLink {
 
     /// {server}/{id}_{secret}[_{size}].{ext}, with a farm in the host (farm3.staticflickr.com) or,
     /// on c1.staticflickr.com, as the first segment.
+    @_optimize(size)
     private static func image(host: String, _ segments: [String], _ text: String) throws(FlickrError)
         -> [(String, String)]
     {
@@ -89,6 +92,7 @@ package enum FlickrLink {
         return fields
     }
 
+    @_optimize(size)
     private static func farm(host: String, _ segments: [String]) -> String? {
         if host.hasPrefix("farm") {
             let digits = host.dropFirst(4).prefix { $0 >= "0" && $0 <= "9" }
@@ -98,6 +102,7 @@ package enum FlickrLink {
         return nil
     }
 
+    @_optimize(size)
     private static func page(_ segments: [String], _ text: String) throws(FlickrError) -> [(String, String)] {
         let unknown = FlickrError.invalid(
             "\"\(text)\" is a flickr.com page without a photo, album, gallery, group or person in it")
@@ -156,16 +161,19 @@ package enum FlickrLink {
     }
 
     /// The user part of a page URL: an NSID ("12037949754@N01") or a path alias.
+    @_optimize(size)
     private static func user(_ text: String) -> [(String, String)] {
         text.containsText("@N") ? [("user", text), ("nsid", text)] : [("user", text), ("path_alias", text)]
     }
 
     // MARK: Helpers
 
+    @_optimize(size)
     private static func isDigits(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.count <= 20 && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
+    @_optimize(size)
     private static func isAlphanumeric(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.allSatisfy {
             ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= UInt8(ascii: "a") && $0 | 0x20 <= UInt8(ascii: "z"))
@@ -173,6 +181,7 @@ package enum FlickrLink {
     }
 
     /// Percent-decodes one path segment; invalid escapes or bytes that are not UTF-8 are refused.
+    @_optimize(size)
     private static func decode(_ piece: Substring) throws(FlickrError) -> String {
         var bytes: [UInt8] = []
         var iterator = Array(piece.utf8)[...]
@@ -196,6 +205,7 @@ package enum FlickrLink {
         return decoded
     }
 
+    @_optimize(size)
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case 0x30...0x39: byte - 0x30

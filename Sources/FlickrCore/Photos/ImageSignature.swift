@@ -5,7 +5,9 @@
 enum ImageSignature {
     /// The format's name when `head` starts like a JPEG, PNG, GIF, WebP, TIFF or
     /// an ISO media file (HEIC, AVIF, and the MP4 of a video's original); else nil.
+    @_optimize(size)
     static func format(of head: [UInt8]) -> String? {
+        @_optimize(size)
         func starts(_ bytes: [UInt8], at offset: Int = 0) -> Bool {
             head.count >= offset + bytes.count && Array(head[offset..<(offset + bytes.count)]) == bytes
         }
@@ -19,6 +21,7 @@ enum ImageSignature {
     }
 
     /// A printable excerpt of what came instead of an image, for the error message.
+    @_optimize(size)
     static func excerpt(of head: [UInt8]) -> String {
         let text = head.prefix(40).map { byte -> Character in
             (0x20..<0x7F).contains(byte) ? Character(Unicode.Scalar(byte)) : "."

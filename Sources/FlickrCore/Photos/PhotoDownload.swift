@@ -24,6 +24,7 @@ package final class PhotoDownload: Operation {
 
     /// `photo` reads the photo's attributes, as for flickr_photo_source_url.
     // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
+    @_optimize(size)
     package convenience init(settings: Settings, size: String, field: (String) -> String?) throws(FlickrError) {
         let url = try PhotoURL.source(size: size, field: field, settings: settings)
         let entry = CacheName.entry(forURL: url, stamp: PhotoDownload.lastUpdate(field))
@@ -33,6 +34,7 @@ package final class PhotoDownload: Operation {
                   photoID: CacheName.photoID(ofEntry: entry) ?? id)
     }
 
+    @_optimize(size)
     private init(url: String, cache: PhotoCache, entry: String, photoID: String?) {
         self.url = url
         self.cache = cache
@@ -43,6 +45,7 @@ package final class PhotoDownload: Operation {
     /// The photo's last update (Unix time) when it carries one: `lastupdate` from extras=last_update
     /// in lists, `dates.lastupdate` from getInfo. Part of the entry's name, so that a replace made
     /// anywhere (another process, another client) gives a new entry once the caller has the new value.
+    @_optimize(size)
     static func lastUpdate(_ field: (String) -> String?) -> String? {
         for name in ["lastupdate", "last_update", "dates.lastupdate"] {
             if let value = field(name), isDecimal(value) { return value }
@@ -50,11 +53,13 @@ package final class PhotoDownload: Operation {
         return nil
     }
 
+    @_optimize(size)
     private static func isDecimal(_ text: String) -> Bool {
         (1...20).contains(text.utf8.count) && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
     /// The fetched (or found) image as a response: an object with `path`, `url`, `bytes`, `cached` ("1" or "0").
+    @_optimize(size)
     static func response(path: String, url: String, bytes: Int64, cached: Bool, httpStatus: Int)
         throws(FlickrError) -> Response
     {
@@ -65,6 +70,7 @@ package final class PhotoDownload: Operation {
 
     // MARK: Operation
 
+    @_optimize(size)
     package func localResult() -> Result<Response, FlickrError>? {
         guard let found = cache.lookup(entry, photoID: photoID) else { return nil }
         return Result { () throws(FlickrError) -> Response in
@@ -72,8 +78,10 @@ package final class PhotoDownload: Operation {
         }
     }
 
+    @_optimize(size)
     package func endpoint(_ settings: Settings) -> String { url }
 
+    @_optimize(size)
     package func httpRequest(endpoint: String, settings: Settings) throws(FlickrError) -> HTTPRequest {
         // Images are public URLs: nothing is signed, no credential goes out.
         var request = HTTPRequest(verb: .get, url: endpoint, settings: settings)
@@ -86,6 +94,7 @@ package final class PhotoDownload: Operation {
     package var keptBodyBytes: Int { PhotoDownload.headBytes }
     package var logLabel: String { "photo \(entry)" }
 
+    @_optimize(size)
     package func bodySink() throws(FlickrError) -> (any BodySink)? {
         try cache.prepareDirectory()
         // Read before the request goes out: a replace finishing during the download outdates it.
@@ -99,6 +108,7 @@ package final class PhotoDownload: Operation {
         return next
     }
 
+    @_optimize(size)
     package func describeFailure(_ error: FlickrError) -> FlickrError {
         guard error.code == .tooBig else { return error }
         var adjusted = error
@@ -107,6 +117,7 @@ package final class PhotoDownload: Operation {
         return adjusted
     }
 
+    @_optimize(size)
     package func interpret(
         status: Int, body: ResponseBody, parsed: Result<ValueTree, FlickrError>?, url: String, within limit: WaitLimit
     ) -> Result<Response, FlickrError>
@@ -134,6 +145,7 @@ package final class PhotoDownload: Operation {
         }
     }
 
+    @_optimize(size)
     package func ended() {
         writer.withLock { current -> CacheWriter? in
             defer { current = nil }
@@ -148,6 +160,7 @@ extension Context {
     /// at once download it once: the others wait, then find it cached. The wait
     /// is part of the call: its time limit counts from before it, and the
     /// interrupt callback is asked during it.
+    @_optimize(size)
     package func fetch(_ download: PhotoDownload) throws(FlickrError) -> Response {
         try refuseOnWorkerThread()  // before a wait for the lock, not after it
         let startedNs = Engine.nowNs()

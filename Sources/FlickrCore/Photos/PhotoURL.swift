@@ -25,6 +25,7 @@ package enum PhotoURL {
     /// Sizes with their own secret (h k 3k 4k 5k 6k): only from the photo's url_{size} attribute, else an error.
     /// "o": url_o when present, else https://live.staticflickr.com/{server}/{id}_{originalsecret}_o.{originalformat}.
     /// `host` replaces https://live.staticflickr.com in built URLs (a sandbox's is "http://127.0.0.1:8080/photos").
+    @_optimize(size)
     package static func source(
         size: String, field: (String) -> String?, host: String = staticHost
     ) throws(FlickrError) -> String {
@@ -60,6 +61,7 @@ package enum PhotoURL {
 
     /// The image URL a context downloads from: `source` on FLICKR_OPT_PHOTO_ENDPOINT (a sandbox's
     /// "/photos", or Flickr's static host).
+    @_optimize(size)
     package static func source(size: String, field: (String) -> String?, settings: Settings) throws(FlickrError)
         -> String
     {
@@ -71,6 +73,7 @@ package enum PhotoURL {
     /// https://www.flickr.com/photos/{user}/{id}/ where user = path alias (pathalias / path_alias /
     /// owner.path_alias, non-empty) else the owner's NSID (owner.nsid, or owner as a string); id required.
     /// Components percent-encoded where needed (`@` of an NSID stays literal, as on flickr.com).
+    @_optimize(size)
     package static func page(field: (String) -> String?) throws(FlickrError) -> String {
         guard let id = nonEmpty(field("id")) else {
             throw .invalid("\"id\" is missing from the photo: a photo page URL needs the photo id")
@@ -88,6 +91,7 @@ package enum PhotoURL {
     }
 
     /// https://flic.kr/p/{base58(id)}; .invalidArgument for a non-numeric id.
+    @_optimize(size)
     package static func short(photoID: String) throws(FlickrError) -> String {
         guard let code = Base58.encode(photoID: photoID) else {
             throw .invalid("photo id \"\(photoID)\" is not a decimal number that fits in 64 bits")
@@ -97,22 +101,27 @@ package enum PhotoURL {
 
     // MARK: Helpers
 
+    @_optimize(size)
     private static func nonEmpty(_ value: String?) -> String? {
         guard let value, !value.isEmpty else { return nil }
         return value
     }
 
+    @_optimize(size)
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
+    @_optimize(size)
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {
         isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
     }
 
     /// A single path-safe segment: unreserved characters only, not `.` or `..`.
+    @_optimize(size)
     private static func isPathSafe(_ value: String) -> Bool {
         value != "." && value != ".." && value.utf8.allSatisfy(PercentEncoding.isUnreserved)
     }
 
+    @_optimize(size)
     private static func idSecretServer(
         size: String, secretName: String, field: (String) -> String?
     ) throws(FlickrError) -> (id: String, secret: String, server: String) {
@@ -142,6 +151,7 @@ package enum PhotoURL {
 
     /// The photo's `url_*` extra when present and non-empty, its scheme in lower case ("Https://"
     /// is the same URL, but callers compare prefixes); an error when it is not an http(s) URL.
+    @_optimize(size)
     private static func extraURL(_ name: String, field: (String) -> String?) throws(FlickrError) -> String? {
         guard let url = nonEmpty(field(name)) else { return nil }
         let parsed = try EndpointURL(parsing: url, what: "the photo's \(name)")

@@ -38,7 +38,7 @@ package enum OAuthSignature {
             parameters
             .filter { $0.0 != "oauth_signature" && $0.0 != "realm" }
             .map { (PercentEncoding.encode($0.0), PercentEncoding.encode($0.1)) }
-            .sorted(by: encodedPairPrecedes)
+            .sortedStably(by: encodedPairPrecedes)
         var out = ""
         for (index, pair) in encoded.enumerated() {
             if index > 0 { out += "&" }
@@ -185,7 +185,7 @@ package struct OAuthRequestSigner: Sendable {
             EncodedPair(pair: pair, name: PercentEncoding.encode(pair.0), value: PercentEncoding.encode(pair.1),
                         offset: offset)
         }
-        encoded.sort(by: EncodedPair.precedes)
+        encoded.sortStably(by: EncodedPair.precedes)
 
         let (endpoint, baseURL) = try OAuthRequestSigner.endpoint(url)
         let upperMethod = try OAuthSignature.normalizedMethod(method)
@@ -197,7 +197,7 @@ package struct OAuthRequestSigner: Sendable {
                 signed.append(EncodedPair(pair: pair, name: PercentEncoding.encode(pair.0),
                                           value: PercentEncoding.encode(pair.1), offset: encoded.count + index))
             }
-            signed.sort(by: EncodedPair.precedes)
+            signed.sortStably(by: EncodedPair.precedes)
         }
         // METHOD&enc(base URL)&enc(name=value&...): the normalized parameters are encoded a second time
         // as they are written, so they never exist as a string of their own.

@@ -57,7 +57,7 @@ enum SignedForm {
 
         let signature = arena.withBytes { bytes -> [UInt8]? in
             guard let text = bytes.baseAddress else { return [] }  // never empty: the oauth_* pairs are in it
-            if entries.count > 1 { entries.sort { precedes($0, $1, text) } }
+            if entries.count > 1 { entries.sortStably { precedes($0, $1, text) } }
             // METHOD&enc(base URL)&enc(name=value&...): the second encoding applied as the pairs are written.
             var base = ByteBuffer(capacity: method.utf8.count + baseURL.utf8.count + 2 + 3 * bytes.count + 6 * entries.count)
             defer { base.release() }

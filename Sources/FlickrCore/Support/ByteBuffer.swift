@@ -59,6 +59,23 @@ struct ByteBuffer: ByteSink {
         storage.count &+= 1
     }
 
+    /// Overwrites the 4 bytes at `offset` (written already) with `value`, little-endian: a length
+    /// known only once what it counts is written.
+    mutating func set(uint32LE value: UInt32, at offset: Int) {
+        guard !failed, offset >= 0, offset <= storage.count &- 4 else { return }
+        let at = storage.pointer + offset
+        at[0] = UInt8(truncatingIfNeeded: value)
+        at[1] = UInt8(truncatingIfNeeded: value >> 8)
+        at[2] = UInt8(truncatingIfNeeded: value >> 16)
+        at[3] = UInt8(truncatingIfNeeded: value >> 24)
+    }
+
+    /// Overwrites the byte at `offset` (written already).
+    mutating func set(byte: UInt8, at offset: Int) {
+        guard !failed, offset >= 0, offset < storage.count else { return }
+        storage.pointer[offset] = byte
+    }
+
     /// Marks the buffer failed: an allocation its writer needed besides the buffer failed.
     mutating func fail() {
         failed = true

@@ -34,8 +34,29 @@ extension StringProtocol {
     /// The text with A-Z made a-z and every other scalar kept: for schemes and host names, which
     /// are compared as ASCII (`lowercased()` runs the Unicode case tables, and would make the
     /// Kelvin sign U+212A a "k").
-    func asciiLowercased() -> String {
+    package func asciiLowercased() -> String {
         String(decoding: utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// The text with a-z made A-Z and every other scalar kept (`uppercased()` would bring the
+    /// Unicode case tables, about 20 KB of the library, for HTTP methods).
+    package func asciiUppercased() -> String {
+        String(decoding: utf8.map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") ? $0 & 0xDF : $0 }, as: UTF8.self)
+    }
+}
+
+extension Character {
+    /// `isWhitespace` (whether the first scalar has Unicode's White_Space property) from the
+    /// property's 25 code points: `isWhitespace` reads the scalar property tables, 22 KB of the
+    /// library, for the plain-text excerpts of error pages only.
+    var isWhiteSpace: Bool {
+        guard let scalar = unicodeScalars.first else { return false }
+        switch scalar.value {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000:
+            return true
+        default:
+            return false
+        }
     }
 }
 

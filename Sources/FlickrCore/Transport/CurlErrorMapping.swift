@@ -5,6 +5,7 @@ import Glibc
 
 /// Maps libcurl's result codes onto the library's status codes.
 enum CurlErrorMapping {
+    @_optimize(size)
     static func code(for curlCode: CURLcode) -> FlickrError.Code {
         switch curlCode {
         case CURLE_OPERATION_TIMEDOUT:
@@ -35,6 +36,7 @@ enum CurlErrorMapping {
     }
 
     /// `midHeaders`: the failure came while the answer's headers were arriving.
+    @_optimize(size)
     static func error(for curlCode: CURLcode, detail: String, url: String, maxResponseBytes: Int,
                       midHeaders: Bool = false, osErrno: Int32 = 0) -> FlickrError {
         // Out of descriptors is not a network failure: retrying or checking the server won't help.

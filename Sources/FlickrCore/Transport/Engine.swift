@@ -234,8 +234,9 @@ final class Engine: @unchecked Sendable {
             let due = try Engine.reserveStart(&state, now: now, schedule).get()
             state.maxConnections = schedule.maxConnections
             if due > now {
-                state.delayed.append((due, transfer))
-                state.delayed.sort { $0.due < $1.due }
+                // After every transfer due no later: the order a stable sort by `due` gave.
+                let slot = state.delayed.firstIndex { $0.due > due } ?? state.delayed.endIndex
+                state.delayed.insert((due, transfer), at: slot)
             } else {
                 state.pending.append(transfer)
             }

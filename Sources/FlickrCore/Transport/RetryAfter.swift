@@ -12,6 +12,7 @@ enum RetryAfter {
 
     /// Seconds to wait, or nil when the value is not one of the two forms.
     /// `nowEpochSeconds` is the current time, for HTTP dates.
+    @_optimize(size)
     static func seconds(_ raw: some Collection<UInt8>, nowEpochSeconds: Int) -> Int? {
         let value = trimmed(raw)
         guard !value.isEmpty else { return nil }
@@ -27,6 +28,7 @@ enum RetryAfter {
     }
 
     /// IMF-fixdate, the form servers must send: "Sun, 06 Nov 1994 08:49:37 GMT".
+    @_optimize(size)
     static func httpDate(_ value: [UInt8]) -> Int? {
         guard value.count == 29, value[3] == UInt8(ascii: ","), value[4] == 32, value[7] == 32,
             value[11] == 32, value[16] == 32, value[19] == UInt8(ascii: ":"), value[22] == UInt8(ascii: ":"),
@@ -47,6 +49,7 @@ enum RetryAfter {
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm);
     /// `year` has four digits here, so nothing can overflow.
+    @_optimize(size)
     private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
@@ -56,6 +59,7 @@ enum RetryAfter {
         return era * 146_097 + dayOfEra - 719_468
     }
 
+    @_optimize(size)
     private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
         var value = 0
         for digit in digits {
@@ -65,8 +69,10 @@ enum RetryAfter {
         return value
     }
 
+    @_optimize(size)
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
 
+    @_optimize(size)
     private static func trimmed(_ raw: some Collection<UInt8>) -> [UInt8] {
         let isSpace: (UInt8) -> Bool = { $0 == 32 || $0 == 9 || $0 == 13 || $0 == 10 }
         var bytes = Array(raw)

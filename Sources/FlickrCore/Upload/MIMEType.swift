@@ -10,11 +10,12 @@ enum MIMEType {
         "wmv": "video/x-ms-wmv", "ogv": "video/ogg", "mts": "video/mp2t", "m2ts": "video/mp2t",
     ]
 
+    @_optimize(size)
     static func guess(filename: String) -> String {
         guard let dot = filename.lastIndex(of: "."), dot != filename.startIndex else {
             return "application/octet-stream"
         }
-        let ext = filename[filename.index(after: dot)...].lowercased()
+        let ext = filename[filename.index(after: dot)...].asciiLowercased()  // the extensions are ASCII
         return byExtension[ext] ?? "application/octet-stream"
     }
 }

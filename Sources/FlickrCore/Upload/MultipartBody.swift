@@ -12,6 +12,7 @@ final class MultipartBody {
     let length: Int64
     private(set) var position: Int64 = 0
 
+    @_optimize(size)
     init(fields: [(String, String)], source: UploadSource, reader: UploadReader) {
         var boundary = "libflickr-" + OAuthSignature.nonce()
         // A boundary must not occur in the content; with 128 random bits this
@@ -41,6 +42,7 @@ final class MultipartBody {
     /// every other control byte and `\` percent-encoded too: a file name comes from a path, where
     /// any byte but `/` and NUL may stand, and a parser that reads quoted-pairs takes `\"` for a
     /// quote inside the string.
+    @_optimize(size)
     static func quoted(_ text: String) -> String {
         PercentEncoding.encode(text) {
             $0 >= 0x20 && $0 != 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
@@ -48,6 +50,7 @@ final class MultipartBody {
     }
 
     /// Fills `buffer` with the next bytes; 0 at the end.
+    @_optimize(size)
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(FlickrError) -> Int {
         var filled = 0
         while filled < buffer.count && position < length {
@@ -70,6 +73,7 @@ final class MultipartBody {
         return filled
     }
 
+    @_optimize(size)
     private func copy(_ bytes: [UInt8], from offset: Int, into target: UnsafeMutableRawBufferPointer) -> Int {
         let count = min(bytes.count - offset, target.count)
         guard count > 0 else { return 0 }
@@ -82,6 +86,7 @@ final class MultipartBody {
     }
 
     /// Rewinds for a resend; false when the photo's source cannot go back.
+    @_optimize(size)
     func seek(to offset: Int64) -> Bool {
         guard offset >= 0, offset <= length else { return false }
         let preambleEnd = Int64(preamble.count)

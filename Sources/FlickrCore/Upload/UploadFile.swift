@@ -19,6 +19,7 @@ package final class UploadFile: Sendable {
     /// refused below, and a regular file's reads ignore the flag. O_NOCTTY: a terminal named
     /// by mistake does not become the process's controlling terminal.
     // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
+    @_optimize(size)
     package convenience init(path: [UInt8]) throws(FlickrError) {
         guard !path.isEmpty else { throw .invalid("the path must not be empty") }
         guard !path.contains(0) else { throw .invalid("the path must not contain a NUL byte") }
@@ -53,6 +54,7 @@ package final class UploadFile: Sendable {
                   name: last.map { String(decoding: $0, as: UTF8.self) } ?? "")
     }
 
+    @_optimize(size)
     private init(descriptor: Int32, displayPath: String, name: String) {
         self.descriptor = descriptor
         self.displayPath = displayPath
@@ -72,6 +74,7 @@ package final class UploadFile: Sendable {
 
     /// The file as it is now (through the descriptor, never the path), its size checked like a
     /// caller's length: it may have grown since it was opened.
+    @_optimize(size)
     func snapshot() throws(FlickrError) -> Snapshot {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
@@ -85,6 +88,7 @@ package final class UploadFile: Sendable {
 
     /// A file's size as the file system reports it (a sparse file can claim 2^63-1 bytes): checked
     /// like a caller's length before any arithmetic uses it.
+    @_optimize(size)
     static func checkSize(_ size: off_t, path: String) throws(FlickrError) {
         guard size >= 0, Int64(size) <= UploadSource.maxLength else {
             throw .invalid(
@@ -92,6 +96,7 @@ package final class UploadFile: Sendable {
         }
     }
 
+    @_optimize(size)
     static func errnoText() -> String {
         String(cString: strerror(errno))
     }

@@ -18,6 +18,7 @@ package final class UploadOperation: Operation {
     let progress: UploadProgress.Handler?
 
     // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
+    @_optimize(size)
     package convenience init(
         target: Target, source: UploadSource, parameters: [(String, String)],
         progress: (@Sendable (Int64, Int64) -> Bool)?
@@ -36,6 +37,7 @@ package final class UploadOperation: Operation {
         self.init(validTarget: target, source: source, parameters: parameters, progress: progress)
     }
 
+    @_optimize(size)
     private init(
         validTarget target: Target, source: UploadSource, parameters: [(String, String)],
         progress: UploadProgress.Handler?
@@ -46,6 +48,7 @@ package final class UploadOperation: Operation {
         self.progress = progress
     }
 
+    @_optimize(size)
     package func endpoint(_ settings: Settings) -> String {
         switch target {
         case .upload: settings.string(.uploadEndpoint) ?? Settings.defaultUploadEndpoint
@@ -53,6 +56,7 @@ package final class UploadOperation: Operation {
         }
     }
 
+    @_optimize(size)
     package func httpRequest(endpoint: String, settings: Settings) throws(FlickrError) -> HTTPRequest {
         var fields = parameters
         if case .replace(let photoID) = target { fields.append(("photo_id", photoID)) }
@@ -104,6 +108,7 @@ package final class UploadOperation: Operation {
         }
     }
 
+    @_optimize(size)
     package func interpret(
         status: Int, body: ResponseBody, parsed: Result<ValueTree, FlickrError>?, url: String, within limit: WaitLimit
     ) -> Result<Response, FlickrError>
@@ -114,6 +119,7 @@ package final class UploadOperation: Operation {
 
     /// A replace keeps the photo's URLs: photo caches must stop serving its old image. Whatever the
     /// outcome, since a replace whose answer was lost may still have happened.
+    @_optimize(size)
     package func ended() {
         if case .replace(let photoID) = target { ReplacedPhotos.record(photoID) }
     }

@@ -9,7 +9,7 @@ import Glibc
 /// to embed in JavaScript. Bytes that are not UTF-8 (a form answer's `%FF`)
 /// become U+FFFD, one for each maximal ill-formed subpart, as Swift's and
 /// Python's decoders replace them: the output is always valid UTF-8.
-/// Iterative, so deep trees cannot exhaust the stack.
+/// The walk itself is `TreeWalk`'s, shared with `MarshalWriter`.
 ///
 /// The text is written once, into one malloc'd buffer that becomes the C API's
 /// result: Python's `call` renders every answer, and building it as a `[UInt8]`,
@@ -49,29 +49,24 @@ enum JSONWriter {
             let sliceEnd = Swift.min(count, i &+ sliceBytes)
             buffer.write(room: 6 &* (sliceEnd &- i) &+ 24) { first in
                 var out = first
-                while i < sliceEnd {
-                    let b = start[i]
+                var j = i  // a local: the closure may not be inlined, and `i` is captured
+                while j < sliceEnd {
+                    let b = start[j]
                     if b &- 0x20 < 0x60 && b != 0x22 && b != 0x5C {  // printable ASCII but " and \
                         out.pointee = b
                         out += 1
-                        i &+= 1
+                        j &+= 1
                         continue
                     }
                     if b >= 0x80 {
-                        let (valid, length) = utf8Sequence(start + i, count &- i)
-                        if valid && b == 0xE2 && length == 3 && start[i &+ 1] == 0x80
-                            && (start[i &+ 2] == 0xA8 || start[i &+ 2] == 0xA9) {
-                            out = put(start[i &+ 2] == 0xA8 ? "\\u2028" : "\\u2029", at: out)
-                        } else if valid {
-                            out.copyElements(from: start + i, count: length)
-                            out += length
+                        let (valid, length) = utf8Sequence(start + j, count &- j)
+                        if valid && b == 0xE2 && length == 3 && start[j &+ 1] == 0x80
+                            && (start[j &+ 2] == 0xA8 || start[j &+ 2] == 0xA9) {
+                            out = put(start[j &+ 2] == 0xA8 ? "\\u2028" : "\\u2029", at: out)
                         } else {
-                            out[0] = 0xEF  // U+FFFD
-                            out[1] = 0xBF
-                            out[2] = 0xBD
-                            out += 3
+                            out = copySequence(start + j, valid: valid, length: length, to: out)
                         }
-                        i &+= length
+                        j &+= length
                         continue
                     }
                     switch b {
@@ -89,8 +84,9 @@ enum JSONWriter {
                         out[1] = digits.utf8Start[Int(b & 0x0F)]
                         out += 2
                     }
-                    i &+= 1
+                    j &+= 1
                 }
+                i = j
                 return out - first
             }
         }
@@ -104,57 +100,54 @@ enum JSONWriter {
         return out + text.utf8CodeUnitCount
     }
 
-    private struct Frame: BitwiseCopyable {
-        var node: UnsafePointer<ValueNode>
-        var next: Int
+    static func write(_ root: UnsafePointer<ValueNode>, into out: inout ByteBuffer) {
+        var format = Format()
+        TreeWalk.write(root, as: &format, into: &out)
     }
 
-    static func write(_ root: UnsafePointer<ValueNode>, into out: inout ByteBuffer) {
-        var stack = RawStack<Frame>(firstCapacity: 16)
-        defer { stack.release() }
-        var pending: UnsafePointer<ValueNode>? = root
-        while !out.failed {
-            if let node = pending {
-                pending = nil
-                switch node.kind {
-                case .string:
-                    if let text = UnsafePointer<UInt8>(bitPattern: node.pointee.ref) {
-                        appendString(text, Int(node.pointee.length), to: &out)
-                    } else {
-                        out.append("\"\"")
-                    }
-                case .object, .array:
-                    let isObject = node.kind == .object
-                    if node.count == 0 {
-                        out.append(isObject ? "{}" : "[]")
-                    } else {
-                        out.append(byte: isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
-                        guard stack.append(Frame(node: node, next: 0)) else { return out.fail() }
-                    }
-                }
-            }
-            guard stack.count > 0 else { return }
-            let top = stack.pointer + (stack.count &- 1)
-            let parent = top.pointee.node
-            let isObject = parent.kind == .object
-            if top.pointee.next >= parent.count {
-                out.append(byte: isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
-                stack.count &-= 1
-                continue
-            }
-            guard let child = parent.element(at: top.pointee.next) else { return }
-            if top.pointee.next > 0 { out.append(byte: UInt8(ascii: ",")) }
-            if isObject {
-                if let key = UnsafePointer<UInt8>(bitPattern: child.pointee.key) {
-                    appendString(key, strlen(UnsafeRawPointer(key).assumingMemoryBound(to: CChar.self)), to: &out)
-                } else {
-                    out.append("\"\"")
-                }
-                out.append(byte: UInt8(ascii: ":"))
-            }
-            top.pointee.next &+= 1
-            pending = child
+    /// JSON's part of the walk: brackets, commas, quoted keys and strings.
+    private struct Format: TreeFormat {
+        func string(_ text: UnsafePointer<UInt8>?, _ count: Int, into out: inout ByteBuffer) {
+            if let text { appendString(text, count, to: &out) } else { out.append("\"\"") }
         }
+
+        func open(_ node: UnsafePointer<ValueNode>, into out: inout ByteBuffer) {
+            out.append(byte: node.kind == .object ? UInt8(ascii: "{") : UInt8(ascii: "["))
+        }
+
+        func close(isObject: Bool, into out: inout ByteBuffer) {
+            out.append(byte: isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+        }
+
+        func member(_ index: Int, key: UnsafePointer<UInt8>?, into out: inout ByteBuffer) {
+            if index > 0 { out.append(byte: UInt8(ascii: ",")) }
+            if let key {
+                appendString(key, strlen(UnsafeRawPointer(key).assumingMemoryBound(to: CChar.self)), to: &out)
+            } else {
+                out.append("\"\"")
+            }
+            out.append(byte: UInt8(ascii: ":"))
+        }
+
+        func element(_ index: Int, into out: inout ByteBuffer) {
+            if index > 0 { out.append(byte: UInt8(ascii: ",")) }
+        }
+    }
+
+    /// Writes the `length` bytes at `start` at `at` when `valid` (a well-formed sequence), else one
+    /// U+FFFD for them (a maximal ill-formed subpart; see `utf8Sequence`). Returns the end of what
+    /// was written (at most 4 bytes, and 3 for each byte read).
+    @inline(__always)
+    static func copySequence(_ start: UnsafePointer<UInt8>, valid: Bool, length: Int,
+                             to at: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        if valid {
+            at.copyElements(from: start, count: length)
+            return at + length
+        }
+        at[0] = 0xEF  // U+FFFD
+        at[1] = 0xBF
+        at[2] = 0xBD
+        return at + 3
     }
 
     /// The UTF-8 sequence starting at `start` (a byte >= 0x80; `available` > 0 bytes readable):

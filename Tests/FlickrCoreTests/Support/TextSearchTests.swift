@@ -33,4 +33,21 @@ import Testing
         #expect("none".replacingText("x", with: "y") == "none")
         #expect("x".replacingText("", with: "y") == "x")
     }
+
+    @Test func asciiCaseLeavesOtherScalarsAlone() {
+        #expect("Get ß é ſ".asciiUppercased() == "GET ß é ſ")
+        #expect("HTML \u{212A}".asciiLowercased() == "html \u{212A}")
+    }
+
+    @Test func whiteSpaceIsUnicodesWhiteSpaceProperty() {
+        var spaces = 0
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let character = Character(scalar)
+            #expect(character.isWhiteSpace == character.isWhitespace, "U+\(String(value, radix: 16))")
+            if character.isWhiteSpace { spaces += 1 }
+        }
+        #expect(spaces == 25)
+        #expect(Character("\r\n").isWhiteSpace && !Character("e\u{301}").isWhiteSpace)
+    }
 }

@@ -174,16 +174,8 @@ import Testing
             [0xF5, 0x80], [0xFF], [0x80], [0xE2, 0x80], [0xE2, 0x80, 0xA8, 0xE2], [0x61, 0xF1, 0x80, 0x80, 0x61],
         ]
         for bytes in cases { #expect(JSONWriter.quoted(bytes) == expected(bytes), "\(bytes)") }
-        // And 20,000 pseudo-random strings (fixed seed: the same every run) weighted towards the bytes that matter.
-        var generator = SplitMix64(seed: 0x1F1C_4B12)
-        let interesting: [UInt8] = [0x00, 0x0A, 0x22, 0x41, 0x5C, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xA8, 0xA9, 0xBF,
-                                    0xC0, 0xC2, 0xDF, 0xE0, 0xE2, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF]
-        for _ in 0..<20_000 {
-            let count = Int.random(in: 0...8, using: &generator)
-            let bytes = (0..<count).map { _ in
-                Bool.random(using: &generator) ? interesting.randomElement(using: &generator)!
-                    : UInt8.random(in: 0...255, using: &generator)
-            }
+        // And 20,000 pseudo-random strings.
+        for bytes in SplitMix64.repairStrings() {
             let written = JSONWriter.quoted(bytes)
             #expect(written == expected(bytes), "\(bytes)")
             if written != expected(bytes) { break }
@@ -205,6 +197,23 @@ import Testing
         withExtendedLifetime(tree) {
             #expect(tree.root.json() == #"{"stat":"ok","a":{"_text":"x"}}"#)
             #expect(tree.nodeCount == 4)
+        }
+    }
+}
+
+extension SplitMix64 {
+    /// The 20,000 byte strings of the UTF-8 repair tests (fixed seed: the same every run), weighted
+    /// towards the bytes that matter. The Python binding's handovercheck.py draws the same ones.
+    static func repairStrings() -> [[UInt8]] {
+        var generator = SplitMix64(seed: 0x1F1C_4B12)
+        let interesting: [UInt8] = [0x00, 0x0A, 0x22, 0x41, 0x5C, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xA8, 0xA9, 0xBF,
+                                    0xC0, 0xC2, 0xDF, 0xE0, 0xE2, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF]
+        return (0..<20_000).map { _ in
+            let count = Int.random(in: 0...8, using: &generator)
+            return (0..<count).map { _ in
+                Bool.random(using: &generator) ? interesting.randomElement(using: &generator)!
+                    : UInt8.random(in: 0...255, using: &generator)
+            }
         }
     }
 }

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""How the package writes files (the CLI's downloads, the token store): never through a link.
+"""How the package writes files (the token store; the backup's SafeDir takes its flags): never through a link.
 
 A file is written under a fresh temporary name beside its final one, created with
 O_CREAT|O_EXCL|O_NOFOLLOW (so neither an existing file nor a link planted at that name, in a

@@ -12,7 +12,7 @@ import pytest
 import flickr.backup
 from backuptest import client, media_files, sidecar
 from flickr.backup.listing import EXTRAS
-from flickr.backup.sizes import NOT_OFFERED, Sizes
+from flickr._media.sizes import NOT_OFFERED, Sizes
 from libtest import running_sandbox
 
 SEEDED = 150  # one item in 25 a video, one video in five processing: 6 videos, 1 processing

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""`flickr download`: photo files by id, search, tags or set, through the photo cache, into a folder."""
+"""`flickr download`: photo files by id, search, tags or set, streamed into a folder (test_cli_download_sizes.py:
+the size taken, its fallbacks, videos and large files)."""
 import json
 import os
 import struct
@@ -70,20 +71,26 @@ def test_by_ids_names_files_and_reports_titles(run, uploaded, tmp_path):
     dest = tmp_path / "out"
     result = run("download", ids["wide.jpg"], ids["medium.jpg"], ids["small.jpg"], untitled["plain.jpg"],
                  "--dest", str(dest), "--json")
-    assert result.returncode == 4, result.stderr  # the small one's 404 decides: a network/HTTP failure
+    assert result.returncode == 0, result.stderr
     lines = records(result)
     assert [line["photo_id"] for line in lines] == [ids["wide.jpg"], ids["medium.jpg"], ids["small.jpg"],
                                                   untitled["plain.jpg"]]
     # getInfo's title is an element: {"_text": ...} printed as its text; an empty <title/> as "".
     assert [line["title"] for line in lines] == [f"Red <sun> & sea {tag}"] * 3 + [""]
-    assert [line.get("status") for line in lines] == ["downloaded", "downloaded", None, "downloaded"]
-    assert "HTTP 404" in lines[2]["error"]
-    assert listing(dest) == sorted(f"{ids[n]}_b.jpg" for n in ("wide.jpg", "medium.jpg")) + [
-        f"{untitled['plain.jpg']}_b.jpg"] and listing(dest) == sorted(listing(dest))
+    assert [line.get("status") for line in lines] == ["downloaded"] * 4
+    # The small one has no b (Flickr makes no size larger than the original): its original, 300 px,
+    # is the largest file it has below b, and the line says so.
+    assert [line["size"] for line in lines] == ["b", "b", "o", "b"]
+    assert "why" not in lines[0] and lines[2]["label"] == "Original"
+    assert "Flickr lists no b size for it" in lines[2]["why"] and "(Original, not b: " in result.stderr
+    assert "1 not at size b" in result.stderr
+    assert (dest / f"{ids['small.jpg']}_o.jpg").read_bytes() == SMALL
+    assert listing(dest) == sorted([f"{ids[n]}_b.jpg" for n in ("wide.jpg", "medium.jpg")] + [
+        f"{untitled['plain.jpg']}_b.jpg", f"{ids['small.jpg']}_o.jpg"])  # the private folder is gone
     # The b size, 1024 px wide (the sandbox draws a picture for an uploaded JPEG's smaller sizes).
     assert header_dimensions((dest / f"{ids['wide.jpg']}_b.jpg").read_bytes()) == (1024, 439)
     assert f"{ids['wide.jpg']} (Red <sun> & sea {tag}) -> {dest / (ids['wide.jpg'] + '_b.jpg')}" in result.stderr
-    assert "downloaded 3 of 4 photos into " + str(dest) in result.stderr
+    assert "downloaded 4 of 4 photos into " + str(dest) in result.stderr
 
 
 def test_second_run_skips_identical_files_and_refuses_different_ones(run, uploaded, tmp_path):
@@ -124,12 +131,18 @@ def test_a_link_in_the_way_is_not_written_through(run, uploaded, tmp_path):
 def test_by_tags_with_a_size_that_has_its_own_secret(run, uploaded, tmp_path):
     ids, tag = uploaded({"wide.jpg": WIDE, "medium.jpg": MEDIUM})
     dest = tmp_path / "out"
-    result = run("download", "--tags", tag, "--size", "k", "--dest", str(dest), "--json")
+    result = run("download", "--tags", tag, "--size", "k", "--dest", str(dest), "--json", "--exact-size")
     assert result.returncode == 1, result.stderr  # the medium one has no 2048 size
     by_id = {line["photo_id"]: line for line in records(result)}
     assert by_id[ids["wide.jpg"]]["status"] == "downloaded"
     assert "Flickr lists no k size for it" in by_id[ids["medium.jpg"]]["error"]
     assert listing(dest) == [f"{ids['wide.jpg']}_k.jpg"]
+    # Without --exact-size the medium one's largest below k is its original (1200 px), from the listing.
+    fallback = run("download", "--tags", tag, "--size", "k", "--dest", str(dest), "--json")
+    assert fallback.returncode == 0, fallback.stderr
+    by_id = {line["photo_id"]: line for line in records(fallback)}
+    assert by_id[ids["wide.jpg"]]["status"] == "identical" and by_id[ids["medium.jpg"]]["size"] == "o"
+    assert (dest / f"{ids['medium.jpg']}_o.jpg").read_bytes() == MEDIUM
     # By id, the k size's URL comes from flickr.photos.getSizes.
     by_id = run("download", ids["wide.jpg"], "--size", "h", "--dest", str(dest))
     assert by_id.returncode == 0, by_id.stderr
@@ -249,34 +262,32 @@ def test_ids_from_the_server_never_become_paths(run_hostile_list, tmp_path):
     assert listing(dest) == [] and list(tmp_path.rglob("*escaped*")) == []
 
 
-def test_links_planted_at_the_temporary_and_final_names_are_not_written_through(tmp_path, monkeypatch):
-    """A shared destination where someone planted links at the names the copy could use: the
-    temporary (its old name, .NAME.PID.part, and the first random one) and the final name."""
-    import io
-
-    from flickr import _files
-    from flickr.cli.download import place
+def test_a_link_planted_at_the_final_name_is_not_written_through(tmp_path):
+    """A shared destination where someone planted a link at the name the file is placed under: the
+    file is renamed over the link (--overwrite) or refused, never written through it; the fetched
+    file arrives in a private folder of the tool's own, where nothing can be planted."""
+    from flickr.cli.common import CLIError
+    from flickr.cli.place import place
 
     dest, precious = tmp_path / "shared", tmp_path / "precious"
     dest.mkdir()
-    precious.mkdir()
-    targets = {name: precious / name for name in ("old", "random", "final")}
-    for target in targets.values():
-        target.write_bytes(b"keep me")
+    precious.write_bytes(b"keep me")
     final = dest / "1234_b.jpg"
-    os.symlink(targets["old"], dest / f".{final.name}.{os.getpid()}.part")
-    guesses = iter(["0000000000000000", "1111111111111111"])  # the first random name is taken
-    monkeypatch.setattr(_files.secrets, "token_hex", lambda n: next(guesses))
-    os.symlink(targets["random"], dest / f".{final.name}.0000000000000000.part")
-    os.symlink(targets["final"], final)
-    photo = MEDIUM * 3
-
-    assert place(io.BytesIO(photo), str(final), overwrite=True) == "downloaded"
-    untouched = [name for name, target in targets.items() if target.read_bytes() == b"keep me"]
-    print(f"{len(untouched)} of {len(targets)} link targets untouched")
-    assert untouched == list(targets)
-    assert not final.is_symlink() and final.read_bytes() == photo
-    # The links planted at temporary names are not the tool's to remove; nothing else is left.
-    assert listing(dest) == sorted([final.name, f".{final.name}.{os.getpid()}.part",
-                                    f".{final.name}.0000000000000000.part"])
-    assert all((dest / name).is_symlink() for name in listing(dest) if name != final.name)
+    os.symlink(precious, final)
+    fetched = tmp_path / "fetched"
+    fetched.write_bytes(MEDIUM * 3)
+    with pytest.raises(CLIError, match="exists with other content"):
+        place(str(fetched), str(final), overwrite=False)
+    assert fetched.exists() and final.is_symlink() and precious.read_bytes() == b"keep me"
+    assert place(str(fetched), str(final), overwrite=True) == "downloaded"
+    print(f"link target {'untouched' if precious.read_bytes() == b'keep me' else 'overwritten'}")
+    assert precious.read_bytes() == b"keep me" and not final.is_symlink() and final.read_bytes() == MEDIUM * 3
+    assert listing(dest) == [final.name] and not fetched.exists()
+    # The same bytes again: identical, the fetched copy removed; a dangling link is refused too.
+    fetched.write_bytes(MEDIUM * 3)
+    assert place(str(fetched), str(final), overwrite=False) == "identical" and not fetched.exists()
+    os.symlink(tmp_path / "nowhere", dest / "5678_b.jpg")
+    fetched.write_bytes(MEDIUM)
+    with pytest.raises(CLIError):
+        place(str(fetched), str(dest / "5678_b.jpg"), overwrite=False)
+    assert not (tmp_path / "nowhere").exists()

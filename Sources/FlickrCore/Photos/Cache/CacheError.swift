@@ -6,6 +6,7 @@ import Glibc
 enum CacheError {
     /// FLICKR_EIO: "what: reason", with a plainer reason for a full disk. Callers read `errno`
     /// before building `what`, which may allocate and so change it.
+    @_optimize(size)
     static func io(_ what: String, errno code: Int32) -> FlickrError {
         let reason: String
         switch code {

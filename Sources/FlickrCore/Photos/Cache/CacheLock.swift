@@ -23,6 +23,7 @@ final class CacheLock {
     /// Opens (creating) the directory's lock file. A symbolic link (or anything but a regular file)
     /// there is refused, never followed: the cache would otherwise create or open a file elsewhere.
     // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
+    @_optimize(size)
     convenience init(directory: String) throws(FlickrError) {
         let path = directory + "/" + CacheName.lock
         // O_NONBLOCK: opening a FIFO put there must not block (it is refused below).
@@ -43,6 +44,7 @@ final class CacheLock {
         self.init(fd: fd, directory: directory)
     }
 
+    @_optimize(size)
     private init(fd: Int32, directory: String) {
         self.fd = fd
         self.directory = directory
@@ -54,17 +56,20 @@ final class CacheLock {
 
     /// Waits, within `limit`, until this open holds the whole-directory lock (held by renames
     /// and evictions, for moments, unless their process is stopped).
+    @_optimize(size)
     func lockDirectory(within limit: WaitLimit) throws(FlickrError) {
         try limit.poll(waitingFor: {
             "the photo cache's directory lock on \(directory) (held by another thread or process)"
         }) { () throws(FlickrError) -> Bool in try take(F_WRLCK, at: 0) }
     }
 
+    @_optimize(size)
     func unlockDirectory() {
         _ = try? take(F_UNLCK, at: 0)
     }
 
     /// Waits, within `limit`, until this open holds the entry's lock (held while it is downloaded).
+    @_optimize(size)
     func lockEntry(_ name: String, within limit: WaitLimit) throws(FlickrError) {
         try limit.poll(waitingFor: {
             "the photo cache entry \(CacheName.withoutSecret(name)) in \(directory), which another thread or "
@@ -73,15 +78,18 @@ final class CacheLock {
     }
 
     /// Takes the entry's lock if free; false when another thread or process holds it.
+    @_optimize(size)
     func tryLockEntry(_ name: String) -> Bool {
         (try? take(F_WRLCK, at: CacheLock.offset(of: name))) == true
     }
 
+    @_optimize(size)
     func unlockEntry(_ name: String) {
         _ = try? take(F_UNLCK, at: CacheLock.offset(of: name))
     }
 
     /// Sets the byte's lock without waiting: false when another open holds it.
+    @_optimize(size)
     private func take(_ type: Int32, at offset: Int64) throws(FlickrError) -> Bool {
         var request = flock()
         request.l_type = Int16(type)
@@ -99,10 +107,12 @@ final class CacheLock {
     }
 
     /// An entry's byte: 1 + a 40-bit FNV-1a hash of its name (a collision only serialises two entries).
+    @_optimize(size)
     static func offset(of name: String) -> Int64 {
         1 + Int64(truncatingIfNeeded: fnv1a(name) & 0xFF_FFFF_FFFF)
     }
 
+    @_optimize(size)
     static func fnv1a(_ text: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {

@@ -29,6 +29,7 @@ enum CacheName {
 
     /// The entry's name for an image URL; `stamp` (digits, the photo's lastupdate) makes a replaced
     /// photo's image another entry.
+    @_optimize(size)
     static func entry(forURL url: String, stamp: String?) -> String {
         let suffix = stamp.map { "-u" + $0 } ?? ""
         var path = Substring(url)
@@ -45,6 +46,7 @@ enum CacheName {
     }
 
     /// The names an entry may be stored under, in the order they are tried.
+    @_optimize(size)
     static func slots(of entry: String) -> [String] {
         guard let dot = entry.lastIndex(of: ".") else { return [entry] }
         let stem = entry[..<dot], ext = entry[dot...]
@@ -52,6 +54,7 @@ enum CacheName {
     }
 
     /// The entry whose slot `name` is (itself for the first slot): what its lock is taken for.
+    @_optimize(size)
     static func entry(ofSlot name: String) -> String {
         guard let dot = name.lastIndex(of: ".") else { return name }
         let stem = Array(name[..<dot].utf8)
@@ -60,6 +63,7 @@ enum CacheName {
     }
 
     /// The photo id in a Flickr-shaped entry's name, else nil.
+    @_optimize(size)
     static func photoID(ofEntry entry: String) -> String? {
         guard entry.hasPrefix(prefix) else { return nil }
         let digits = entry.utf8.dropFirst(prefix.utf8.count).prefix { isDigit($0) }
@@ -68,6 +72,7 @@ enum CacheName {
 
     /// The entry's name with its Flickr key's secret left out ("flickr-cache-123_*_b.jpg"), for
     /// messages: the secret lets anyone see the photo, however private.
+    @_optimize(size)
     static func withoutSecret(_ entry: String) -> String {
         guard entry.hasPrefix(prefix) else { return entry }
         let parts = entry.split(separator: "_", maxSplits: 2, omittingEmptySubsequences: false)
@@ -78,6 +83,7 @@ enum CacheName {
     }
 
     /// Whether `name` is an entry's (any slot), by the grammar above.
+    @_optimize(size)
     static func isEntry(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         let head = Array(prefix.utf8)
@@ -94,6 +100,7 @@ enum CacheName {
     }
 
     /// Whether `name` is a temporary file's, by the grammar above.
+    @_optimize(size)
     static func isTemporary(_ name: String) -> Bool {
         guard name.hasPrefix("."), name.hasSuffix(temporarySuffix) else { return false }
         let parts = name.utf8.split(separator: 0x2E, omittingEmptySubsequences: false)
@@ -105,6 +112,7 @@ enum CacheName {
     }
 
     /// A temporary file's name for a download of `entry`, unique to this process and attempt.
+    @_optimize(size)
     static func temporary(for entry: String, pid: Int32, unique: UInt64) -> String {
         ".\(entry).\(pid).\(String(unique, radix: 36))\(temporarySuffix)"
     }
@@ -112,6 +120,7 @@ enum CacheName {
     // MARK: Grammar
 
     /// id "_" secret [ "_" size ]
+    @_optimize(size)
     private static func isFlickrKey(_ key: ArraySlice<UInt8>) -> Bool {
         let parts = key.split(separator: 0x5F, omittingEmptySubsequences: false)
         guard parts.count == 2 || parts.count == 3, isDigits(parts[0], upTo: 20) else { return false }
@@ -119,12 +128,14 @@ enum CacheName {
     }
 
     /// "h" and 16 lowercase hex digits.
+    @_optimize(size)
     private static func isHashKey(_ key: ArraySlice<UInt8>) -> Bool {
         key.count == 17 && key.first == 0x68
             && key.dropFirst().allSatisfy { isDigit($0) || (0x61...0x66).contains($0) }
     }
 
     /// The length of a trailing "-alt1" or "-alt2", else nil.
+    @_optimize(size)
     private static func altSuffixLength(_ stem: ArraySlice<UInt8>) -> Int? {
         let alt = Array("-alt".utf8)
         guard stem.count > alt.count, let last = stem.last, (0x31..<0x30 + UInt8(slotCount)).contains(last),
@@ -133,14 +144,18 @@ enum CacheName {
         return alt.count + 1
     }
 
+    @_optimize(size)
     private static func isDigits(_ text: some Collection<UInt8>, upTo limit: Int) -> Bool {
         (1...limit).contains(text.count) && text.allSatisfy(isDigit)
     }
 
+    @_optimize(size)
     private static func isLowercaseAlphanumeric(_ text: some Collection<UInt8>, upTo limit: Int) -> Bool {
         (1...limit).contains(text.count) && text.allSatisfy { isDigit($0) || isLowercase($0) }
     }
 
+    @_optimize(size)
     private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+    @_optimize(size)
     private static func isLowercase(_ byte: UInt8) -> Bool { (0x61...0x7A).contains(byte) }
 }

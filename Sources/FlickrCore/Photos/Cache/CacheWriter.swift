@@ -14,6 +14,7 @@ final class CacheWriter: BodySink, @unchecked Sendable {
     private(set) var bytesWritten: Int64 = 0
 
     // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
+    @_optimize(size)
     convenience init(directory: String, entry: String) throws(FlickrError) {
         // A hidden name of the cache's grammar (CacheName.isTemporary): scans skip it, and a stale
         // one (a process that died mid-download) is recognisable for clean-up.
@@ -28,6 +29,7 @@ final class CacheWriter: BodySink, @unchecked Sendable {
         self.init(directory: directory, temporaryPath: path, fd: fd)
     }
 
+    @_optimize(size)
     private init(directory: String, temporaryPath: String, fd: Int32) {
         self.directory = directory
         self.temporaryPath = temporaryPath
@@ -38,6 +40,7 @@ final class CacheWriter: BodySink, @unchecked Sendable {
         discard()
     }
 
+    @_optimize(size)
     func write(_ chunk: UnsafeRawBufferPointer) throws(FlickrError) {
         guard fd >= 0 else { throw FlickrError(.state, "the cache file was already closed") }
         guard let start = chunk.baseAddress else { return }
@@ -56,6 +59,7 @@ final class CacheWriter: BodySink, @unchecked Sendable {
 
     /// Flushes and closes the file before it is renamed into place: after a crash the
     /// cache holds the whole image or nothing, never a torn one.
+    @_optimize(size)
     func finish() throws(FlickrError) {
         guard fd >= 0 else { throw FlickrError(.state, "the cache file was already closed") }
         var times = [PhotoCache.now(), PhotoCache.now()]
@@ -70,11 +74,13 @@ final class CacheWriter: BodySink, @unchecked Sendable {
     }
 
     /// Records that the file was renamed into the cache: nothing is left to remove.
+    @_optimize(size)
     func moved() {
         onDisk = false
     }
 
     /// Closes and removes the temporary file (a failed, retried or abandoned download).
+    @_optimize(size)
     func discard() {
         if fd >= 0 {
             close(fd)

@@ -19,12 +19,14 @@ package struct PhotoCache: Sendable {
     /// Temporary files older than this are a dead process's leftovers, removed by evictions.
     static let staleTemporarySeconds: Int64 = 3_600
 
+    @_optimize(size)
     package init(settings: Settings) throws(FlickrError) {
         directory = try PhotoCache.directory(configured: settings.string(.photoCacheDir))
         maxBytes = settings.number64(.photoCacheMaxBytes)
     }
 
     /// The configured directory, else $XDG_CACHE_HOME/flickr/photos, else ~/.cache/flickr/photos.
+    @_optimize(size)
     static func directory(configured: String?) throws(FlickrError) -> String {
         if let configured { return configured }
         if let xdg = PhotoCache.environment("XDG_CACHE_HOME"), xdg.hasPrefix("/") {
@@ -37,6 +39,7 @@ package struct PhotoCache: Sendable {
                           + "(neither XDG_CACHE_HOME nor HOME is set)")
     }
 
+    @_optimize(size)
     private static func environment(_ name: String) -> String? {
         guard let value = getenv(name), let text = String(validatingCString: value), !text.isEmpty else { return nil }
         return text
@@ -44,6 +47,7 @@ package struct PhotoCache: Sendable {
 
     // MARK: Entries
 
+    @_optimize(size)
     package func path(of name: String) -> String { directory + "/" + name }
 
     /// What a name in the directory holds, links not followed.
@@ -54,6 +58,7 @@ package struct PhotoCache: Sendable {
         case foreign
     }
 
+    @_optimize(size)
     func state(of name: String) -> FileState {
         var info = stat()
         guard fstatat(AT_FDCWD, path(of: name), &info, AT_SYMLINK_NOFOLLOW) == 0 else {
@@ -65,6 +70,7 @@ package struct PhotoCache: Sendable {
 
     /// The cached image's path and size when present and not outdated, after marking it as just
     /// used. A slot holding anything but a regular file is passed over, never opened.
+    @_optimize(size)
     func lookup(_ entry: String, photoID: String?) -> (path: String, bytes: Int64)? {
         for name in CacheName.slots(of: entry) {
             switch state(of: name) {
@@ -89,6 +95,7 @@ package struct PhotoCache: Sendable {
 
     /// The wall clock at full resolution. Recency is set explicitly rather than left to the
     /// kernel, whose file times advance by clock ticks: uses a few ms apart would tie.
+    @_optimize(size)
     static func now() -> timespec {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
@@ -96,6 +103,7 @@ package struct PhotoCache: Sendable {
     }
 
     /// Creates the directory (and missing parents, private to the user) when needed.
+    @_optimize(size)
     func prepareDirectory() throws(FlickrError) {
         var info = stat()
         if stat(directory, &info) == 0 {
@@ -114,6 +122,7 @@ package struct PhotoCache: Sendable {
         }
     }
 
+    @_optimize(size)
     func openLock() throws(FlickrError) -> CacheLock {
         try prepareDirectory()
         return try CacheLock(directory: directory)
@@ -125,6 +134,7 @@ package struct PhotoCache: Sendable {
     /// directory), then evicts the least recently used files until the cache fits its bound again.
     /// `stamp` is the photo's replace generation when the download started; `limit` bounds the wait
     /// for the directory lock.
+    @_optimize(size)
     func commit(_ writer: CacheWriter, as entry: String, stamp: ReplacedPhotos.Stamp?, lock: CacheLock,
                 within limit: WaitLimit) throws(FlickrError) -> String
     {
@@ -161,6 +171,7 @@ package struct PhotoCache: Sendable {
     /// Removes the least recently used entries (never `keeping`, never one being downloaded)
     /// until their total fits `maxBytes`; also sweeps stale temporaries. Only names of the
     /// cache's grammar holding regular files are counted or removed. Runs under the directory lock.
+    @_optimize(size)
     func evict(keeping: String, lock: CacheLock) {
         guard let dir = opendir(directory) else { return }
         defer { closedir(dir) }
@@ -185,7 +196,7 @@ package struct PhotoCache: Sendable {
         }
         guard total > maxBytes else { return }
         // Oldest first; compared field by field, as a sum of nanoseconds could overflow.
-        candidates.sort { ($0.used.tv_sec, $0.used.tv_nsec, $0.name) < ($1.used.tv_sec, $1.used.tv_nsec, $1.name) }
+        candidates.sortStably { ($0.used.tv_sec, $0.used.tv_nsec, $0.name) < ($1.used.tv_sec, $1.used.tv_nsec, $1.name) }
         for candidate in candidates where total > maxBytes {
             // A file whose entry lock is held is being fetched right now: leave it.
             let entry = CacheName.entry(ofSlot: candidate.name)

@@ -27,10 +27,13 @@ enum ReplacedPhotos {
 
     private static let state = Locked(State())
 
+    @_optimize(size)
     static func lockForFork() { state.lockForFork() }
+    @_optimize(size)
     static func unlockAfterFork() { state.unlockAfterFork() }
 
     /// Records that the photo's image was (or may have been) replaced.
+    @_optimize(size)
     static func record(_ photoID: String) {
         state.withLock { s in
             s.lastGeneration &+= 1
@@ -39,6 +42,7 @@ enum ReplacedPhotos {
     }
 
     /// The photo's generation now, to be read before its download is sent.
+    @_optimize(size)
     static func stamp(for photoID: String?) -> Stamp? {
         guard let photoID else { return nil }
         return Stamp(photoID: photoID, generation: state.withLock { $0.generations[photoID] ?? 0 })
@@ -46,6 +50,7 @@ enum ReplacedPhotos {
 
     /// Records what was just renamed to `path`. Called under the cache directory's lock, so that
     /// the record and the file agree when two downloads of one image race.
+    @_optimize(size)
     static func wrote(_ path: String, stamp: Stamp?) {
         guard let stamp else { return }
         state.withLock { s in
@@ -55,6 +60,7 @@ enum ReplacedPhotos {
 
     /// Whether the image at `path` may be served: its photo was not replaced through this process,
     /// or this process downloaded it since.
+    @_optimize(size)
     static func isCurrent(_ path: String, photoID: String?) -> Bool {
         guard let photoID else { return true }
         return state.withLock { s in

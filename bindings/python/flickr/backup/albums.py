@@ -17,7 +17,7 @@ import stat
 from typing import TYPE_CHECKING, Any
 
 from ..values import text
-from .calls import as_list
+from .._media.sizes import as_list
 from .layout import ALBUMS, COLLECTIONS, Layout
 from .safedir import SafeDir
 from .sidecar import json_file

@@ -9,26 +9,12 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
 from .. import errors
+from .._media.sizes import as_list, number
 
 if TYPE_CHECKING:
     from ..client import Flickr
 
 PER_PAGE = 500  # Flickr's most per page: the fewest listing calls
-
-
-def as_list(value: Any) -> list[Any]:
-    """A repeated element as a list, whatever shape the mapping gave it (one element: a dict)."""
-    if value is None:
-        return []
-    return value if isinstance(value, list) else [value]
-
-
-def number(value: Any, default: int = 0) -> int:
-    """An integer from an answer that may give it as text or as a JSON number."""
-    try:
-        return int(str(value).strip() or default)
-    except ValueError:
-        return default
 
 
 class Calls:

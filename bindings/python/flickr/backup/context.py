@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
 
 from .calls import Calls
-from .fetcher import Fetcher
+from .._media.fetcher import Fetcher
 from .licences import Licences
 from .options import Options
 from .report import Report

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any, Callable, Generator, Optional
 
 from .. import errors
 from .albums import Albums
-from .calls import Calls, number
-from .fetcher import Fetcher
+from .._media.sizes import number
+from .calls import Calls
+from .._media.fetcher import Fetcher
 from .indexes import Indexes
 from .job import ItemFailed, ItemJob
 from .layout import ALBUMS, COLLECTIONS, STATE_DIR, UNDATED, Layout

@@ -14,16 +14,15 @@ import json
 import os
 import posixpath
 import time
-import urllib.parse
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Generator, Optional
 
 from .. import errors
-from .layout import Layout, extension
+from .layout import Layout
 from .listing import unavailable
 from .safedir import SafeDir, digest_of_fd
 from .sidecar import Sidecar, json_file
-from .sizes import Candidate, Sizes
+from .._media.sizes import Candidate, Sizes
 from .xmp import xmp_document
 
 if TYPE_CHECKING:
@@ -161,11 +160,8 @@ class ItemJob:
             self.engine.report.unchanged_files += 1
             state.need(self.id, "sidecar")
             return
-        fallback = "mp4" if self.listed.get("media") == "video" else str(self.listed.get("originalformat") or "jpg")
-        from_url = posixpath.splitext(urllib.parse.urlsplit(candidate.url).path)[1]
-        ext = extension(from_url or os.path.splitext(cached)[1], extension(fallback, "jpg"))
-        if ext == "img":
-            ext = extension(fallback, "jpg")
+        ext = Sizes.extension_of(candidate, self.listed.get("media") == "video",
+                                 str(self.listed.get("originalformat") or ""))
         name = f"{base}.{ext}"
         why = Sizes.why_not_original(self.listed, candidate.label)
         if refused and why:

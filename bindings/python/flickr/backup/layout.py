@@ -26,7 +26,6 @@ STATE_DIR = ".flickr-backup"
 ALBUMS = "albums"
 COLLECTIONS = "collections"
 _DATE = re.compile(r"(\d{4})-(\d{2})-\d{2}")
-_EXTENSION = re.compile(r"[a-z0-9]{1,8}")
 # What a slug keeps: letters and digits of any script, and - _ . (joined runs of anything else
 # become one "-"). No separator, no control or format character, no leading dot.
 _UNSAFE = re.compile(r"[^\w.\-]+|_+")
@@ -40,14 +39,6 @@ def slug(title: str, limit: int = SLUG_BYTES) -> str:
     cleaned = re.sub(r"-{2,}", "-", cleaned).strip("-.")
     encoded = cleaned.encode("utf-8")[:limit].decode("utf-8", "ignore").strip("-.")
     return encoded.lower() or "untitled"
-
-
-def extension(value: str, fallback: str) -> str:
-    """A safe lower-case file extension: `value` when it looks like one, else `fallback`."""
-    value = value.lower().lstrip(".")
-    if value == "jpeg":
-        value = "jpg"
-    return value if _EXTENSION.fullmatch(value) else fallback
 
 
 def check_id(value: Any) -> str:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .calls import Calls, as_list
+from .._media.sizes import as_list
+from .calls import Calls
 
 _KNOWN = {
     "0": ("All Rights Reserved", ""),

@@ -11,8 +11,9 @@ import re
 from typing import Any, Callable, Iterator, Optional
 
 from .. import errors
-from .calls import PER_PAGE, Calls, as_list, number
-from .sizes import EXTRAS as URL_EXTRAS
+from .._media.sizes import as_list, number
+from .calls import PER_PAGE, Calls
+from .._media.sizes import EXTRAS as URL_EXTRAS
 
 EXTRAS = ("description,license,date_upload,date_taken,owner_name,icon_server,original_format,last_update,geo,"
           "tags,machine_tags,o_dims,views,media,path_alias,count_faves,count_comments," + URL_EXTRAS)

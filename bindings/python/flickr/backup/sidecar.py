@@ -11,7 +11,7 @@ import json
 from typing import Any, Optional
 
 from ..values import text
-from .calls import as_list, number
+from .._media.sizes import as_list, number
 from .licences import Licences
 
 FORMAT = "flickr-backup sidecar 1"

@@ -3,43 +3,54 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import fcntl
 import os
 import re
 import shutil
 import sys
-from typing import TYPE_CHECKING, Any, BinaryIO, Iterator, Union
+import tempfile
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Union
 
 from .. import errors, urls
-from .._files import finish, temporary_beside
+from .._media.fetcher import Fetcher
+from .._media.sizes import CODES, NOT_OFFERED, ORIGINALS, Candidate, Sizes, number
 from ..values import text
-from .common import (EXIT_FAILURE, CLIError, add_credential_options, add_global_options, dumps_json, open_api,
+from .place import place
+from .common import (EXIT_API, EXIT_FAILURE, CLIError, add_credential_options, add_global_options, dumps_json, open_api,
                      error_text, terminal_safe)
 
 if TYPE_CHECKING:
     from ..client import Flickr
     from .common import Subparsers
 
-# The library's sizes (flickr_photo_source_url), smallest first; "" is Flickr's suffix-less 500 px.
-SIZES = ("s", "q", "t", "m", "n", "w", "", "z", "c", "b", "h", "k", "3k", "4k", "5k", "6k", "o")
-# From 1600 px up a size has a secret of its own: the photo must carry its url_SIZE.
-OWN_SECRET = frozenset({"h", "k", "3k", "4k", "5k", "6k"})
+# A size the image host refuses or lacks: try the next one down (not with --exact-size).
+_NEXT_SIZE = (errors.HTTPError, errors.ParseError)
+_MISSING = "its original is smaller, or its owner keeps large sizes to themselves"
 
 
 def _size(value: str) -> str:
     size = "" if value == "-" else value
-    if size not in SIZES:
-        raise argparse.ArgumentTypeError(f"unknown size {value!r}; one of {', '.join(s or '-' for s in SIZES)}")
+    if size not in CODES:
+        raise argparse.ArgumentTypeError(f"unknown size {value!r}; one of {', '.join(s or '-' for s in CODES)}")
     return size
 
 
 def add_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
-        "download", help="download photos by id, search or set into a folder",
-        description="Download photo files through the library's photo cache into a folder, named "
-        "ID_SIZE.EXT (ID.EXT for the 500 px size). An existing file with the same content is left as it "
-        "is; one that differs is not overwritten unless --overwrite says so. A photo that fails is "
-        "reported and the others still go. Progress and a summary go to stderr, JSON lines with --json.")
-    parser.add_argument("photo_ids", nargs="*", metavar="PHOTO_ID", help="photos to download, by id")
+        "download", help="download photos and videos by id, search or set into a folder",
+        description="Download photo and video files into a folder, named ID_SIZE.EXT (ID.EXT for the 500 px "
+        "size). Files of any size stream to disk (a private folder inside DIR while they arrive), never through "
+        "the bounded photo cache. A photo without the size asked for gets the largest it has below it (an "
+        "original Flickr refuses to this account: the largest it allows), and says why; --exact-size fails it "
+        "instead. A video is its video file, never a poster frame: with --size o its original (\"Video "
+        "Original\") where Flickr offers it, else the largest video file; with another size the largest video "
+        "file whose longest side is at most that size's (b: 1024 px; the smallest file when none is). An "
+        "existing file with the same content is left as it is; one that differs is not overwritten unless "
+        "--overwrite says so. A photo that fails is reported and the others still go. Progress and a summary "
+        "go to stderr, JSON lines with --json (with the size taken, Flickr's label for it, and why when it is "
+        "not the one asked for).")
+    parser.add_argument("photo_ids", nargs="*", metavar="PHOTO_ID", help="photos or videos to download, by id")
     source = parser.add_argument_group(
         "which photos, instead of ids (through flickr.photos.search or flickr.photosets.getPhotos)")
     source.add_argument("--search", metavar="TEXT", help="photos whose title, description or tags match TEXT")
@@ -54,7 +65,11 @@ def add_parser(subparsers: Subparsers) -> None:
                         help="folder to download into, created when missing (default: the current one)")
     parser.add_argument("--size", type=_size, default="b", metavar="SIZE",
                         help="s 75 px square, q 150 square, t 100, m 240, n 320, w 400, - 500, z 640, c 800, "
-                        "b 1024 (default), h 1600, k 2048, 3k, 4k, 5k, 6k, o the original")
+                        "b 1024 (default), h 1600, k 2048, 3k, 4k, 5k, 6k, o the original; or the largest "
+                        "below it that the photo has")
+    parser.add_argument("--exact-size", action="store_true",
+                        help="only SIZE itself: a photo without it fails (exit code 1; 4 when the image host "
+                        "refuses it) instead of taking a smaller one")
     parser.add_argument("--overwrite", action="store_true", help="replace an existing file whose content differs")
     parser.add_argument("--json", action="store_true", help="print one JSON line per photo on stdout")
     add_credential_options(parser)
@@ -63,11 +78,19 @@ def add_parser(subparsers: Subparsers) -> None:
 
 
 def _extras(size: str) -> str:
-    """What a photo list must carry for `size`, and lastupdate so a replaced photo is not served stale."""
-    extras = ["last_update", "original_format"]
-    if size in OWN_SECRET:
-        extras.append(f"url_{size}")
-    return ",".join(extras)
+    """What a photo list must carry: the url_* of every size up to `size` (Flickr lists only those
+    the photo has and the caller may download), the media, and the original's format."""
+    return "last_update,original_format,media," + Sizes.extras_up_to(size)
+
+
+class Item(NamedTuple):
+    """A photo or video to fetch: its attributes, and the files it offers, largest first."""
+    photo: dict[str, Any]
+    candidates: list[Candidate]
+
+    @property
+    def video(self) -> bool:
+        return self.photo.get("media") == "video"
 
 
 def _album(api: Flickr, given: str, owner: str | None) -> tuple[str, str]:
@@ -109,116 +132,100 @@ def _listing(api: Flickr, args: argparse.Namespace) -> Iterator[Union[str, dict[
             return  # before the walk asks for a page nobody will read
 
 
-def _photo_info(api: Flickr, photo_id: str, size: str) -> dict[str, Any]:
-    """A photo known by its id, with what fetching `size` needs: getInfo's id, secret, server,
-    original secret and format and dates; for a size with a secret of its own, its URL from getSizes."""
-    photo: dict[str, Any] = api.call("flickr.photos.getInfo", photo_id=photo_id)["photo"]
-    if size in OWN_SECRET:
-        suffix = re.compile(rf"_{re.escape(size)}\.\w+$")
-        sizes = api.call("flickr.photos.getSizes", photo_id=photo_id)["sizes"].get("size", [])
-        for entry in sizes if isinstance(sizes, list) else [sizes]:
-            if suffix.search(entry.get("source", "")):
-                photo[f"url_{size}"] = entry["source"]
-    return photo
-
-
-def _file_name(photo_id: str, size: str, cached: str) -> str:
-    """ID_SIZE.EXT, the extension from the cache's file name (the image's type). Like Flickr's own
-    file names, the suffix-less size has none."""
-    return (f"{photo_id}_{size}" if size else photo_id) + os.path.splitext(cached)[1]
-
-
-def _same_content(source: BinaryIO, path: str) -> bool:
-    """Whether the open binary file `source` holds the bytes of the file at `path` (read from the start)."""
-    if os.fstat(source.fileno()).st_size != os.stat(path).st_size:
-        return False
-    source.seek(0)
-    with open(path, "rb") as other:
-        while True:
-            mine, theirs = source.read(1 << 16), other.read(1 << 16)
-            if mine != theirs:
-                return False
-            if not mine:
-                return True
-
-
-def _refusal(target: str) -> CLIError:
-    return CLIError(f"{target} exists with other content; left as it is (--overwrite replaces it)", EXIT_FAILURE)
-
-
-def place(source: BinaryIO, target: str, overwrite: bool) -> str:
-    """Copies the open binary file `source` to `target`: "downloaded", or "identical" when `target`
-    already holds the same bytes. Refuses with CLIError to replace anything else (another file, a
-    link) unless `overwrite`. The copy is made beside `target` under a fresh name created
-    exclusively, never through a link planted there (_files), and moved into place whole, so an
-    interrupted download never leaves a partial file under the name a later run would compare;
-    with `overwrite` a link at `target` is itself replaced, its target left as it was."""
-    if os.path.lexists(target):
-        if _regular_file(target) and _same_content(source, target):
-            return "identical"
-        if not overwrite:
-            raise _refusal(target)
-    try:
-        with temporary_beside(target) as (out, partial):
-            source.seek(0)
-            shutil.copyfileobj(source, out)
-            finish(out)
-            if overwrite:
-                os.replace(partial, target)
-            else:
-                _move_into_free_name(partial, target)
-        return "downloaded"
-    except FileExistsError:  # the name was taken since the check
-        if _regular_file(target) and _same_content(source, target):
-            return "identical"
-        raise _refusal(target) from None
-
-
-def _regular_file(path: str) -> bool:
-    """A file of its own at `path`, not a link to one: only that is compared (read)."""
-    return os.path.isfile(path) and not os.path.islink(path)
-
-
-def _move_into_free_name(partial: str, target: str) -> None:
-    """Puts `partial` at `target` unless `target` exists (FileExistsError): a rename alone would
-    replace a file created since the caller looked. A hard link leaves `partial` to the caller."""
-    try:
-        os.link(partial, target)
-        return
-    except FileExistsError:
-        raise
-    except OSError:  # no hard links here (FAT, exFAT, some network file systems)
-        pass
-    # Claims the name (O_EXCL: not through a link either); empty until the rename, never partial.
-    os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666))
-    os.replace(partial, target)
-
-
-def _download(api: Flickr, photo: dict[str, Any], args: argparse.Namespace) -> tuple[str, str]:
-    """(status, path) of one photo's file in the destination."""
+def _item(api: Flickr, given: Union[str, dict[str, Any]]) -> Item:
+    """A listed photo with the files it offers: a photo list's url_* extras, or getSizes (a photo
+    known by its id, whose getInfo says nothing of its sizes; a video, whose files only it lists)."""
+    photo = api.call("flickr.photos.getInfo", photo_id=given).get("photo") if isinstance(given, str) else given
+    if not isinstance(photo, dict):
+        raise CLIError("flickr.photos.getInfo answered without a photo", EXIT_API)
     photo_id = str(photo.get("id", ""))
     if not re.fullmatch(r"[0-9]+", photo_id):  # it comes from the server, and names a file: digits only
         raise CLIError(f"{photo_id!r} is not a photo id; no file is named after it", EXIT_FAILURE)
-    if args.size in OWN_SECRET and not photo.get(f"url_{args.size}"):
-        # The library would say the URL cannot be built; the user's question is why it is missing.
-        raise CLIError(f"Flickr lists no {args.size} size for it (its original may be smaller, or its owner "
-                       "keeps large sizes to themselves)", EXIT_FAILURE)
-    cached = api.fetch_photo(photo, args.size)
-    target = os.path.join(args.dest, _file_name(photo_id, args.size, str(cached)))
-    # Opened at once: the cache may evict the file, but an open file stays readable.
-    with open(cached, "rb") as source:
-        return place(source, target, args.overwrite), target
+    video = photo.get("media") == "video"
+    listed = [] if isinstance(given, str) or video else Sizes.from_listing(photo)
+    if listed:
+        return Item(photo, listed)
+    # By id, a video, or a listing without the extras (a server that ignores them): getSizes.
+    return Item(photo, Sizes.from_get_sizes(api.call("flickr.photos.getSizes", photo_id=photo_id), video))
 
 
-def _fetch_one(api: Flickr, item: Union[str, dict[str, Any]], args: argparse.Namespace) -> dict[str, Any]:
+def _missing(size: str, video: bool, exact: bool = False) -> str:
+    """Why an item has no file of `size` (with --exact-size: of that size itself)."""
+    if size == "o":
+        return NOT_OFFERED
+    if video and exact:
+        return f"no video file of it is {Sizes.size(size).edge} px on its longest side (--size o: its original)"
+    if video:
+        return f"no video file of it is {Sizes.size(size).edge} px or smaller; its smallest is taken"
+    return f"Flickr lists no {size or '-'} size for it ({_MISSING})"
+
+
+def _choices(item: Item, size: str, exact: bool) -> list[Candidate]:
+    """The files to try in turn: `size` itself with --exact-size, else it or the largest below it."""
+    if exact:
+        found = Sizes.exactly(item.candidates, size, item.video)
+        if not found:
+            raise CLIError(_missing(size, item.video, exact=True), EXIT_FAILURE)
+        return found
+    found = Sizes.up_to(item.candidates, size, item.video)
+    if not found:
+        raise CLIError("Flickr lists no video file for it (still processing?)" if item.video else
+                       f"Flickr lists no size of it up to {size or '-'}", EXIT_FAILURE)
+    return found
+
+
+def _why(item: Item, size: str, taken: Candidate, refused: list[str]) -> str:
+    """Why the file taken is not the size asked for ("" when it is)."""
+    if item.video:
+        asked = taken.label in ORIGINALS if size == "o" else taken.edge <= Sizes.size(size).edge
+    else:
+        asked = taken.label == Sizes.size(size).label
+    if asked and not refused:
+        return ""
+    if refused and (asked or Sizes.exactly(item.candidates, size, item.video)):
+        return "refused when fetched: " + "; ".join(refused)
+    return _missing(size, item.video) + (f" (refused: {'; '.join(refused)})" if refused else "")
+
+
+def _file_name(photo_id: str, taken: Candidate, item: Item) -> str:
+    """ID_SIZE.EXT (like Flickr's own file names, the suffix-less 500 px size has no _SIZE); a
+    video's files other than its original go by their label (ID_site-mp4.mp4)."""
+    code = Sizes.code_of(taken)
+    ext = Sizes.extension_of(taken, item.video, str(item.photo.get("originalformat") or ""))
+    return (f"{photo_id}_{code}" if code else photo_id) + "." + ext
+
+
+def _download(fetcher: Fetcher, item: Item, args: argparse.Namespace) -> dict[str, Any]:
+    """One item's file in the destination: its status, path, size and why it is not the size asked for."""
+    photo_id = str(item.photo["id"])  # digits: _item checked it
+    refused: list[str] = []
+    for candidate in _choices(item, args.size, args.exact_size):
+        try:
+            fetched = str(fetcher.fetch_now(photo_id, number(item.photo.get("lastupdate")), candidate))
+        except _NEXT_SIZE as error:
+            if args.exact_size:
+                raise
+            refused.append(f"{candidate.label}: {error_text(error)}")
+            last: Exception = error
+            continue
+        target = os.path.join(args.dest, _file_name(photo_id, candidate, item))
+        record = {"status": place(fetched, target, args.overwrite), "file": target,
+                  "size": Sizes.code_of(candidate) or "-", "label": candidate.label}
+        why = _why(item, args.size, candidate, refused)
+        return record | ({"why": why} if why else {})
+    raise last
+
+
+def _fetch_one(api: Flickr, fetcher: Fetcher, given: Union[str, dict[str, Any]],
+               args: argparse.Namespace) -> dict[str, Any]:
     """Downloads one listed photo; its outcome as a JSON-ready record, with the exception under
     "failure" when it failed (a FlickrError, or a CLIError for a local file problem)."""
-    photo_id = item if isinstance(item, str) else str(item.get("id", ""))
-    record: dict[str, Any] = {"photo_id": photo_id, "title": ""}
+    photo_id = given if isinstance(given, str) else str(given.get("id", ""))
+    record: dict[str, Any] = {"photo_id": photo_id, "title": "" if isinstance(given, str) else text(given.get("title"))}
     try:
-        photo = _photo_info(api, item, args.size) if isinstance(item, str) else item
-        record["title"] = text(photo.get("title"))
-        record["status"], record["file"] = _download(api, photo, args)
+        item = _item(api, given)
+        record["title"] = text(item.photo.get("title"))
+        record.update(_download(fetcher, item, args))
     except (errors.FlickrError, CLIError) as error:
         record["failure"] = error
     except OSError as error:  # the destination: permissions, a full disk...
@@ -237,9 +244,65 @@ def _report(args: argparse.Namespace, record: dict[str, Any]) -> None:
         line = f"{named}: already in {record['file']}"
     else:
         line = f"{named} -> {record['file']}"
+    if record.get("why"):
+        line += f" ({record['label']}, not {args.size or '-'}: {record['why']})"
     print(terminal_safe(line), file=sys.stderr)
     if args.json:
         print(dumps_json(record), flush=True)
+
+
+# The private folder a download fetches into; one left by a killed run is removed by the next.
+_FOLDER_PREFIX = ".flickr-download-"
+
+
+@contextlib.contextmanager
+def _fetcher(api: Flickr, dest: str) -> Iterator[Fetcher]:
+    """A fetch context whose cache is a private folder inside `dest` (0700, a fresh name: nothing
+    planted in it), on the destination's file system so that placing a file is a rename; removed
+    with whatever a failed fetch left in it."""
+    _remove_abandoned_folders(dest)
+    try:
+        folder = tempfile.mkdtemp(prefix=_FOLDER_PREFIX, dir=dest)
+        held = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError as error:
+        raise CLIError(f"cannot create a folder in {dest}: {error.strerror}", EXIT_FAILURE) from None
+    fetcher = None
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX)  # a fresh folder: nobody else can hold it yet
+        fetcher = Fetcher(api, folder, 1)
+        yield fetcher
+    finally:
+        if fetcher is not None:
+            fetcher.close()
+        shutil.rmtree(folder, ignore_errors=True)
+        os.close(held)
+
+
+def _remove_abandoned_folders(dest: str) -> None:
+    """Removes what a run killed part-way left in `dest`: its private folders whose lock nobody
+    holds (a running download holds its own). Only real folders of this tool's naming, owned by
+    this user, are touched; links are never followed (rmtree works from descriptors)."""
+    try:
+        names = [name for name in os.listdir(dest) if name.startswith(_FOLDER_PREFIX)]
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(dest, name)
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:  # a link, a file, or gone
+            continue
+        try:
+            if os.fstat(fd).st_uid != os.geteuid():
+                continue
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # held: another download is using it
+            os.close(fd)
+            continue
+        try:
+            shutil.rmtree(path, ignore_errors=True)
+        finally:
+            os.close(fd)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -252,14 +315,15 @@ def run(args: argparse.Namespace) -> int:
         os.makedirs(args.dest, exist_ok=True)
     except OSError as error:
         raise CLIError(f"cannot create {args.dest}: {error.strerror}", EXIT_FAILURE) from None
-    counts, failures = {"downloaded": 0, "identical": 0, "failed": 0}, []
-    with open_api(args) as api:
+    counts, failures, smaller = {"downloaded": 0, "identical": 0, "failed": 0}, [], 0
+    with open_api(args) as api, _fetcher(api, args.dest) as fetcher:
         try:
             for item in _listing(api, args):
-                record = _fetch_one(api, item, args)
+                record = _fetch_one(api, fetcher, item, args)
                 if "failure" in record:
                     failures.append(record["failure"])
                 counts[record.get("status", "failed")] += 1
+                smaller += bool(record.get("why"))
                 _report(args, record)
         except errors.FlickrError as error:  # the search or the set itself: nothing more to list
             failures.append(error)
@@ -268,7 +332,9 @@ def run(args: argparse.Namespace) -> int:
                 print(dumps_json({"photo_id": None, "error": error_text(error)}), flush=True)
     total = sum(counts.values())
     print(terminal_safe(f"downloaded {counts['downloaded']} of {total} photos into {args.dest}"
-                        + (f" ({counts['identical']} already there)" if counts["identical"] else "")), file=sys.stderr)
+                        + (f" ({counts['identical']} already there)" if counts["identical"] else "")
+                        + (f"; {smaller} not at size {args.size or '-'} (see why above)" if smaller else "")),
+          file=sys.stderr)
     if failures:
         raise failures[0]  # the first failure's class decides the exit code, as for uploads
     return 0

@@ -1,19 +1,22 @@
 # SPDX-License-Identifier: MIT
 """`Fetcher`: media files streamed to disk through the library, at any size.
 
-The library's photo fetch streams an image into its cache directory (temporary file, checked,
-renamed) with the context's retries (429 and Retry-After included) and no credentials sent.
-The backup gives it a context of its own whose cache is inside DIR (.flickr-backup/cache, on
-the same file system as the final names, so placing a file is a rename, not a copy) and whose
-bound is the library's largest (2^40 bytes): no original or video is too big, and nothing is
-evicted before the backup has moved it out. The caller's client is left as it was.
+The library's photo fetch streams an image into its cache directory (a temporary file created
+O_EXCL|O_NOFOLLOW, checked, renamed) with the context's retries (an image host's 429 and
+Retry-After included) and no credentials sent. A Fetcher is a context of its own whose cache is a
+directory the caller gives, on the same file system as the final names (placing a file is a
+rename, not a copy), and whose bound is the library's largest (2^40 bytes): no original or video
+is too big, nothing is evicted before the caller has moved it out, and the body never sits in
+memory. The caller's client is left as it was.
 
-A killed run leaves a fetched file in that cache; the next run's fetch of the same URL finds it
-there and downloads nothing.
+`flickr backup` keeps its cache in DIR/.flickr-backup/cache: a killed run leaves a fetched file
+there, and the next run's fetch of the same URL finds it and downloads nothing. `flickr download`
+uses a fresh private directory inside --dest, removed when it ends.
 """
 from __future__ import annotations
 
 import os
+import pathlib
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
@@ -38,10 +41,17 @@ class Fetcher:
                               photo_cache_max_bytes=UNBOUNDED, max_response_bytes=UNBOUNDED,
                               timeout_ms=FILE_TIMEOUT_MS, max_connections=max(connections, 1), **options)
 
+    @staticmethod
+    def _photo(photo_id: str, lastupdate: int, candidate: Candidate) -> dict[str, str]:
+        return {"id": photo_id, "url_o": candidate.url, "lastupdate": str(lastupdate)}
+
     def fetch(self, photo_id: str, lastupdate: int, candidate: Candidate) -> "Future[Any]":
         """A future of the cached file's path (pathlib.Path)."""
-        photo = {"id": photo_id, "url_o": candidate.url, "lastupdate": str(lastupdate)}
-        return self.context.fetch_photo_async(photo, "o")
+        return self.context.fetch_photo_async(self._photo(photo_id, lastupdate, candidate), "o")
+
+    def fetch_now(self, photo_id: str, lastupdate: int, candidate: Candidate) -> pathlib.Path:
+        """The cached file's path, fetched in the calling thread (Ctrl-C ends the wait)."""
+        return self.context.fetch_photo(self._photo(photo_id, lastupdate, candidate), "o")
 
     def close(self) -> None:
         self.context.close()

@@ -7,7 +7,8 @@
  *   calls_flickr async N INFLIGHT      N calls with flickr_call_async, INFLIGHT at a time, one context
  *   calls_flickr upload PATH 0|1       flickr_upload_file, progress callback off (0) or on (1)
  *   calls_flickr check                 one signed flickr.test.login (for the sandbox check)
- *   calls_flickr body SHAPE MB N       N flickr_call of benchserver's MB MiB answer of SHAPE (workload 6)
+ *   calls_flickr body SHAPE MB N       N flickr_call of benchserver's MB MiB answer of SHAPE (workload 6);
+ *                                      "idle_rss_kb" is the peak RSS after one echo call, before them
  *
  * Environment: BENCH_URL (server base URL), BENCH_KEY, BENCH_SECRET, BENCH_TOKEN, BENCH_TOKEN_SECRET;
  * BENCH_BUDGET, when set, is the context's FLICKR_OPT_BUDGET_PER_HOUR (workload 7).
@@ -112,6 +113,11 @@ int main(int argc, char **argv) {
         long n = atol(argv[4]);
         const char *const params[] = {"shape", argv[2], "mb", argv[3], NULL};
         if (flickr_context_set_long(ctx, FLICKR_OPT_MAX_RESPONSE_BYTES, 128L << 20) != FLICKR_OK) die("max response");
+        flickr_response *echo = NULL;  /* everything loaded and warmed: the idle process's RSS */
+        if (flickr_call(&echo, ctx, "flickr.test.echo", echo_params, FLICKR_GET) != FLICKR_OK) die("call");
+        flickr_response_free(echo);
+        getrusage(RUSAGE_SELF, &r0);
+        long idle_kb = r0.ru_maxrss;
         double t0 = now();
         getrusage(RUSAGE_SELF, &r0);
         for (long i = 0; i < n; i++) {
@@ -121,8 +127,9 @@ int main(int argc, char **argv) {
         }
         getrusage(RUSAGE_SELF, &r1);
         double wall = now() - t0;
-        printf("{\"calls\": %ld, \"wall_s\": %.6f, \"user_s\": %.6f, \"sys_s\": %.6f, \"maxrss_kb\": %ld}\n", n, wall,
-               tv(r1.ru_utime) - tv(r0.ru_utime), tv(r1.ru_stime) - tv(r0.ru_stime), r1.ru_maxrss);
+        printf("{\"calls\": %ld, \"wall_s\": %.6f, \"user_s\": %.6f, \"sys_s\": %.6f, \"idle_rss_kb\": %ld, "
+               "\"maxrss_kb\": %ld}\n", n, wall, tv(r1.ru_utime) - tv(r0.ru_utime), tv(r1.ru_stime) - tv(r0.ru_stime),
+               idle_kb, r1.ru_maxrss);
     } else if (!strcmp(mode, "async") && argc == 4) {
         long n = atol(argv[2]), k = atol(argv[3]);
         sem_init(&slots, 0, (unsigned)k);

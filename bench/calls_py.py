@@ -3,9 +3,14 @@
 """Python drivers for workloads 2-4 (libflickr's binding and python-flickrapi); prints one JSON line.
 
     calls_py.py libflickr seq N | discard N | async N INFLIGHT | upload PATH 0|1 | check | count
+    calls_py.py libflickr body SHAPE MB | dicts SHAPE MB
     calls_py.py flickrapi seq N | upload PATH | check
 
 ``count`` (workload 8): the number of items in the user's photostream, private ones included.
+``body`` (workload 6): one ``call`` of benchserver's MB MiB answer of SHAPE to a dict, with the body's
+size and the process's peak RSS. ``dicts``: the baseline of that call, what Python's own objects
+for the same answer cost: the dict of one ``call`` rendered as JSON, then the peak tracemalloc
+counts while ``json.loads`` builds the same dicts from it (the call's memory is freed first).
 
 Environment as bench/calls_flickr.c (BENCH_URL, BENCH_KEY, BENCH_SECRET, BENCH_TOKEN,
 BENCH_TOKEN_SECRET). CPU is the whole process's, around the measured loop only.
@@ -110,6 +115,21 @@ def main():
         u1, s1, rss = usage()
         out = {"photo_id": photo_id, "wall_s": time.perf_counter() - t0, "user_s": u1 - u0, "sys_s": s1 - s0,
                "maxrss_kb": rss, "progress_calls": progress_calls[0]}
+    elif mode in ("body", "dicts") and lib == "libflickr":
+        api.set_option("max_response_bytes", 128 << 20)
+        api.call("flickr.test.echo", test="bench")  # everything loaded: the idle process's RSS
+        idle = usage()[2]
+        answer = api.call("flickr.bench.body", shape=args[0], mb=args[1])
+        out = {"body_bytes": int(args[1]) << 20, "idle_rss_kb": idle, "maxrss_kb": usage()[2]}
+        if mode == "dicts":
+            import tracemalloc
+            text = json.dumps(answer, separators=(",", ":"))
+            del answer
+            tracemalloc.start()
+            rebuilt = json.loads(text)
+            out["dicts_bytes"] = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+            del rebuilt
     else:
         raise SystemExit("bad arguments")
     print(json.dumps(out))

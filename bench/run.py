@@ -179,28 +179,52 @@ def workload_parse(cfg, env):
 
 
 def workload_big_bodies(cfg, env, server):
-    """6. Large answers mapped as they stream in: 4 and 32 MiB of three shapes."""
+    """6. Large answers mapped as they stream in: 4 and 32 MiB of three shapes; the CPU per call, and
+    the peak RSS of a 32 MiB answer from C and from Python as ratios to the body (issue 34)."""
     calls = "1" if cfg.quick else "3"
     shapes = [("comment", "one 32 MiB comment (the hardening issue's case)"),
               ("text", "one element's text"),
               ("elements", "`<photo>` elements with attributes")]
-    rows, summary = [], {}
+    rows, memory_rows, summary = [], [], {}
+    benv = dict(env, BENCH_URL=server.url)
     for shape, what in shapes:
         cpu, rss = {}, {}
         for mb in (4, 32):
-            runs = [run_json([BIN / "calls_flickr", "body", shape, str(mb), calls], dict(env, BENCH_URL=server.url))
-                    for _ in range(cfg.runs)]
+            runs = [run_json([BIN / "calls_flickr", "body", shape, str(mb), calls], benv) for _ in range(cfg.runs)]
             cpu[mb] = median([(r["user_s"] + r["sys_s"]) / r["calls"] for r in runs]) * 1e3
             rss[mb] = median([r["maxrss_kb"] for r in runs]) / 1024
+            if mb == 32:
+                c_idle = median([r["idle_rss_kb"] for r in runs]) / 1024
         ratio = cpu[32] / cpu[4]
         rows.append([f"`{shape}`: {what}", cpu[4], cpu[32], ratio, rss[32]])
-        summary[shape] = ratio
+        # Python: one Flickr.call to a dict a process; then the baseline, json.loads of the same dicts.
+        py = [run_json([PY, BENCH / "calls_py.py", "libflickr", "dicts", shape, "32"], benv) for _ in range(cfg.runs)]
+        body = 32 * MiB
+        py_idle = median([r["idle_rss_kb"] for r in py]) / 1024
+        py_peak = median([r["maxrss_kb"] for r in py]) / 1024
+        dicts = median([r["dicts_bytes"] for r in py]) / MiB
+        c_ratio, c_over = rss[32] * MiB / body, (rss[32] - c_idle) * MiB / body
+        py_over = (py_peak - py_idle) * MiB / body
+        py_aim = dicts * MiB / body + 2
+        memory_rows.append([f"`{shape}`", rss[32], c_idle, c_ratio, c_over, py_peak, py_idle, dicts,
+                            py_over, py_aim])
+        summary[shape] = (ratio, c_ratio, c_over, py_over, py_aim)
     text = (f"`flickr_call` of a `benchserver` answer of 4 and 32 MiB (`method=flickr.bench.body`), mapped as it "
             f"streams in (libcurl hands over 16 KiB at a time). CPU per call (user + sys, {calls} calls a run, "
             f"median of {cfg.runs} runs); linear work makes the 32 MiB call cost about 8× the 4 MiB one. "
             f"Peak RSS is the whole process's.\n\n")
     text += table(["Answer shape", "CPU ms, 4 MiB", "CPU ms, 32 MiB", "32 MiB ÷ 4 MiB (linear: 8)",
                    "peak RSS MiB, 32 MiB"], rows)
+    text += ("\n\nMemory of a 32 MiB answer (issue 34), medians of the same runs. C: `calls_flickr body` "
+             f"({calls} calls a process, the response freed after each); idle = the peak after one echo call, "
+             "before them. Python: one `Flickr.call` to a dict a process (`calls_py.py libflickr dicts`); "
+             "idle likewise; the dicts' own cost is what `tracemalloc` counts while `json.loads` builds the "
+             "same dicts from their JSON (the baseline). Ratios are to the body; \"over idle\" counts what the "
+             "answer added (the response: kept body and tree). Aims: C ≤ 3× the body (the comment ≤ 2×); "
+             "Python over idle ≤ the dicts + 2× the body.\n\n")
+    text += table(["Shape", "C peak MiB", "C idle MiB", "C peak ÷ body", "C over idle ÷ body", "Python peak MiB",
+                   "Python idle MiB", "dicts (tracemalloc) MiB", "Python over idle ÷ body",
+                   "aim: dicts ÷ body + 2"], memory_rows)
     return text, summary
 
 
@@ -657,7 +681,11 @@ def main():
             text, s = workload_big_bodies(cfg, env, fast)
             sections.append(("6. Large answers, mapped as they stream in", text))
             aims.append("- Linear on every answer (32 MiB ÷ 4 MiB, aim about 8): "
-                        + ", ".join(f"{shape} {ratio:.1f}×" for shape, ratio in s.items()) + ".")
+                        + ", ".join(f"{shape} {v[0]:.1f}×" for shape, v in s.items()) + ".")
+            aims.append("- Memory of a 32 MiB answer (aims: C ≤ 3× the body, the comment ≤ 2×; Python over idle "
+                        "≤ its dicts + 2× the body): "
+                        + "; ".join(f"{shape} C {v[1]:.2f}× ({v[2]:.2f}× over idle), Python {v[3]:.2f}× "
+                                    f"(aim {v[4]:.2f}×)" for shape, v in s.items()) + ".")
         if 7 in wanted:
             log("workload 7: the key's budget")
             text, s = workload_budget(cfg, env, fast)

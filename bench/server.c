@@ -43,6 +43,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "big_answers.h"
+
 enum { ST_HEAD, ST_BODY, ST_WAIT, ST_WRITE };
 
 typedef struct conn {
@@ -211,32 +213,13 @@ static const char *form_value(const char *form, const char *name, char *out, siz
     return NULL;
 }
 
-/* workload 6's answers: about mb MiB in one shape; 0 if the shape is unknown. */
+/* workload 6's answers: about mb MiB in one shape (big_answers.h); 0 if the shape is unknown. */
 static int big_body(buf *b, const char *shape, long mb) {
-    size_t target = (size_t)mb << 20;
-    puts_(b, "<?xml version=\"1.0\" encoding=\"utf-8\" ?>\n<rsp stat=\"ok\">\n");
-    if (!strcmp(shape, "comment") || !strcmp(shape, "text")) {
-        int comment = shape[0] == 'c';
-        puts_(b, comment ? "<!--" : "<text>");
-        static const char line[] = "the quick brown fox jumps over the lazy dog 0123456789\n";
-        while (b->len < target) put(b, line, sizeof line - 1);
-        puts_(b, comment ? "-->\n" : "</text>\n");
-    } else if (!strcmp(shape, "elements")) {
-        puts_(b, "<photos page=\"1\" pages=\"1\" perpage=\"500\" total=\"500\">\n");
-        char line[512];
-        for (long i = 0; b->len < target; i++) {
-            int n = snprintf(line, sizeof line,
-                             "<photo id=\"%ld\" owner=\"12037949754@N01\" secret=\"0a1b2c3d4e\" server=\"65535\" "
-                             "farm=\"66\" title=\"Photo number %ld\" ispublic=\"1\" isfriend=\"0\" isfamily=\"0\" "
-                             "dateupload=\"1700000000\" tags=\"bench sample streaming\" />\n", 52000000000L + i, i);
-            put(b, line, (size_t)n);
-        }
-        puts_(b, "</photos>\n");
-    } else {
-        return 0;
-    }
-    puts_(b, "</rsp>\n");
-    return 1;
+    big_answer answer = {0};
+    int known = big_answer_make(&answer, shape, (size_t)mb << 20);
+    if (known) put(b, answer.data, answer.len);
+    free(answer.data);
+    return known;
 }
 
 static void respond(conn *c, const char *form) {

@@ -31,6 +31,18 @@ FLICKR_SHIM CURLcode flickr__easy_use_socket(CURL *handle, int fd, long read_siz
 /* getrandom(2) (sys/random.h is not in Swift's Glibc module): bytes read, or -1 with errno set. */
 FLICKR_SHIM long flickr__getrandom(void *buffer, size_t length);
 
+/* Anonymous private pages for large buffers (Support/PageMemory.swift): mmap, mremap (which may
+ * move them, never copying their bytes) and munmap; NULL on failure (mremap is variadic). */
+FLICKR_SHIM void *flickr__pages_map(size_t bytes);
+FLICKR_SHIM void *flickr__pages_remap(void *pages, size_t old_bytes, size_t new_bytes);
+FLICKR_SHIM void flickr__pages_unmap(void *pages, size_t bytes);
+
+/* expat's memory functions (an XML_Memory_Handling_Suite, typed void here so that expat's header
+ * stays CExpat's): malloc's, except that a block of 2 MiB or more gets pages of its own. */
+FLICKR_SHIM const void *flickr__expat_memory(void);
+/* Locks (1) or unlocks (0) that suite's table of mapped blocks: around a fork (ForkGuard.swift). */
+FLICKR_SHIM void flickr__expat_memory_lock(int lock);
+
 /* FLICKR_VERSION and FLICKR_VERSION_NUM of include/flickr/version.h, compiled here so that the
  * header is the one place the version is written (the string has static storage). */
 FLICKR_SHIM const char *flickr__version_string(void);

@@ -97,7 +97,7 @@ package final class AuthCall: Operation {
 
     @_optimize(size)
     package func interpret(
-        status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>?, url: String, within limit: WaitLimit
+        status: Int, body: ResponseBody, parsed: Result<ValueTree, FlickrError>?, url: String, within limit: WaitLimit
     ) -> Result<Response, FlickrError>
     {
         call.interpret(status: status, body: body, parsed: parsed, url: url, within: limit)

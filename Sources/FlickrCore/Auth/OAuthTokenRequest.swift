@@ -85,10 +85,10 @@ package final class OAuthTokenRequest: Operation {
 
     @_optimize(size)
     package func interpret(
-        status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>?, url: String, within limit: WaitLimit
+        status: Int, body: ResponseBody, parsed: Result<ValueTree, FlickrError>?, url: String, within limit: WaitLimit
     ) -> Result<Response, FlickrError>
     {
-        OAuthTokenRequest.interpret(step: step.path, status: status, body: body)
+        OAuthTokenRequest.interpret(step: step.path, status: status, body: body.array)
     }
 
     /// A 2xx form body with a non-empty oauth_token and oauth_token_secret is a

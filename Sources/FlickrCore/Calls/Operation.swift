@@ -18,7 +18,7 @@ package protocol Operation: AnyObject, Sendable {
     /// The outcome of a completed exchange. `parsed` is nil when `parsesXML` is false. `limit` ends
     /// any wait it makes (the photo cache's lock): the call's deadline, interrupt or cancel.
     func interpret(
-        status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>?, url: String, within limit: WaitLimit
+        status: Int, body: ResponseBody, parsed: Result<ValueTree, FlickrError>?, url: String, within limit: WaitLimit
     ) -> Result<Response, FlickrError>
     /// Safe to send twice (a GET call): retried after passing failures without opting in.
     var isIdempotent: Bool { get }
@@ -89,15 +89,15 @@ extension RESTCall: Operation {
     package var parsesXML: Bool { !discardsAnswer }
 
     package func interpret(
-        status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>?, url: String, within limit: WaitLimit
+        status: Int, body: ResponseBody, parsed: Result<ValueTree, FlickrError>?, url: String, within limit: WaitLimit
     ) -> Result<Response, FlickrError>
     {
         var parsed = parsed
         if discardsAnswer {
-            if SuccessEnvelope.matches(body), let response = Response.discarded(status: status) {
+            if SuccessEnvelope.matches(body.bytes), let response = Response.discarded(status: status) {
                 return .success(response)
             }
-            parsed = body.withUnsafeBytes { bytes in Result { () throws(FlickrError) in try XMLMapper.parse(bytes) } }
+            parsed = Result { () throws(FlickrError) in try XMLMapper.parse(UnsafeRawBufferPointer(body.bytes)) }
         }
         return ResponseInterpreter.interpret(
             status: status, body: body, parsed: parsed ?? .failure(FlickrError(.parse, "no XML body")), url: url)

@@ -157,9 +157,9 @@ package final class Request: @unchecked Sendable {
         _ outcome: Result<HTTPOutcome, FlickrError>, parse: StreamingParse?, endpoint: String, url: String,
         verb: HTTPRequest.Verb
     ) {
-        let body = state.withLock { s -> [UInt8] in
+        let body = state.withLock { s -> ResponseBody in
             defer { s.transfer = nil }
-            return s.transfer?.body ?? []
+            return s.transfer?.body ?? ResponseBody()
         }
         switch outcome {
         case .failure(let error):

@@ -4,7 +4,7 @@
 /// OAuth refusal, an HTTP failure, or something unparsable.
 enum ResponseInterpreter {
     static func interpret(
-        status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>, url: String
+        status: Int, body: ResponseBody, parsed: Result<ValueTree, FlickrError>, url: String
     ) -> Result<Response, FlickrError> {
         let http = Int32(clamping: status)
         if case .success(let tree) = parsed, tree.rootName == "rsp" {
@@ -22,7 +22,7 @@ enum ResponseInterpreter {
                                             httpStatus: http))
             }
         }
-        let text = String(decoding: body.prefix(512), as: UTF8.self)
+        let text = String(decoding: body.bytes.prefix(512), as: UTF8.self)
         if text.hasPrefix("oauth_problem=") {
             return .failure(FlickrError(.oauth, "OAuth refused the request (HTTP \(status)): \(firstLine(text))",
                                         httpStatus: http))

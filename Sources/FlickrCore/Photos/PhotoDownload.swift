@@ -119,7 +119,7 @@ package final class PhotoDownload: Operation {
 
     @_optimize(size)
     package func interpret(
-        status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>?, url: String, within limit: WaitLimit
+        status: Int, body: ResponseBody, parsed: Result<ValueTree, FlickrError>?, url: String, within limit: WaitLimit
     ) -> Result<Response, FlickrError>
     {
         guard let current = writer.withLock({ $0 }) else {
@@ -130,9 +130,10 @@ package final class PhotoDownload: Operation {
             return .failure(FlickrError(.http, "HTTP \(status) from \(url): no image (nothing was cached)",
                                         httpStatus: http))
         }
-        guard ImageSignature.format(of: body) != nil else {
+        let head = body.array  // at most PhotoDownload.headBytes
+        guard ImageSignature.format(of: head) != nil else {
             return .failure(FlickrError(
-                .parse, "the answer from \(url) is not an image (it starts with \"\(ImageSignature.excerpt(of: body))\"): "
+                .parse, "the answer from \(url) is not an image (it starts with \"\(ImageSignature.excerpt(of: head))\"): "
                     + "nothing was cached", httpStatus: http))
         }
         return Result { () throws(FlickrError) -> Response in

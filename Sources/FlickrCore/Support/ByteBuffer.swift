@@ -97,11 +97,12 @@ struct ByteBuffer: ByteSink {
     /// buffer released, when an allocation failed. The buffer is empty afterwards.
     mutating func takeCString() -> UnsafeMutablePointer<CChar>? {
         append(byte: 0)
+        // Never mapped (RawStack's default): the caller frees it with free.
         guard !failed, let text = storage.take() else {
             storage.release()
             return nil
         }
-        return UnsafeMutableRawPointer(text).assumingMemoryBound(to: CChar.self)
+        return UnsafeMutableRawPointer(text.pointer).assumingMemoryBound(to: CChar.self)
     }
 
     /// The bytes written so far, valid during `body` (which must not append).

@@ -46,11 +46,13 @@ package enum ForkGuard {
         Engine.lockAbandonedForFork()
         KeyBudget.lockForFork()
         HostBackoff.lockForFork()
+        ExpatParser.lockForFork()
     }
 
     /// `child`: in the child, which counts one more generation (it runs first there).
     package static func afterForkGlobals(child: Bool) {
         if child { generation &+= 1 }
+        ExpatParser.unlockAfterFork()
         HostBackoff.unlockAfterFork()
         KeyBudget.unlockAfterFork()
         Engine.unlockAbandonedAfterFork()

@@ -13,7 +13,7 @@ final class Transfer: @unchecked Sendable {
 
     let request: HTTPRequest
     /// The raw body received so far, up to `keptBodyBytes` (for flickr_response_body and error messages).
-    private(set) var body: [UInt8] = []
+    private(set) var body = ResponseBody()
     private let keptBodyBytes: Int
     /// Every body byte received, kept or not (the size cap counts these).
     private var received = 0
@@ -378,8 +378,10 @@ final class Transfer: @unchecked Sendable {
         }
         received += chunk.count
         if body.count < keptBodyBytes {
-            // Rebased, so that the copy is one memcpy (a slice is appended byte by byte).
-            body.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk.prefix(keptBodyBytes - body.count)))
+            guard body.append(UnsafeRawBufferPointer(rebasing: chunk.prefix(keptBodyBytes - body.count))) else {
+                abortReason = FlickrError(.noMemory, "out of memory while receiving the answer from \(request.redactedURL)")
+                return false
+            }
         }
         do {
             try sink?(chunk)

@@ -110,7 +110,7 @@ package final class UploadOperation: Operation {
 
     @_optimize(size)
     package func interpret(
-        status: Int, body: [UInt8], parsed: Result<ValueTree, FlickrError>?, url: String, within limit: WaitLimit
+        status: Int, body: ResponseBody, parsed: Result<ValueTree, FlickrError>?, url: String, within limit: WaitLimit
     ) -> Result<Response, FlickrError>
     {
         ResponseInterpreter.interpret(

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 import CExpat
+import CFlickrShims
 
 /// Creates expat parsers salted from the library's batched CSPRNG bytes.
 ///
@@ -11,10 +12,18 @@ import CExpat
 enum ExpatParser {
     /// A new parser, or nil when out of memory. Free it with XML_ParserFree.
     static func make() -> XML_Parser? {
-        guard let parser = XML_ParserCreate(nil) else { return nil }
+        // Large blocks (its buffer, holding a long token) in pages of their own (CFlickrShims).
+        let memory = flickr__expat_memory().assumingMemoryBound(to: XML_Memory_Handling_Suite.self)
+        guard let parser = XML_ParserCreate_MM(nil, memory, nil) else { return nil }
         let (salt, _) = NonceBytes.shared.next()
         // Zero would make expat draw its own salt.
         _ = XML_SetHashSalt(parser, UInt(truncatingIfNeeded: salt | 1))
         return parser
     }
+
+    /// The table of expat's mapped blocks is locked across a fork (ForkGuard), so that a child
+    /// never inherits it held by a thread that does not exist there.
+    static func lockForFork() { flickr__expat_memory_lock(1) }
+
+    static func unlockAfterFork() { flickr__expat_memory_lock(0) }
 }

@@ -12,11 +12,31 @@ struct RawStack<Element: BitwiseCopyable> {
     private(set) var capacity = 0
     /// The first allocation's size: a mapper's stacks start near a small answer's needs, so that
     /// one allocation usually serves a whole call (each doubling from 16 is a realloc and a copy).
-    private let firstCapacity: Int
+    /// Negative: the same size, and a buffer of `PageMemory.threshold` bytes or more moves to pages
+    /// of its own (the mapper's stacks, a body: a large answer grows without copies and leaves
+    /// nothing behind). One field for both, so that the stack stays four words: a fifth slowed
+    /// the signer's byte buffers by 1 k instructions a call (bench/NOTES.md, Change 21).
+    private let firstCapacityAndMapping: Int
 
-    init(firstCapacity: Int = 16) {
-        self.firstCapacity = Swift.max(1, firstCapacity)
+    init(firstCapacity: Int = 16, mapsLarge: Bool = false) {
+        let first = Swift.max(1, firstCapacity)
+        firstCapacityAndMapping = mapsLarge ? -first : first
     }
+
+    /// A malloc'd buffer of `capacity` elements holding `count`, owned by the stack from now on.
+    init(adopting buffer: UnsafeMutablePointer<Element>, count: Int, capacity: Int) {
+        firstCapacityAndMapping = Swift.max(1, capacity)
+        base = buffer
+        self.count = count
+        self.capacity = capacity
+    }
+
+    private var firstCapacity: Int { firstCapacityAndMapping < 0 ? -firstCapacityAndMapping : firstCapacityAndMapping }
+    private var mapsLarge: Bool { firstCapacityAndMapping < 0 }
+
+    /// `base` is mapped pages (`capacity` elements' bytes), not malloc'd: `grow` maps every buffer
+    /// of the threshold or more of a stack that maps.
+    var mapped: Bool { mapsLarge && capacity &* MemoryLayout<Element>.stride >= PageMemory.threshold }
 
     /// Makes room for `extra` more elements.
     @inline(__always)
@@ -34,8 +54,23 @@ struct RawStack<Element: BitwiseCopyable> {
             guard !o2 else { return false }
             newCapacity = doubled
         }
-        let (bytes, o3) = newCapacity.multipliedReportingOverflow(by: MemoryLayout<Element>.stride)
-        guard !o3, let raw = realloc(base, bytes) else { return false }
+        let stride = MemoryLayout<Element>.stride
+        let (bytes, o3) = newCapacity.multipliedReportingOverflow(by: stride)
+        guard !o3 else { return false }
+        let raw: UnsafeMutableRawPointer?
+        if mapped, let base {
+            raw = PageMemory.resize(base, from: capacity &* stride, to: bytes)
+        } else if mapsLarge && bytes >= PageMemory.threshold {
+            // Once, from malloc to pages: at most a threshold's bytes copied.
+            raw = PageMemory.allocate(bytes)
+            if let raw, let base {
+                raw.copyMemory(from: base, byteCount: count &* stride)
+                free(base)
+            }
+        } else {
+            raw = realloc(base, bytes)
+        }
+        guard let raw else { return false }
         base = raw.bindMemory(to: Element.self, capacity: newCapacity)
         capacity = newCapacity
         return true
@@ -53,20 +88,36 @@ struct RawStack<Element: BitwiseCopyable> {
         return true
     }
 
-    /// Shrinks the buffer to its contents and hands it over; the stack is empty afterwards.
-    mutating func take() -> UnsafeMutablePointer<Element>? {
-        guard reserve(1) else { return nil }
+    /// Shrinks the buffer to its contents and hands it over with the bytes it maps (0: malloc'd,
+    /// free it with `free`; else give it to `PageMemory.free`); the stack is empty afterwards.
+    mutating func take() -> (pointer: UnsafeMutablePointer<Element>, mappedBytes: Int)? {
+        guard reserve(1), let old = base else { return nil }
         let bytes = Swift.max(count, 1) * MemoryLayout<Element>.stride
-        if let raw = realloc(base, bytes) { base = raw.bindMemory(to: Element.self, capacity: Swift.max(count, 1)) }
-        let result = base
+        var mappedBytes = 0
+        if mapped {
+            // Shrinking in place: the pages past the contents go back now.
+            if let raw = PageMemory.resize(old, from: capacity * MemoryLayout<Element>.stride, to: bytes) {
+                base = raw.bindMemory(to: Element.self, capacity: Swift.max(count, 1))
+                mappedBytes = bytes
+            } else {
+                mappedBytes = capacity * MemoryLayout<Element>.stride
+            }
+        } else if let raw = realloc(old, bytes) {
+            base = raw.bindMemory(to: Element.self, capacity: Swift.max(count, 1))
+        }
+        let result = base.unsafelyUnwrapped
         base = nil
         count = 0
         capacity = 0
-        return result
+        return (result, mappedBytes)
     }
 
     mutating func release() {
-        free(base)
+        if mapped {
+            PageMemory.free(base.map { UnsafeMutableRawPointer($0) }, capacity * MemoryLayout<Element>.stride)
+        } else {
+            free(base)
+        }
         base = nil
         count = 0
         capacity = 0

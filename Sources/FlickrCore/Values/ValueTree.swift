@@ -40,18 +40,43 @@ package struct ValueNode: BitwiseCopyable {
 package final class ValueTree: @unchecked Sendable {
     private let nodes: UnsafeMutablePointer<ValueNode>
     private let strings: UnsafeMutablePointer<UInt8>
+    /// How the buffers were allocated: 0 malloc'd, else their mapped bytes (`PageMemory`).
+    private let nodesMappedBytes: Int
+    private let stringsMappedBytes: Int
+    /// Texts too large to copy into `strings` (a megabyte text kept in the buffer it was received
+    /// into, TreeBuilder.endElement): a string node's offset `chunkTag | i` names the i-th.
+    private let chunks: [StringChunk]
     private let rootIndex: Int
     package let nodeCount: Int
     /// The root element's name, e.g. "rsp".
     package let rootName: String
 
-    /// Takes ownership of two malloc'd buffers. `nodes[i].ref` and `.key` are
-    /// offsets (node indices for object/array children, byte offsets into
-    /// `strings` for texts and keys, `ValueTree.noKey` for none) and become addresses here.
+    /// One text in a buffer of its own, NUL-terminated, `offset` bytes into it.
+    struct StringChunk {
+        var bytes: UnsafeMutablePointer<UInt8>
+        /// 0: malloc'd, else the bytes mapped (`PageMemory`).
+        var mappedBytes: Int
+        var offset: Int
+
+        func release() {
+            if mappedBytes > 0 { PageMemory.free(UnsafeMutableRawPointer(bytes), mappedBytes) } else { free(bytes) }
+        }
+    }
+
+    static let chunkTag: UInt = 1 << 63
+
+    /// Takes ownership of two buffers (malloc'd, or mapped when the byte count is given) and of
+    /// `chunks`. `nodes[i].ref` and `.key` are offsets (node indices for object/array children,
+    /// byte offsets into `strings` (or `chunkTag | chunk index`) for texts and keys,
+    /// `ValueTree.noKey` for none) and become addresses here.
     init(nodes: UnsafeMutablePointer<ValueNode>, count: Int, strings: UnsafeMutablePointer<UInt8>,
-         rootIndex: Int, rootName: String) {
+         rootIndex: Int, rootName: String, nodesMappedBytes: Int = 0, stringsMappedBytes: Int = 0,
+         chunks: [StringChunk] = []) {
         self.nodes = nodes
         self.strings = strings
+        self.nodesMappedBytes = nodesMappedBytes
+        self.stringsMappedBytes = stringsMappedBytes
+        self.chunks = chunks
         self.nodeCount = count
         self.rootIndex = rootIndex
         self.rootName = rootName
@@ -61,7 +86,14 @@ package final class ValueTree: @unchecked Sendable {
         for i in 0..<count {
             let node = nodes + i
             switch node.pointee.kind {
-            case .string: node.pointee.ref = stringBase &+ node.pointee.ref
+            case .string:
+                let ref = node.pointee.ref
+                if ref & ValueTree.chunkTag == 0 {
+                    node.pointee.ref = stringBase &+ ref
+                } else {
+                    let index = Int(truncatingIfNeeded: ref & ~ValueTree.chunkTag)
+                    node.pointee.ref = index < chunks.count ? UInt(bitPattern: chunks[index].bytes + chunks[index].offset) : stringBase
+                }
             case .object, .array: node.pointee.ref = nodeBase &+ node.pointee.ref &* stride
             }
             let key = node.pointee.key
@@ -70,8 +102,13 @@ package final class ValueTree: @unchecked Sendable {
     }
 
     deinit {
-        free(nodes)
-        free(strings)
+        if nodesMappedBytes > 0 { PageMemory.free(UnsafeMutableRawPointer(nodes), nodesMappedBytes) } else { free(nodes) }
+        if stringsMappedBytes > 0 {
+            PageMemory.free(UnsafeMutableRawPointer(strings), stringsMappedBytes)
+        } else {
+            free(strings)
+        }
+        for chunk in chunks { chunk.release() }
     }
 
     static let noKey = UInt.max

@@ -21,7 +21,8 @@ import Glibc
 /// Never traps on any input: every failure is a `FlickrError`.
 package final class XMLMapper {
     private let state: UnsafeMutablePointer<TreeBuilder>
-    private let parser: XML_Parser?
+    /// Freed as soon as the document ends: on a large answer its buffer holds the longest token.
+    private var parser: XML_Parser?
     private var bytesFed = 0
     private var failure: FlickrError?
     private var finished = false
@@ -32,8 +33,16 @@ package final class XMLMapper {
     /// each rescan then covers at least twice the bytes of the one before, and the total work
     /// stays linear in the body whatever its shape (expat 2.6's "reparse deferral", done here).
     /// A small first chunk is held too (`wholeBodyLimit`), for a whole small answer in one call.
+    ///
+    /// A hold for a long token (at least `bufferHoldMinimum`) moves, once it passes a 64th of
+    /// the token, into expat's own buffer (XML_GetBuffer, then XML_ParseBuffer): held here it would
+    /// be a second copy of bytes that expat copies anyway (a 32 MiB comment: 16 MiB).
     private var held: [UInt8] = []
     private var unfinishedToken = 0
+    private var expatHold: UnsafeMutableRawPointer?
+    private var expatHoldRoom = 0
+    private var expatHoldCount = 0
+    static let bufferHoldMinimum = 64 * 1024
     private var handedToExpat = 0
     /// Bytes expat was given to scan, rescans included: linear parsing keeps this under 3x the body.
     package private(set) var scannedBytes = 0
@@ -83,13 +92,63 @@ package final class XMLMapper {
             held.append(contentsOf: bytes)
             return
         }
-        if held.isEmpty && bytes.count >= unfinishedToken {
-            try parse(bytes, parser)
+        var rest = bytes
+        while rest.count > 0 {
+            if let hold = expatHold {
+                let n = Swift.min(rest.count, expatHoldRoom - expatHoldCount)
+                if let source = rest.baseAddress { (hold + expatHoldCount).copyMemory(from: source, byteCount: n) }
+                expatHoldCount += n
+                rest = UnsafeRawBufferPointer(rebasing: rest[n...])
+                if expatHoldCount == expatHoldRoom { try parseExpatHold(parser) }
+                continue
+            }
+            if held.isEmpty && rest.count >= unfinishedToken {
+                try parse(rest, parser)
+                return
+            }
+            let pending = held.count + rest.count
+            if pending < unfinishedToken && unfinishedToken >= XMLMapper.bufferHoldMinimum
+                && pending > Swift.max(XMLMapper.bufferHoldMinimum, unfinishedToken / 64) && held.count < 1 << 30 {
+                // Not at once: the last bytes after a long token (`-->`, `</rsp>`) would make expat
+                // double its buffer for a hold that never fills, copying the token once more.
+                let room = Swift.max(Swift.min(unfinishedToken, 1 << 30), held.count)
+                guard let buffer = XML_GetBuffer(parser, Int32(room)) else {
+                    throw fail(FlickrError(.noMemory, "out of memory while mapping the XML response"))
+                }
+                held.withUnsafeBytes { bytes in
+                    if let source = bytes.baseAddress { buffer.copyMemory(from: source, byteCount: bytes.count) }
+                }
+                expatHold = buffer
+                expatHoldRoom = room
+                expatHoldCount = held.count
+                held = []
+                continue
+            }
+            held.append(contentsOf: rest)
+            guard held.count >= unfinishedToken else { return }
+            try parseHeld(parser)
             return
         }
-        held.append(contentsOf: bytes)
-        guard held.count >= unfinishedToken else { return }
-        try parseHeld(parser)
+    }
+
+    /// Parses what was written into expat's buffer (ending the document when `final`).
+    private func parseExpatHold(_ parser: XML_Parser, final: Bool = false) throws(FlickrError) {
+        let length = expatHoldCount
+        expatHold = nil
+        expatHoldRoom = 0
+        expatHoldCount = 0
+        scannedBytes = scannedBytes.addingSaturated(unfinishedToken + length)
+        if XML_ParseBuffer(parser, Int32(length), final ? 1 : 0) != XML_STATUS_OK {
+            throw fail(parseError(parser))
+        }
+        handedToExpat += length
+        if !final { noteUnfinishedToken(parser) }
+    }
+
+    /// Outside a callback, the current byte index is where the unfinished token starts.
+    private func noteUnfinishedToken(_ parser: XML_Parser) {
+        let index = Int(XML_GetCurrentByteIndex(parser))
+        unfinishedToken = index >= 0 && index <= handedToExpat ? handedToExpat - index : handedToExpat
     }
 
     /// Gives expat the held bytes (ending the document when `final`), then empties the hold.
@@ -117,11 +176,7 @@ package final class XMLMapper {
             }
             offset += length
             handedToExpat += length
-            if !isFinal {
-                // Outside a callback, the current byte index is where the unfinished token starts.
-                let index = Int(XML_GetCurrentByteIndex(parser))
-                unfinishedToken = index >= 0 && index <= handedToExpat ? handedToExpat - index : handedToExpat
-            }
+            if !isFinal { noteUnfinishedToken(parser) }
         } while offset < bytes.count
     }
 
@@ -131,7 +186,15 @@ package final class XMLMapper {
         guard !finished else { throw FlickrError(.state, "the XML mapper has already finished") }
         guard let parser else { throw fail(FlickrError(.noMemory, "cannot create the XML parser")) }
         guard bytesFed > 0 else { throw fail(FlickrError(.parse, "empty response")) }
-        try parseHeld(parser, final: true)
+        if expatHold != nil {
+            try parseExpatHold(parser, final: true)
+        } else {
+            try parseHeld(parser, final: true)
+        }
+        // Before the tree is handed on: a long token's buffer goes back now, not with the mapper.
+        XML_ParserFree(parser)
+        self.parser = nil
+        state.pointee.parser = nil
         return try tree()
     }
 
@@ -237,14 +300,18 @@ struct TreeBuilder {
     private(set) var failure: FlickrError?
     private let maxDepth: Int
     // First sizes from a typical answer (a flickr.test.echo, a photo's getInfo: 0.5-4 KB,
-    // 10-60 nodes); larger ones grow by doubling.
-    private var arena = RawStack<UInt8>(firstCapacity: 1024)
+    // 10-60 nodes); larger ones grow by doubling, in pages of their own past 2 MiB (PageMemory).
+    private var arena = RawStack<UInt8>(firstCapacity: 1024, mapsLarge: true)
     private var names = NameTable()
-    private var nodes = RawStack<ValueNode>(firstCapacity: 64)
-    private var entries = RawStack<ValueNode>(firstCapacity: 32)
-    private var pool = RawStack<PoolItem>(firstCapacity: 16)
+    private var nodes = RawStack<ValueNode>(firstCapacity: 64, mapsLarge: true)
+    private var entries = RawStack<ValueNode>(firstCapacity: 32, mapsLarge: true)
+    private var pool = RawStack<PoolItem>(firstCapacity: 16, mapsLarge: true)
     private var frames = RawStack<Frame>(firstCapacity: 16)
-    private var text = RawStack<UInt8>(firstCapacity: 256)
+    private var text = RawStack<UInt8>(firstCapacity: 256, mapsLarge: true)
+    /// Texts of at least `ownBufferText` bytes, kept in the text stack's buffer rather than copied
+    /// into the arena (the tree owns them; see `ValueTree.chunks`).
+    private var chunks: [ValueTree.StringChunk] = []
+    static let ownBufferText = 1 << 20
     private var textKey: UInt = 0
     private var root: ValueNode?
     /// Key -> entry index for open elements with many entries (by depth), so
@@ -274,6 +341,8 @@ struct TreeBuilder {
     }
 
     mutating func release() {
+        for chunk in chunks { chunk.release() }
+        chunks = []
         bigIndexes = [:]
         attributeKeys.release()
         arena.release()
@@ -359,12 +428,33 @@ struct TreeBuilder {
         if frame.textSlot >= 0 {
             let length = text.count - frame.textStart
             if !(frame.hasChildren && TreeBuilder.isWhitespace(text.pointer + frame.textStart, length)) {
-                guard arena.reserve(length + 1) else { return outOfMemory() }
-                let offset = arena.count
-                let target = arena.pointer + offset
-                if length > 0 { target.copyElements(from: text.pointer + frame.textStart, count: length) }
-                target[length] = 0
-                arena.count = offset + length + 1
+                let ref: UInt
+                if length >= TreeBuilder.ownBufferText && frame.textStart <= length {
+                    // The text is on top of the stack: the stack's buffer becomes the string's,
+                    // uncopied (a copy would hold the text twice at the peak), and the open
+                    // elements' text below it (a few bytes of whitespace) moves to a new stack.
+                    var below = RawStack<UInt8>(firstCapacity: 256, mapsLarge: true)
+                    guard text.reserve(1), below.reserve(frame.textStart) else { return outOfMemory() }
+                    if frame.textStart > 0 {
+                        below.pointer.copyElements(from: text.pointer, count: frame.textStart)
+                        below.count = frame.textStart
+                    }
+                    text.pointer[text.count] = 0
+                    text.count += 1
+                    guard let taken = text.take() else { below.release(); return outOfMemory() }
+                    text = below
+                    chunks.append(ValueTree.StringChunk(bytes: taken.pointer, mappedBytes: taken.mappedBytes,
+                                                        offset: frame.textStart))
+                    ref = ValueTree.chunkTag | UInt(chunks.count - 1)
+                } else {
+                    guard arena.reserve(length + 1) else { return outOfMemory() }
+                    let offset = arena.count
+                    let target = arena.pointer + offset
+                    if length > 0 { target.copyElements(from: text.pointer + frame.textStart, count: length) }
+                    target[length] = 0
+                    arena.count = offset + length + 1
+                    ref = UInt(offset)
+                }
                 var key = textKey
                 if let existing = find(textKey, depth: depth) {
                     if entries.pointer[existing].kind == .string {
@@ -374,7 +464,7 @@ struct TreeBuilder {
                         key = unique
                     }
                 }
-                textEntry = ValueNode(kind: .string, length: UInt32(truncatingIfNeeded: length), ref: UInt(offset), key: key)
+                textEntry = ValueNode(kind: .string, length: UInt32(truncatingIfNeeded: length), ref: ref, key: key)
             }
             text.count = frame.textStart
         }
@@ -568,8 +658,20 @@ struct TreeBuilder {
         let nameBytes = arena.pointer + Int(rootName)
         let name = String(decoding: UnsafeBufferPointer(start: nameBytes, count: strlen(nameBytes)), as: UTF8.self)
         guard let nodeStorage = nodes.take() else { outOfMemory(); return nil }
-        guard let stringStorage = arena.take() else { free(nodeStorage); outOfMemory(); return nil }
+        guard let stringStorage = arena.take() else {
+            if nodeStorage.mappedBytes > 0 {
+                PageMemory.free(UnsafeMutableRawPointer(nodeStorage.pointer), nodeStorage.mappedBytes)
+            } else {
+                free(nodeStorage.pointer)
+            }
+            outOfMemory()
+            return nil
+        }
+        let strings = chunks
+        chunks = []
         release()
-        return ValueTree(nodes: nodeStorage, count: count, strings: stringStorage, rootIndex: count - 1, rootName: name)
+        return ValueTree(nodes: nodeStorage.pointer, count: count, strings: stringStorage.pointer, rootIndex: count - 1,
+                         rootName: name, nodesMappedBytes: nodeStorage.mappedBytes,
+                         stringsMappedBytes: stringStorage.mappedBytes, chunks: strings)
     }
 }

@@ -53,6 +53,12 @@ enum ValuesTestSupport {
 
     /// Maps `bytes` fed in chunks of `size` bytes.
     static func json(bytes: [UInt8], chunkSize size: Int) throws(FlickrError) -> String {
+        let tree = try tree(bytes: bytes, chunkSize: size)
+        return withExtendedLifetime(tree) { tree.root.json() }
+    }
+
+    /// The tree of `bytes` fed in chunks of `size` bytes.
+    static func tree(bytes: [UInt8], chunkSize size: Int) throws(FlickrError) -> ValueTree {
         let mapper = XMLMapper()
         var offset = 0
         while offset < bytes.count {
@@ -60,8 +66,7 @@ enum ValuesTestSupport {
             try feed(mapper, bytes, offset..<end)
             offset = end
         }
-        let tree = try mapper.finish()
-        return withExtendedLifetime(tree) { tree.root.json() }
+        return try mapper.finish()
     }
 
     /// The error mapping `xml` gives, or nil if it maps.

@@ -56,11 +56,7 @@ def _from_marshal(render: Callable[..., int], handle: Any) -> Any:
     failure) read as Python data; the bytes are freed here."""
     data, size, data_address, size_address = _out.pair
     render(data_address, size_address, handle)
-    pointer = data.value or 0  # never NULL after a success
-    try:
-        return marshal.loads(ctypes.string_at(pointer, size.value))
-    finally:
-        _ffi.lib().flickr_free(pointer)
+    return marshal.loads(_take_bytes(data.value or 0, size.value))  # never NULL after a success
 
 
 def marshal_agrees() -> bool:
@@ -116,16 +112,43 @@ def as_dict(response: Any) -> dict[str, Any]:
 
 def call_dict(context: Any, method: str, params: dict[str, Any], verb: int) -> dict[str, Any]:
     """`flickr_call` and its answer as a dict: the path of every `Flickr.call`, kept to few frames and
-    a bare response pointer (no handle object), freed here whatever happens."""
+    a bare response pointer (no handle object), freed here whatever happens.
+
+    The response (its body and tree) is freed as soon as it is rendered, before Python reads the
+    rendering into dicts: on a large answer the two never coexist (bench/NOTES.md, Change 21)."""
     lib = _ffi.lib()
     response = _ffi.ResponsePtr()
     try:
         lib.flickr_call(ctypes.byref(response), context, _ffi.encode(method, "method"), _ffi.params_array(params), verb)
-        answer: dict[str, Any] = _tree(lib, response)  # an object, always
-        return answer
+        if _marshal_ok or marshal_agrees():
+            data, size, data_address, size_address = _out.pair
+            lib.flickr_response_marshal(data_address, size_address, response)
+            pointer, length = data.value or 0, size.value  # never NULL after a success
+        else:
+            pointer, length = lib.flickr_response_json(response), -1
+            if not pointer:
+                raise _ffi.last_error()
     finally:
         if response:
             lib.flickr_response_free(response)
+    if length < 0:
+        answer: dict[str, Any] = _from_json(pointer)  # an object, always
+        return answer
+    try:  # _take_bytes, inline: one frame less on every call
+        blob = ctypes.string_at(pointer, length)
+    finally:
+        lib.flickr_free(pointer)
+    answer = marshal.loads(blob)
+    return answer
+
+
+def _take_bytes(pointer: int, length: int) -> bytes:
+    """The library's `length` bytes at `pointer` copied out, and freed before anything reads the
+    copy: a large answer's dicts are then built beside one copy of its rendering, not two."""
+    try:
+        return ctypes.string_at(pointer, length)
+    finally:
+        _ffi.lib().flickr_free(pointer)
 
 
 def body_text(response: _ffi.Response) -> str:

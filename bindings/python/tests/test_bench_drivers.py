@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 
-from libtest import PYTHONPATH, REPO
+from libtest import PYTHONPATH, REPO, answering
 
 BENCH = REPO / "bench"
 
@@ -42,3 +42,14 @@ def test_call_drivers_sign_and_call_the_sandbox(library_path, sandbox):
         assert result["calls"] == 3 and result["user_s"] >= 0
     result = run_driver(BENCH / "calls_py.py", "libflickr", "async", "6", "2", env_extra=env)
     assert result["calls"] == 6 and result["failures"] == 0
+
+
+def test_body_driver_reports_peak_memory_and_the_dicts_baseline():
+    body = b'<rsp stat="ok"><text>' + b"x" * 100_000 + b"</text></rsp>"
+    with answering(body) as url:  # the echo call and the large one both get this answer
+        env = {"BENCH_URL": url, "BENCH_KEY": "key", "BENCH_SECRET": "secret", "BENCH_TOKEN": "token",
+               "BENCH_TOKEN_SECRET": "token-secret"}
+        result = run_driver(BENCH / "calls_py.py", "libflickr", "dicts", "text", "1", env_extra=env)
+    assert result["body_bytes"] == 1 << 20
+    assert 0 < result["idle_rss_kb"] <= result["maxrss_kb"]
+    assert result["dicts_bytes"] >= 100_000  # the text's str, at least

@@ -645,7 +645,7 @@ def main():
             log("workload 2: CPU per signed call")
             text, s = workload_cpu(cfg, env, fast)
             sections.append(("2. Client CPU per signed call", text))
-            aims.append(f"- CPU per call (aim ≤ 1.1× the libcurl baseline from C, ≤ 1.6× from Python): "
+            aims.append(f"- CPU per call (aim ≤ 1.1× the libcurl baseline from C, ≤ 1.5× from Python, issue 34): "
                         f"answer not read, as the baseline: C flickr_call_discard "
                         f"**{s['libflickr (C): flickr_call_discard']:.2f}×**, Python call_discard "
                         f"**{s['libflickr (Python): Flickr.call_discard']:.2f}×**; answer mapped: C flickr_call "

@@ -98,8 +98,15 @@ private func fuzzXML(_ bytes: UnsafeRawBufferPointer) {
             fatalError("chunked and whole parses differ")
         }
     }
-    _ = ResponseInterpreter.interpret(status: 200, body: Array(bytes), parsed: parsed, url: "http://fuzz/")
-    _ = ResponseInterpreter.interpret(status: 503, body: Array(bytes), parsed: parsed, url: "http://fuzz/")
+    _ = ResponseInterpreter.interpret(status: 200, body: responseBody(bytes), parsed: parsed, url: "http://fuzz/")
+    _ = ResponseInterpreter.interpret(status: 503, body: responseBody(bytes), parsed: parsed, url: "http://fuzz/")
+}
+
+/// The bytes as a transfer would have kept them (a fresh body per use: a success moves it out).
+private func responseBody(_ bytes: UnsafeRawBufferPointer) -> ResponseBody {
+    let body = ResponseBody()
+    _ = body.append(bytes)
+    return body
 }
 
 private func fuzzKeyPath(_ bytes: UnsafeRawBufferPointer) {

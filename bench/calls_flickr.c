@@ -11,7 +11,8 @@
  *                                      "idle_rss_kb" is the peak RSS after one echo call, before them
  *
  * Environment: BENCH_URL (server base URL), BENCH_KEY, BENCH_SECRET, BENCH_TOKEN, BENCH_TOKEN_SECRET;
- * BENCH_BUDGET, when set, is the context's FLICKR_OPT_BUDGET_PER_HOUR (workload 7).
+ * BENCH_BUDGET, when set, is the context's FLICKR_OPT_BUDGET_PER_HOUR (workload 7); BENCH_KEEP_BODY,
+ * when set, its FLICKR_OPT_KEEP_BODY (workload 6's "body not kept").
  * CPU is the whole process (every thread, the library's worker included), from
  * getrusage(RUSAGE_SELF) around the measured loop only.
  */
@@ -58,6 +59,8 @@ static flickr_context *make_context(void) {
     flickr_context_set_long(ctx, FLICKR_OPT_TIMEOUT_MS, 60000);
     if (getenv("BENCH_BUDGET") && flickr_context_set_long(ctx, FLICKR_OPT_BUDGET_PER_HOUR, atol(getenv("BENCH_BUDGET"))))
         die("budget");
+    if (getenv("BENCH_KEEP_BODY") && flickr_context_set_long(ctx, FLICKR_OPT_KEEP_BODY, atol(getenv("BENCH_KEEP_BODY"))))
+        die("keep body");
     return ctx;
 }
 

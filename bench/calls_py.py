@@ -13,7 +13,7 @@ for the same answer cost: the dict of one ``call`` rendered as JSON, then the pe
 counts while ``json.loads`` builds the same dicts from it (the call's memory is freed first).
 
 Environment as bench/calls_flickr.c (BENCH_URL, BENCH_KEY, BENCH_SECRET, BENCH_TOKEN,
-BENCH_TOKEN_SECRET). CPU is the whole process's, around the measured loop only.
+BENCH_TOKEN_SECRET; BENCH_KEEP_BODY, when set, is the client's ``keep_body``). CPU is the whole process's, around the measured loop only.
 python-flickrapi always POSTs and parses answers with ElementTree (format='etree').
 """
 import json
@@ -117,6 +117,8 @@ def main():
                "maxrss_kb": rss, "progress_calls": progress_calls[0]}
     elif mode in ("body", "dicts") and lib == "libflickr":
         api.set_option("max_response_bytes", 128 << 20)
+        if "BENCH_KEEP_BODY" in os.environ:
+            api.set_option("keep_body", int(os.environ["BENCH_KEEP_BODY"]))
         api.call("flickr.test.echo", test="bench")  # everything loaded: the idle process's RSS
         idle = usage()[2]
         answer = api.call("flickr.bench.body", shape=args[0], mb=args[1])

@@ -28,7 +28,7 @@ extension ContextOption {
         case .uploadIdleTimeoutMs, .uploadResponseTimeoutMs: 0...86_400_000
         case .maxRetries: 0...10
         case .retryBaseMs: 0...60_000
-        case .retryPost, .checkArguments: 0...1
+        case .retryPost, .checkArguments, .keepBody: 0...1
         case .rateLimitPerHour: 0...3_600_000
         case .rateLimitPerSecond: 0...1000
         case .photoCacheMaxBytes: 1024...(1 << 40)

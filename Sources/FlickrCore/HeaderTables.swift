@@ -110,6 +110,13 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
     /// its Retry-After (30 s without one). Photo downloads never count. Flickr allows 3600 calls an
     /// hour per key. 0 (default): off. Added in 0.5.0. docs/budget.md.
     case budgetPerHour = 114
+    /// 1 (default): a call's response keeps the body as received, for flickr_response_body(). 0: a
+    /// successful call's response holds only what was mapped from it: the body is not gathered
+    /// while it arrives (its first 512 bytes are, for the message of a failure), so a large answer
+    /// costs its tree and not its size once more (a 32 MiB photo list: 32 MiB less at the peak);
+    /// flickr_response_body() then gives "" and a length of 0. Answers of flickr_call_discard(),
+    /// OAuth steps and flickr_response_parse() keep their body either way. Added in 0.5.0.
+    case keepBody = 115
 
     /// The C enumerator's name, used in error messages.
     package var name: String {
@@ -143,6 +150,7 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
         case .maxConnections: "FLICKR_OPT_MAX_CONNECTIONS"
         case .checkArguments: "FLICKR_OPT_CHECK_ARGUMENTS"
         case .budgetPerHour: "FLICKR_OPT_BUDGET_PER_HOUR"
+        case .keepBody: "FLICKR_OPT_KEEP_BODY"
         }
     }
 }

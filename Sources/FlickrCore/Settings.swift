@@ -72,7 +72,7 @@ package struct Settings: Sendable {
         case .retryBaseMs: return 500
         case .photoCacheMaxBytes: return Int64(Settings.defaultPhotoCacheMaxBytes)
         case .maxConnections: return Int64(Settings.defaultMaxConnections)
-        case .checkArguments: return 1
+        case .checkArguments, .keepBody: return 1
         default: return 0
         }
     }

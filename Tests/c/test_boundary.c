@@ -164,9 +164,9 @@ static const flickr_option number_options[] = {
     FLICKR_OPT_UPLOAD_IDLE_TIMEOUT_MS, FLICKR_OPT_UPLOAD_RESPONSE_TIMEOUT_MS, FLICKR_OPT_MAX_RETRIES,
     FLICKR_OPT_RETRY_BASE_MS, FLICKR_OPT_RETRY_POST, FLICKR_OPT_RATE_LIMIT_PER_HOUR, FLICKR_OPT_RATE_LIMIT_PER_SECOND,
     FLICKR_OPT_PHOTO_CACHE_MAX_BYTES, FLICKR_OPT_MAX_CONNECTIONS, FLICKR_OPT_CHECK_ARGUMENTS,
-    FLICKR_OPT_BUDGET_PER_HOUR};
+    FLICKR_OPT_BUDGET_PER_HOUR, FLICKR_OPT_KEEP_BODY};
 /* Values that are no option of either kind. */
-static const int unknown_options[] = {INT_MIN, -1, 0, 15, 99, 115, 1000, 65536, INT_MAX};
+static const int unknown_options[] = {INT_MIN, -1, 0, 15, 99, 116, 1000, 65536, INT_MAX};
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static void ignore_line(const char *line, void *userdata) { (void)line, (void)userdata; }

@@ -66,6 +66,7 @@ static void test_defaults(void) {
     expect_long(ctx, FLICKR_OPT_RATE_LIMIT_PER_HOUR, 0);
     expect_long(ctx, FLICKR_OPT_RATE_LIMIT_PER_SECOND, 0);
     expect_long(ctx, FLICKR_OPT_BUDGET_PER_HOUR, 0);
+    expect_long(ctx, FLICKR_OPT_KEEP_BODY, 1);
     expect_string(ctx, FLICKR_OPT_PHOTO_CACHE_DIR, NULL); /* resolved from XDG_CACHE_HOME or HOME when fetching */
     expect_string(ctx, FLICKR_OPT_PHOTO_ENDPOINT, "https://live.staticflickr.com");
     expect_long(ctx, FLICKR_OPT_PHOTO_CACHE_MAX_BYTES, 10L * 1024 * 1024);

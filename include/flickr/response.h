@@ -98,6 +98,7 @@ FLICKR_API int flickr_response_marshal(char **out, size_t *out_len, const flickr
  * @param resp          the response.
  * @param[out] len_out  receives the body's length in bytes; may be NULL.
  * @return the bytes, borrowed from resp and followed by a NUL; NULL when resp is not a live response.
+ *         "" (length 0) for a call's response on a context whose FLICKR_OPT_KEEP_BODY is 0.
  * @note Added in 0.1. Thread-safe.
  */
 FLICKR_API const char *flickr_response_body(const flickr_response *resp, size_t *len_out);

@@ -37,6 +37,8 @@ package protocol Operation: AnyObject, Sendable {
     func bodySink() throws(FlickrError) -> (any BodySink)?
     /// How many body bytes are kept in memory for `interpret` (the rest only goes to the sink).
     var keptBodyBytes: Int { get }
+    /// Whether a success needs no more of the body than its tree (FLICKR_OPT_KEEP_BODY 0 applies).
+    var answerIsItsTree: Bool { get }
     /// Adjusts a transport failure's message for this kind of request.
     func describeFailure(_ error: FlickrError) -> FlickrError
     /// Called once when the request ends, whatever the outcome: releases what attempts left behind.
@@ -55,6 +57,7 @@ extension Operation {
     package func localResult() -> Result<Response, FlickrError>? { nil }
     package func bodySink() throws(FlickrError) -> (any BodySink)? { nil }
     package var keptBodyBytes: Int { Int.max }
+    package var answerIsItsTree: Bool { false }
     package func describeFailure(_ error: FlickrError) -> FlickrError { error }
     package func ended() {}
     package func check(_ settings: Settings) throws(FlickrError) {}
@@ -63,6 +66,8 @@ extension Operation {
 extension RESTCall: Operation {
     package var isIdempotent: Bool { verb == .get }
     package var logLabel: String { method }
+    /// A discarded answer is mapped from its body when it is not a plain success.
+    package var answerIsItsTree: Bool { !discardsAnswer }
 
     /// A known method's missing required argument costs no round trip (FLICKR_OPT_CHECK_ARGUMENTS);
     /// an unknown method is sent as given, with a log line: Flickr adds methods.

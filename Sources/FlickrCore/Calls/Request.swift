@@ -106,6 +106,11 @@ package final class Request: @unchecked Sendable {
         // Only a caller's own thread may be asked; async requests are stopped by cancel.
         let interrupt = inline ? settings.interrupt : nil
         let parse = operation.parsesXML ? StreamingParse() : nil
+        // Without the body (FLICKR_OPT_KEEP_BODY 0) a failure still has its first bytes for its message.
+        var keptBodyBytes = operation.keptBodyBytes
+        if parse != nil, operation.answerIsItsTree, settings.number(.keepBody) == 0 {
+            keptBodyBytes = min(keptBodyBytes, ResponseBody.failurePrefixBytes)
+        }
         var sink: ((UnsafeRawBufferPointer) throws(FlickrError) -> Void)?
         if let parse {
             sink = { parse.feed($0) }
@@ -121,7 +126,7 @@ package final class Request: @unchecked Sendable {
         }
         let shownURL = request.redactedURL
         let transfer = try Transfer(
-            request: request, sink: sink, keptBodyBytes: operation.keptBodyBytes, deadlineNs: deadlineNs,
+            request: request, sink: sink, keptBodyBytes: keptBodyBytes, deadlineNs: deadlineNs,
             interrupt: interrupt, easy: pooled?.easy, warm: pooled?.warm ?? false, recycle: recycle
         ) { [self, url = shownURL, verb = request.verb] _, outcome in
             transferFinished(outcome, parse: parse, endpoint: endpoint, url: url, verb: verb)

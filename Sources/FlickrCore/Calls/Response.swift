@@ -13,10 +13,15 @@ package final class Response: @unchecked Sendable {
     /// list (25% slower; bench/NOTES.md, Change 21).
     private var storage: RawStack<UInt8>
 
+    /// Takes `body` over; a body cut short (FLICKR_OPT_KEEP_BODY 0) is dropped, not shown as the answer's.
     package init(tree: ValueTree, body: ResponseBody, httpStatus: Int) {
         self.tree = tree
         self.httpStatus = httpStatus
         storage = body.take()
+        if body.isCut {
+            storage.release()
+            storage = RawStack(firstCapacity: 0)
+        }
     }
 
     package init(tree: ValueTree, body: [UInt8], httpStatus: Int) {

@@ -23,6 +23,22 @@ package final class ResponseBody: @unchecked Sendable {
 
     package var count: Int { storage.count }
 
+    /// What a body not kept (FLICKR_OPT_KEEP_BODY 0) still gathers: what ResponseInterpreter reads.
+    static let failurePrefixBytes = 512
+
+    /// Whether bytes were left out past a bound (`append(_:keepingAtMost:)`): such a body serves a
+    /// failure's message and a photo's first bytes, never as the answer's body.
+    private(set) var isCut = false
+
+    /// Appends what of `chunk` fits under `limit` bytes in all; false when memory runs out.
+    func append(_ chunk: UnsafeRawBufferPointer, keepingAtMost limit: Int) -> Bool {
+        guard chunk.count > 0 else { return true }
+        let room = limit > storage.count ? limit - storage.count : 0
+        if chunk.count > room { isCut = true }
+        guard room > 0 else { return true }
+        return append(UnsafeRawBufferPointer(rebasing: chunk.prefix(room)))
+    }
+
     /// Appends a chunk; false when memory runs out (the body is then incomplete).
     func append(_ chunk: UnsafeRawBufferPointer) -> Bool {
         guard chunk.count > 0 else { return true }

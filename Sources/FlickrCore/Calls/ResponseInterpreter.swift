@@ -22,7 +22,7 @@ enum ResponseInterpreter {
                                             httpStatus: http))
             }
         }
-        let text = String(decoding: body.bytes.prefix(512), as: UTF8.self)
+        let text = String(decoding: body.bytes.prefix(ResponseBody.failurePrefixBytes), as: UTF8.self)
         if text.hasPrefix("oauth_problem=") {
             return .failure(FlickrError(.oauth, "OAuth refused the request (HTTP \(status)): \(firstLine(text))",
                                         httpStatus: http))

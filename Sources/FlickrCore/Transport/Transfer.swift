@@ -377,11 +377,9 @@ final class Transfer: @unchecked Sendable {
             return false
         }
         received += chunk.count
-        if body.count < keptBodyBytes {
-            guard body.append(UnsafeRawBufferPointer(rebasing: chunk.prefix(keptBodyBytes - body.count))) else {
-                abortReason = FlickrError(.noMemory, "out of memory while receiving the answer from \(request.redactedURL)")
-                return false
-            }
+        guard body.append(chunk, keepingAtMost: keptBodyBytes) else {
+            abortReason = FlickrError(.noMemory, "out of memory while receiving the answer from \(request.redactedURL)")
+            return false
         }
         do {
             try sink?(chunk)

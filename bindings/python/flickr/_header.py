@@ -60,4 +60,5 @@ NUMBER_OPTIONS: Final[dict[str, int]] = {
     "max_connections": 112,
     "check_arguments": 113,
     "budget_per_hour": 114,
+    "keep_body": 115,
 }

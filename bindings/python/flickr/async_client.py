@@ -100,6 +100,7 @@ class AsyncFlickr(AsyncMethods):
 
     async def call_xml(self, method: str, /, *, post: bool | None = None, **params: Any) -> str:
         """As :meth:`Flickr.call_xml`: Flickr's XML body as received."""
+        self._flickr._check_keeps_body()
         return await asyncio.wrap_future(self._flickr._call_future(method, params, _verb(post),
                                                                    _response.body_text))
 

@@ -484,9 +484,19 @@ class Flickr(Methods):
         return _response.call_dict(self._live(), method, params, POST)
 
     def call_xml(self, method: str, /, *, post: bool | None = None, **params: Any) -> str:
-        """Like :meth:`call`, returning Flickr's XML body as received."""
+        """Like :meth:`call`, returning Flickr's XML body as received.
+
+        Raises `InvalidArgument`, sending nothing, on a client made with ``keep_body=False``
+        (its answers keep no body).
+        """
+        self._check_keeps_body()
         body: str = self._call(method, params, _verb(post), _response.body_text)
         return body
+
+    def _check_keeps_body(self) -> None:
+        if self.get_option("keep_body") == 0:
+            raise errors.InvalidArgument(errors.EINVAL, "call_xml needs the answer's body, and this client "
+                                         "was made with keep_body=False")
 
     def call_discard(self, method: str, /, *, post: bool | None = None, **params: Any) -> None:
         """Like :meth:`call` for a call whose answer you will not read.

@@ -55,7 +55,8 @@ def test_every_option_round_trips(api, tmp_path):
     numbers = {"timeout_ms": 1, "connect_timeout_ms": 2, "max_response_bytes": 4096, "oauth_in_header": 1,
                "upload_idle_timeout_ms": 3, "upload_response_timeout_ms": 4, "max_retries": 5, "retry_base_ms": 6,
                "retry_post": 1, "rate_limit_per_hour": 7, "rate_limit_per_second": 8, "photo_cache_max_bytes": 4096,
-               "max_connections": 9, "check_arguments": 0, "budget_per_hour": 10}
+               "max_connections": 9, "check_arguments": 0, "budget_per_hour": 10,
+               "keep_body": 0}
     assert set(numbers) == set(NUMBER_OPTIONS)
     for name, value in numbers.items():
         api.set_option(name, value)

@@ -12,7 +12,7 @@ from __future__ import annotations
 # Imported for their registrations.
 from . import auth, people, photos, photosets, places, reflection, sandbox, test, upload, video  # noqa: F401
 from . import (collection_tree, comments, contexts, exif, favorites, galleries, geo, groups,  # noqa: F401
-               licenses, lookup, notes, ownlists, photopeople, taglists)
+               licenses, lookup, notes, ownlists, photopeople, taglists, upload_status)
 from .registry import METHODS, Call, Method, MethodFunc, method, photo_not_found
 
 __all__ = ["METHODS", "Call", "Method", "MethodFunc", "method", "photo_not_found"]

@@ -69,10 +69,22 @@ def build_parser() -> argparse.ArgumentParser:
                              "(default 0: no limit)")
     parser.add_argument("--clock-speed", type=speed, default=1.0, metavar="X",
                         help="run the budget's clock X times faster than real time (tests: 36000 makes an hour 0.1 s)")
+    parser.add_argument("--fault", action="append", default=[], type=standing_fault, metavar="SPEC[@PATH]",
+                        help="a standing fault, for requests that ask for none (repeatable; the first whose "
+                             "PATH prefix matches applies): e.g. 'http429=2;times=3@/photos/'")
     parser.add_argument("--verbose", action="store_true", help="log requests (paths only) to stderr")
     parser.add_argument("--print-settings", choices=("lines", "json"), default="lines",
                         help="stdout's start-up output: lines for people (default), or one JSON line")
     return parser
+
+
+def standing_fault(text: str) -> str:
+    """A --fault value, checked now (argparse reports the reason as a usage error)."""
+    try:
+        faults.parse_standing(text)
+    except faults.FaultSyntaxError as err:
+        raise argparse.ArgumentTypeError(f"{text!r}: {err}") from None
+    return text
 
 
 def count(text: str) -> int:
@@ -96,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         sandbox = Sandbox(port=args.port, host=args.host, data_dir=args.data, tls_enabled=args.tls,
                           latency_ms=args.latency_ms, verbose=args.verbose,
                           max_upload_bytes=args.max_upload_bytes, seed_photos=args.seed_photos,
-                          budget_per_hour=args.budget_per_hour, clock_speed=args.clock_speed)
+                          budget_per_hour=args.budget_per_hour, clock_speed=args.clock_speed, faults=args.fault)
     except (OSError, TLSSetupError, SeedMismatch) as err:
         print(f"flickr_sandbox: {err}", file=sys.stderr)
         return 1

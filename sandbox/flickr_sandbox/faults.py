@@ -23,6 +23,12 @@ With ``times=N`` the fault hits only the first N requests that carry the same
 key (``key=K``, default: the whole spec), later ones are served normally, so
 retry logic can be tested.  Faults that replace the answer (http*, malformed,
 empty, huge, reset) skip processing entirely: no side effects, no nonce use.
+
+Standing faults are set when the server starts (``--fault SPEC[@PATH]``,
+``Sandbox(faults=[...])``) and apply to requests that ask for none, for a
+program that cannot add a parameter or a header (another Flickr tool, a CLI):
+``http429=2;times=3@/photos/`` answers the first three requests whose path
+starts with ``/photos/`` (the image files) with 429 and Retry-After: 2.
 """
 
 from __future__ import annotations
@@ -98,12 +104,35 @@ def parse(spec: str) -> tuple[Fault, int | None, str | None]:
     return Fault(kind, value), times, key
 
 
-class FaultInjector:
-    """Decides, request by request, whether a requested fault applies (``times``/``key`` counting)."""
+@dataclass(frozen=True)
+class StandingFault:
+    """A fault for every request under ``prefix`` that asks for none (``SPEC[@PATH]``)."""
 
-    def __init__(self) -> None:
+    spec: str
+    prefix: str = "/"
+
+
+def parse_standing(text: str) -> StandingFault:
+    """``SPEC`` (every path) or ``SPEC@/path/prefix``, the spec checked as a request's would be."""
+    spec, at, prefix = text.rpartition("@")
+    if not at or not prefix.startswith("/"):
+        spec, prefix = text, "/"
+    parse(spec)
+    return StandingFault(spec, prefix)
+
+
+class FaultInjector:
+    """Decides, request by request, whether a requested fault applies (``times``/``key`` counting),
+    and which standing fault a request that asks for none gets (the first whose prefix matches)."""
+
+    def __init__(self, standing: tuple[StandingFault, ...] = ()) -> None:
         self._lock = threading.Lock()
         self._seen: dict[str, int] = {}
+        self.standing = standing
+
+    def standing_spec(self, path: str) -> str | None:
+        path = path.split("?", 1)[0]
+        return next((f.spec for f in self.standing if path.startswith(f.prefix)), None)
 
     def activate(self, spec: str | None) -> Fault | None:
         if not spec:

@@ -20,10 +20,11 @@ import threading
 import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable, Tuple, Union
+from typing import Any, Callable, Sequence, Tuple, Union
 
 from . import constants as C
 from . import faults, files, oauth_endpoints, pages, rest, tls, uploads, videos
+from . import faults as fault_specs  # Sandbox's `faults` argument shadows the module there
 from . import response as R
 from .errors import BodyError
 from .request import MAX_UPLOAD_BYTES, Prepared, Request, Site
@@ -136,7 +137,8 @@ class Handler(BaseHTTPRequestHandler):
             return
         try:
             spec = self.headers.get("X-Sandbox-Fault") or \
-                next((v for k, v in reversed(prepared.params) if k == faults.FAULT_PARAM), None)
+                next((v for k, v in reversed(prepared.params) if k == faults.FAULT_PARAM), None) or \
+                config.faults.standing_spec(req.path)
             try:
                 fault = config.faults.activate(spec)
             except faults.FaultSyntaxError as err:
@@ -300,7 +302,9 @@ class Sandbox(SettingsView):
     ``sb.settings`` (also as ``sb.url``, ``sb.api_key``... ``sb.data_dir``, ``sb.ca_file``) is what
     a client needs. ``data_dir=None`` uses a fresh temporary directory, removed by :meth:`stop`.
     ``seed_photos``, ``budget_per_hour`` and ``clock_speed`` are ``--seed-photos``,
-    ``--budget-per-hour`` and ``--clock-speed`` (0, 0 and 1: none, no limit, real time).
+    ``--budget-per-hour`` and ``--clock-speed`` (0, 0 and 1: none, no limit, real time);
+    ``faults`` the standing faults of ``--fault`` (``SPEC[@PATH]``; a bad one raises
+    ``FaultSyntaxError``).
     """
 
     user_nsid = C.USER_NSID
@@ -308,7 +312,8 @@ class Sandbox(SettingsView):
     def __init__(self, port: int = 0, host: str = "127.0.0.1", data_dir: str | None = None,
                  tls_enabled: bool = False, latency_ms: int = 0, verbose: bool = False,
                  max_upload_bytes: int = MAX_UPLOAD_BYTES, seed_photos: int = 0,
-                 budget_per_hour: int = 0, clock_speed: float = 1.0):
+                 budget_per_hour: int = 0, clock_speed: float = 1.0, faults: Sequence[str] = ()):
+        standing = tuple(fault_specs.parse_standing(text) for text in faults)  # a bad spec raises first
         self._own_dir = data_dir is None
         data_dir = os.path.abspath(data_dir or tempfile.mkdtemp(prefix="flickr-sandbox-"))
         os.makedirs(data_dir, exist_ok=True)
@@ -335,7 +340,8 @@ class Sandbox(SettingsView):
         url = f"{'https' if tls_enabled else 'http'}://{url_host}:{self.port}"
         self.settings = Settings(url, C.API_KEY, C.API_SECRET, C.OAUTH_TOKEN, C.OAUTH_TOKEN_SECRET, C.AUTH_TOKEN,
                                  data_dir, ca_file)
-        self.config = ServerConfig(Site(self.store, url, max_upload_bytes, budget), faults.FaultInjector(), latency_ms, verbose)
+        self.config = ServerConfig(Site(self.store, url, max_upload_bytes, budget),
+                                   fault_specs.FaultInjector(standing), latency_ms, verbose)
         self._httpd.config = self.config
         self._thread: threading.Thread | None = None
         self._stopped = False

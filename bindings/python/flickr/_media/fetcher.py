@@ -20,6 +20,7 @@ import pathlib
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
+from .. import errors
 from .sizes import Candidate
 
 if TYPE_CHECKING:
@@ -28,6 +29,19 @@ if TYPE_CHECKING:
 UNBOUNDED = 1 << 40  # the library's largest cache bound and response cap
 # A whole file's time limit: a video of gigabytes over a slow line still fits; a stalled one ends.
 FILE_TIMEOUT_MS = 3 * 3600 * 1000
+# How an image host refuses one size of a photo (absent, or not for this caller): the next size
+# down may be served. A 429 or a 5xx that outlasted the retries is the host's state, not the size's:
+# taking a smaller file then would keep it for good; the photo fails and is fetched later.
+SIZE_REFUSED = frozenset({403, 404, 410})
+
+
+def refuses_size(error: BaseException) -> bool:
+    """Whether a failed fetch says "not this size" (try the next one down) rather than "not now"."""
+    if isinstance(error, errors.HTTPError):
+        return error.http_status in SIZE_REFUSED
+    return isinstance(error, errors.ParseError)  # an answer that is no image: a page in its place
+
+
 _COPIED = ("photo_endpoint", "ca_file", "proxy", "user_agent", "connect_timeout_ms", "max_retries", "retry_base_ms")
 
 

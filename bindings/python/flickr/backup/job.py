@@ -22,6 +22,7 @@ from .layout import Layout
 from .listing import unavailable
 from .safedir import SafeDir, digest_of_fd
 from .sidecar import Sidecar, json_file
+from .._media.fetcher import refuses_size
 from .._media.sizes import Candidate, Sizes
 from .xmp import xmp_document
 
@@ -31,8 +32,6 @@ if TYPE_CHECKING:
     from .context import RunContext
 
 Wait = Generator[list["Future[Any]"], None, None]
-# A size the image host refuses or lacks: try the next one. Anything else fails the item.
-_NEXT_SIZE = (errors.HTTPError, errors.ParseError)
 # Per-item calls: (key in the details, method, the flag that asks for it).
 _DETAIL_CALLS = [("getInfo", "flickr.photos.getInfo", "info"),
                  ("getAllContexts", "flickr.photos.getAllContexts", "info"),
@@ -139,11 +138,13 @@ class ItemJob:
             yield [future]
             try:
                 cached = str(future.result())
-            except _NEXT_SIZE as error:
+            except errors.FlickrError as error:
+                # A size the image host refuses or lacks: the next one. Anything else (a 429 or
+                # 5xx past the retries) fails the item, fetched at its size by a later run.
+                if not refuses_size(error):
+                    raise ItemFailed(f"fetching {candidate.label}: {error}") from None
                 refused.append(f"{candidate.label}: {error}")
                 continue
-            except errors.FlickrError as error:
-                raise ItemFailed(f"fetching {candidate.label}: {error}") from None
             yield from self._place(folder, folder_path, base, candidate, cached, refused)
             return
         raise ItemFailed("every size was refused: " + "; ".join(refused))

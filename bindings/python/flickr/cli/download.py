@@ -13,7 +13,7 @@ import tempfile
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Union
 
 from .. import errors, urls
-from .._media.fetcher import Fetcher
+from .._media.fetcher import Fetcher, refuses_size
 from .._media.sizes import CODES, NOT_OFFERED, ORIGINALS, Candidate, Sizes, number
 from ..values import text
 from .place import place
@@ -24,8 +24,6 @@ if TYPE_CHECKING:
     from ..client import Flickr
     from .common import Subparsers
 
-# A size the image host refuses or lacks: try the next one down (not with --exact-size).
-_NEXT_SIZE = (errors.HTTPError, errors.ParseError)
 _MISSING = "its original is smaller, or its owner keeps large sizes to themselves"
 
 
@@ -202,8 +200,9 @@ def _download(fetcher: Fetcher, item: Item, args: argparse.Namespace) -> dict[st
     for candidate in _choices(item, args.size, args.exact_size):
         try:
             fetched = str(fetcher.fetch_now(photo_id, number(item.photo.get("lastupdate")), candidate))
-        except _NEXT_SIZE as error:
-            if args.exact_size:
+        except errors.FlickrError as error:
+            # A size the image host refuses or lacks: the next one down (not with --exact-size).
+            if args.exact_size or not refuses_size(error):
                 raise
             refused.append(f"{candidate.label}: {error_text(error)}")
             last: Exception = error

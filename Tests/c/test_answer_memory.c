@@ -147,6 +147,12 @@ int main(void) {
      * comment: expat's token; the text: the string; the elements: the tree). */
     CHECK_EQ_INT(flickr_context_set_long(ctx, FLICKR_OPT_KEEP_BODY, 0), FLICKR_OK);
     for (int round = 0; round < 2; round++) check_round(ctx, 0, 1.3, 2.25);
+    /* A small answer too (all of it within the 512 bytes a failure's message keeps): "" all the same. */
+    size_t echo_len = 99;
+    CHECK_EQ_INT(flickr_call(&resp, ctx, "flickr.test.echo", echo, FLICKR_GET), FLICKR_OK);
+    CHECK(strcmp(flickr_response_body(resp, &echo_len), "") == 0 && echo_len == 0);
+    CHECK(strcmp(flickr_value_string(flickr_value_get(flickr_response_root(resp), "method")), "flickr.test.echo") == 0);
+    flickr_response_free(resp);
     flickr_context_free(ctx);
     TEST_MAIN_END();
 }

@@ -13,12 +13,13 @@ package final class Response: @unchecked Sendable {
     /// list (25% slower; bench/NOTES.md, Change 21).
     private var storage: RawStack<UInt8>
 
-    /// Takes `body` over; a body cut short (FLICKR_OPT_KEEP_BODY 0) is dropped, not shown as the answer's.
+    /// Takes `body` over; a body kept only in part (FLICKR_OPT_KEEP_BODY 0) is dropped, whatever its
+    /// size, so that flickr_response_body is "" for every answer of such a context.
     package init(tree: ValueTree, body: ResponseBody, httpStatus: Int) {
         self.tree = tree
         self.httpStatus = httpStatus
         storage = body.take()
-        if body.isCut {
+        if !body.isWhole {
             storage.release()
             storage = RawStack(firstCapacity: 0)
         }

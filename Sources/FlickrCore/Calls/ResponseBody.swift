@@ -11,7 +11,13 @@ package final class ResponseBody: @unchecked Sendable {
     /// The bytes, and room for the NUL written after them when the transfer ends.
     private var storage: RawStack<UInt8>
 
-    package init() {
+    /// The most bytes kept; past it chunks are counted by the transfer but not stored.
+    private let limit: Int
+
+    /// A body that keeps at most `limit` bytes: a photo's first bytes, or a call's first 512 when its
+    /// context keeps no body (FLICKR_OPT_KEEP_BODY 0). Such a body is never an answer's body.
+    package init(keepingAtMost limit: Int = Int.max) {
+        self.limit = limit
         // Under 1,008 bytes with malloc's header: glibc serves a request of 1,024 or more as a
         // large one, consolidating its fast bins first (0.5 k instructions a call).
         storage = RawStack(firstCapacity: 960, mapsLarge: true)
@@ -26,22 +32,15 @@ package final class ResponseBody: @unchecked Sendable {
     /// What a body not kept (FLICKR_OPT_KEEP_BODY 0) still gathers: what ResponseInterpreter reads.
     static let failurePrefixBytes = 512
 
-    /// Whether bytes were left out past a bound (`append(_:keepingAtMost:)`): such a body serves a
-    /// failure's message and a photo's first bytes, never as the answer's body.
-    private(set) var isCut = false
+    /// Whether the body is kept whole (no `limit`): only such a body is shown as an answer's.
+    var isWhole: Bool { limit == Int.max }
 
-    /// Appends what of `chunk` fits under `limit` bytes in all; false when memory runs out.
-    func append(_ chunk: UnsafeRawBufferPointer, keepingAtMost limit: Int) -> Bool {
-        guard chunk.count > 0 else { return true }
-        let room = limit > storage.count ? limit - storage.count : 0
-        if chunk.count > room { isCut = true }
-        guard room > 0 else { return true }
-        return append(UnsafeRawBufferPointer(rebasing: chunk.prefix(room)))
-    }
-
-    /// Appends a chunk; false when memory runs out (the body is then incomplete).
+    /// Appends what of `chunk` fits under the limit; false when memory runs out (the body is then
+    /// incomplete).
     func append(_ chunk: UnsafeRawBufferPointer) -> Bool {
-        guard chunk.count > 0 else { return true }
+        let room = limit > storage.count ? limit - storage.count : 0
+        guard chunk.count > 0, room > 0 else { return true }
+        guard chunk.count <= room else { return append(UnsafeRawBufferPointer(rebasing: chunk.prefix(room))) }
         // One more for the NUL, so that `bytes` never grows the buffer.
         guard let source = chunk.baseAddress, storage.reserve(chunk.count + 1) else { return false }
         UnsafeMutableRawPointer(storage.pointer + storage.count).copyMemory(from: source, byteCount: chunk.count)

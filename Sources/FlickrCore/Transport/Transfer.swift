@@ -13,8 +13,7 @@ final class Transfer: @unchecked Sendable {
 
     let request: HTTPRequest
     /// The raw body received so far, up to `keptBodyBytes` (for flickr_response_body and error messages).
-    private(set) var body = ResponseBody()
-    private let keptBodyBytes: Int
+    let body: ResponseBody
     /// Every body byte received, kept or not (the size cap counts these).
     private var received = 0
     /// Receives each chunk as it arrives (the streaming XML parser, a file); a thrown error stops the transfer.
@@ -102,7 +101,7 @@ final class Transfer: @unchecked Sendable {
         self.recycle = recycle
         self.request = request
         self.sink = sink
-        self.keptBodyBytes = keptBodyBytes
+        body = ResponseBody(keepingAtMost: keptBodyBytes)
         self.deadlineNs = request.upload == nil ? deadlineNs : 0
         self.interrupt = interrupt
         self.completion = completion
@@ -377,7 +376,7 @@ final class Transfer: @unchecked Sendable {
             return false
         }
         received += chunk.count
-        guard body.append(chunk, keepingAtMost: keptBodyBytes) else {
+        guard body.append(chunk) else {
             abortReason = FlickrError(.noMemory, "out of memory while receiving the answer from \(request.redactedURL)")
             return false
         }

@@ -13,7 +13,8 @@ for the same answer cost: the dict of one ``call`` rendered as JSON, then the pe
 counts while ``json.loads`` builds the same dicts from it (the call's memory is freed first).
 
 Environment as bench/calls_flickr.c (BENCH_URL, BENCH_KEY, BENCH_SECRET, BENCH_TOKEN,
-BENCH_TOKEN_SECRET; BENCH_KEEP_BODY, when set, is the client's ``keep_body``). CPU is the whole process's, around the measured loop only.
+BENCH_TOKEN_SECRET; BENCH_KEEP_BODY, when set, is the client's ``keep_body``). CPU is the whole
+process's, around the measured loop only.
 python-flickrapi always POSTs and parses answers with ElementTree (format='etree').
 """
 import json

@@ -178,6 +178,11 @@ def workload_parse(cfg, env):
     return text, summary
 
 
+def _over_idle(runs, body):
+    """Median peak over median idle, as a ratio to `body` bytes (as the kept-body columns count it)."""
+    return (median([r["maxrss_kb"] for r in runs]) - median([r["idle_rss_kb"] for r in runs])) * 1024 / body
+
+
 def workload_big_bodies(cfg, env, server):
     """6. Large answers mapped as they stream in: 4 and 32 MiB of three shapes; the CPU per call, and
     the peak RSS of a 32 MiB answer from C and from Python as ratios to the body (issue 34)."""
@@ -210,11 +215,10 @@ def workload_big_bodies(cfg, env, server):
                             py_over, py_aim])
         # The same with FLICKR_OPT_KEEP_BODY 0 (keep_body=False): what the body itself costs.
         lean = dict(benv, BENCH_KEEP_BODY="0")
-        c_lean = [run_json([BIN / "calls_flickr", "body", shape, "32", calls], lean) for _ in range(cfg.runs)]
-        c_lean_over = median([(r["maxrss_kb"] - r["idle_rss_kb"]) * 1024 for r in c_lean]) / body
-        py_lean = [run_json([PY, BENCH / "calls_py.py", "libflickr", "body", shape, "32"], lean)
-                   for _ in range(cfg.runs)]
-        py_lean_over = median([(r["maxrss_kb"] - r["idle_rss_kb"]) * 1024 for r in py_lean]) / body
+        c_lean_over = _over_idle([run_json([BIN / "calls_flickr", "body", shape, "32", calls], lean)
+                                  for _ in range(cfg.runs)], body)
+        py_lean_over = _over_idle([run_json([PY, BENCH / "calls_py.py", "libflickr", "body", shape, "32"], lean)
+                                   for _ in range(cfg.runs)], body)
         lean_rows.append([f"`{shape}`", c_over, c_lean_over, py_over, py_lean_over, py_aim])
         summary[shape] = (ratio, c_ratio, c_over, py_over, py_aim, c_lean_over, py_lean_over)
     text = (f"`flickr_call` of a `benchserver` answer of 4 and 32 MiB (`method=flickr.bench.body`), mapped as it "

@@ -24,9 +24,9 @@ from typing import Any, Callable, Sequence, Tuple, Union
 
 from . import constants as C
 from . import faults, files, oauth_endpoints, pages, rest, tls, uploads, videos
-from . import faults as fault_specs  # Sandbox's `faults` argument shadows the module there
 from . import response as R
 from .errors import BodyError
+from .faults import FaultInjector, parse_standing  # by name: Sandbox's `faults` argument shadows the module
 from .request import MAX_UPLOAD_BYTES, Prepared, Request, Site
 from .budget import Budget, scaled_clock
 from .seed import seed
@@ -313,7 +313,7 @@ class Sandbox(SettingsView):
                  tls_enabled: bool = False, latency_ms: int = 0, verbose: bool = False,
                  max_upload_bytes: int = MAX_UPLOAD_BYTES, seed_photos: int = 0,
                  budget_per_hour: int = 0, clock_speed: float = 1.0, faults: Sequence[str] = ()):
-        standing = tuple(fault_specs.parse_standing(text) for text in faults)  # a bad spec raises first
+        standing = tuple(parse_standing(text) for text in faults)  # a bad spec raises first
         self._own_dir = data_dir is None
         data_dir = os.path.abspath(data_dir or tempfile.mkdtemp(prefix="flickr-sandbox-"))
         os.makedirs(data_dir, exist_ok=True)
@@ -341,7 +341,7 @@ class Sandbox(SettingsView):
         self.settings = Settings(url, C.API_KEY, C.API_SECRET, C.OAUTH_TOKEN, C.OAUTH_TOKEN_SECRET, C.AUTH_TOKEN,
                                  data_dir, ca_file)
         self.config = ServerConfig(Site(self.store, url, max_upload_bytes, budget),
-                                   fault_specs.FaultInjector(standing), latency_ms, verbose)
+                                   FaultInjector(standing), latency_ms, verbose)
         self._httpd.config = self.config
         self._thread: threading.Thread | None = None
         self._stopped = False

@@ -108,7 +108,7 @@ package final class Request: @unchecked Sendable {
         let parse = operation.parsesXML ? StreamingParse() : nil
         // Without the body (FLICKR_OPT_KEEP_BODY 0) a failure still has its first bytes for its message.
         var keptBodyBytes = operation.keptBodyBytes
-        if parse != nil, operation.answerIsItsTree, settings.number(.keepBody) == 0 {
+        if operation.answerIsItsTree, settings.number(.keepBody) == 0 {
             keptBodyBytes = min(keptBodyBytes, ResponseBody.failurePrefixBytes)
         }
         var sink: ((UnsafeRawBufferPointer) throws(FlickrError) -> Void)?

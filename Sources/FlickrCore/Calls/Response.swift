@@ -18,11 +18,7 @@ package final class Response: @unchecked Sendable {
     package init(tree: ValueTree, body: ResponseBody, httpStatus: Int) {
         self.tree = tree
         self.httpStatus = httpStatus
-        storage = body.take()
-        if !body.isWhole {
-            storage.release()
-            storage = RawStack(firstCapacity: 0)
-        }
+        storage = body.isWhole ? body.take() : RawStack(firstCapacity: 0)  // the part kept goes with `body`
     }
 
     package init(tree: ValueTree, body: [UInt8], httpStatus: Int) {

@@ -4,7 +4,7 @@
 The limits are Flickr's as its own answer gave them (the 2024 recording in Tests/Fixtures):
 200 MB a photo, 1 GB a video, 1,000 items for a free account, bandwidth unlimited. The
 counts are the sandbox's: the user's items, videos and albums. A free account at or past its
-1,000 items reads ``at_limit``, a value no recording shows (docs/sandbox.md).
+1,000 items reads ``at_limit``, a value no recording shows (sandbox/README.md, its method table).
 """
 
 from __future__ import annotations

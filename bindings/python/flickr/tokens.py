@@ -197,8 +197,9 @@ def as_dict(token: StoredToken) -> dict[str, str]:
 
 def _parse(data: bytes) -> list[dict[str, Any]] | None:
     """The entries of a store's bytes, or None when they are not a store as `_write` writes it:
-    every entry a dict whose fields have their types (texts, api_key and oauth_token not empty, a
-    finite saved_at), so that no later comparison or attribute meets a list or a NaN."""
+    every entry a dict whose fields have their types (texts, api_key, oauth_token and its secret not
+    empty, a finite saved_at), so that no later comparison, attribute or StoredToken meets a list, a
+    NaN or a missing field."""
     try:
         document = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
     except (ValueError, RecursionError):  # bad UTF-8 or JSON, NaN, a 5000-digit number, [[[[...
@@ -214,7 +215,7 @@ def _parse(data: bytes) -> list[dict[str, Any]] | None:
 def _valid(entry: dict[str, Any]) -> bool:
     saved_at = entry.get("saved_at", 0.0)
     return (all(isinstance(entry.get(name, ""), str) for name in ("api_key", *_FIELDS))
-            and bool(entry.get("api_key")) and bool(entry.get("oauth_token"))
+            and all(entry.get(name) for name in ("api_key", "oauth_token", "oauth_token_secret"))
             and (type(saved_at) is float and math.isfinite(saved_at)
                  or type(saved_at) is int and abs(saved_at) < 2**63))
 

@@ -141,6 +141,10 @@ WRONG_SHAPES = {
     "username null": store_text(username=None),
     "api_key a dict": store_text(api_key={"k": 1}),
     "no api_key": json.dumps({"format": 1, "tokens": [{k: v for k, v in GOOD.items() if k != "api_key"}]}),
+    # `flickr auth logout` once died on it: "StoredToken.__init__() missing 1 required positional argument".
+    "no secret": json.dumps({"format": 1, "tokens": [{k: v for k, v in GOOD.items() if k != "oauth_token_secret"}]}),
+    "secret empty": store_text(oauth_token_secret=""),
+    "no token": json.dumps({"format": 1, "tokens": [{k: v for k, v in GOOD.items() if k != "oauth_token"}]}),
     "an entry a list": json.dumps({"format": 1, "tokens": [list(GOOD.items())]}),
     "tokens a dict": json.dumps({"format": 1, "tokens": GOOD}),
     "format true": json.dumps({"format": True, "tokens": [GOOD]}),
@@ -178,7 +182,7 @@ def test_a_link_at_the_lock_file_is_not_followed(tmp_path):
     assert not (tmp_path / "created-elsewhere").exists() and not store.path.exists()
 
 
-CLI_SHAPES = ["saved_at a string", "token a list", "saved_at NaN", "a list at the top"]
+CLI_SHAPES = ["saved_at a string", "token a list", "saved_at NaN", "a list at the top", "no secret"]
 
 
 @pytest.mark.parametrize("shape", CLI_SHAPES)

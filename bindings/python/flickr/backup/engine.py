@@ -319,9 +319,13 @@ class Backup:
         except StopIteration:
             self.report.done += 1
             return None
-        except (ItemFailed, errors.FlickrError, PlantedLink, OSError, ValueError) as error:
-            message = str(error) if not isinstance(error, OSError) or not error.filename else \
-                f"{error.filename}: {error.strerror}"
+        except Exception as error:  # noqa: BLE001: one item's failure, whatever it is, is that item's alone
+            if isinstance(error, (ItemFailed, errors.FlickrError, PlantedLink, ValueError)):
+                message = str(error)
+            elif isinstance(error, OSError):
+                message = f"{error.filename}: {error.strerror}" if error.filename else str(error)
+            else:  # a bug, or an answer no check foresaw: the run goes on, the item is retried next run
+                message = f"unexpected {type(error).__name__}: {error}"
             self.state.failed(job.id, message)
             self.report.failed.append({"id": job.id, "title": job.title, "error": message})
             job.failure = message

@@ -18,6 +18,8 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Generator, Optional
 
 from .. import errors
+from ..values import text
+from .fields import check
 from .layout import Layout
 from .listing import unavailable
 from .safedir import SafeDir, digest_of_fd
@@ -48,6 +50,8 @@ class ItemFailed(Exception):
 def taken_time(taken: str) -> Optional[float]:
     """Flickr's date taken ("YYYY-MM-DD hh:mm:ss", the camera's local time) as a file time: read as
     UTC, so the file shows the clock time the camera showed wherever the backup is read."""
+    if not taken.isascii():
+        return None  # strptime would read other scripts' digits
     try:
         return float(calendar.timegm(time.strptime(taken[:19], "%Y-%m-%d %H:%M:%S")))
     except (ValueError, OverflowError):
@@ -59,10 +63,11 @@ class ItemJob:
         self.engine = engine
         self.id = str(row["id"])
         self.row = row
-        self.listed: dict[str, Any] = json.loads(row["listed"])
-        self.details: dict[str, Any] = json.loads(row["details"])
+        self.listed: dict[str, Any] = {}
+        self.details: dict[str, Any] = {}
         self.need = str(row["need"])
-        self.title = str(self.listed.get("title") or "")
+        self.title = ""
+        self.taken = ""
         self.bytes = 0
         self.retry: list[str] = []  # per-item calls that failed: the item is retried next run
         self.failure: Optional[str] = None
@@ -70,9 +75,14 @@ class ItemJob:
     # -- the steps -------------------------------------------------------
 
     def work(self) -> Wait:
+        """The item's steps; whatever they raise is this item's failure, never the run's (engine.py)."""
         state = self.engine.state
-        folder_parts = tuple(self.row["folder"].split("/")) if self.row["folder"] else Layout.folder(
-            str(self.listed.get("datetaken") or ""))
+        self.listed = json.loads(self.row["listed"])
+        self.details = json.loads(self.row["details"])
+        checked = check(self.listed).listing  # what names the files: only valid fields (fields.py)
+        self.title = text(checked.get("title"))
+        self.taken = str(checked.get("datetaken") or "")
+        folder_parts = tuple(self.row["folder"].split("/")) if self.row["folder"] else Layout.folder(self.taken)
         base = self.row["base"] or Layout.base(self.id, self.title)
         state.names(self.id, "/".join(folder_parts), base)
         with self.engine.root.subdir(*folder_parts) as folder:
@@ -168,7 +178,7 @@ class ItemJob:
         if refused and why:
             why += " (refused: " + "; ".join(refused) + ")"
         state.placing(self.id, name, size, sha256, candidate.label, why)
-        adopted = self.engine.files.submit(folder.adopt, cached, name, taken_time(str(self.listed.get("datetaken") or "")))
+        adopted = self.engine.files.submit(folder.adopt, cached, name, taken_time(self.taken))
         yield [adopted]
         adopted.result()
         state.placed(self.id, name, f"{folder_path}/{name}", size, sha256)

@@ -12,6 +12,7 @@ from typing import Any, Optional
 
 from ..values import text
 from .._media.sizes import as_list, number
+from .fields import check
 from .licences import Licences
 
 FORMAT = "flickr-backup sidecar 1"
@@ -34,9 +35,9 @@ def _flag(value: Any) -> bool:
 
 class Sidecar:
     @staticmethod
-    def build(listed: dict[str, Any], details: dict[str, Any], albums: list[dict[str, str]],
+    def build(raw: dict[str, Any], details: dict[str, Any], albums: list[dict[str, str]],
               licences: Licences, file: dict[str, Any]) -> dict[str, Any]:
-        info = _dict(details.get("getInfo"))
+        listed, info, dropped = check(raw, _dict(details.get("getInfo")))
         dates = _dict(info.get("dates"))
         visibility = _dict(info.get("visibility")) or listed
         owner = _dict(info.get("owner"))
@@ -78,10 +79,12 @@ class Sidecar:
             "comments": Sidecar._comments(details.get("comments")),
             "exif": details.get("exif"),
             "file": file,
-            "flickr": {"listing": listed, **{k: v for k, v in details.items() if k != "problems"}},
+            "flickr": {"listing": raw, **{k: v for k, v in details.items() if k != "problems"}},
         }
         if details.get("problems"):
             sidecar["problems"] = details["problems"]
+        if dropped:
+            sidecar["dropped"] = dropped
         return sidecar
 
     @staticmethod
@@ -100,10 +103,9 @@ class Sidecar:
     @staticmethod
     def _location(listed: dict[str, Any], info: dict[str, Any]) -> Optional[dict[str, Any]]:
         where = _dict(info.get("location")) or listed
-        try:
-            latitude, longitude = float(where.get("latitude", 0)), float(where.get("longitude", 0))
-        except (TypeError, ValueError):
-            return None
+        if "latitude" not in where or "longitude" not in where:
+            return None  # none given, or dropped as invalid (fields.py)
+        latitude, longitude = float(where["latitude"]), float(where["longitude"])
         if latitude == 0 and longitude == 0:
             return None  # Flickr's "no location" in photo lists
         found: dict[str, Any] = {"latitude": latitude, "longitude": longitude,

@@ -1,18 +1,20 @@
 # SPDX-License-Identifier: MIT
 """flickr backup, item by item: odd values from Flickr are dropped field by field and one item's failure
-stays that item's (the run goes on to index.html); dates in ASCII digits only."""
+stays that item's (the run goes on to index.html); the sidecars' owner, machine tags, CR and dates."""
 import contextlib
 import http.client
 import http.server
 import json
 import re
+import shutil
+import subprocess
 import urllib.parse
 
 import pytest
 
 import flickr
 import flickr.backup
-from backuptest import client, media_files, run_cli, sidecar, small_account
+from backuptest import client, jpeg, media_files, run_cli, sidecar, small_account, upload
 from flickr.backup.sidecar import Sidecar
 from flickr.backup.xmp import xmp_document
 from libtest import running_sandbox, serving
@@ -175,8 +177,45 @@ def test_an_unexpected_error_fails_its_item_alone(server, tmp_path, monkeypatch)
     assert sidecar(media_files(tmp_path)[victim])["id"] == victim
 
 
-def test_xmp_dates_in_ascii_digits_only(tmp_path):
-    """Once: a date taken in Arabic-Indic digits was written as the XMP's dates."""
-    side = {"title": "t", "description": "", "tags": [], "dates": {"taken": ARABIC_DATE, "taken_unknown": False},
-            "license": {}, "location": None}
-    assert b"DateTimeOriginal" not in xmp_document(side) and b"CreateDate" not in xmp_document(side)
+def test_sidecar_owner_and_machine_tags(server, tmp_path):
+    """Once: the owner's username was "" (the listing's ownername is it), and a machine tag was listed
+    twice, in the JSON and as an XMP keyword."""
+    assert shutil.which("exiftool"), "exiftool is missing: apt install libimage-exiftool-perl"
+    with client(server) as api:
+        small_account(api, 0)
+        item = upload(api, jpeg(1), title="Tagged", tags="plain geo:lat=48.85")
+        person = api.call("flickr.people.getInfo", user_id=api.call("flickr.test.login")["user"]["id"])["person"]
+        flickr.backup.run(api, tmp_path)
+    path = media_files(tmp_path)[item]
+    side = sidecar(path)
+    print(side["owner"], side["tags"])
+    assert side["owner"]["username"] == flickr.text(person["username"]) != ""
+    assert side["owner"]["realname"] == flickr.text(person["realname"])
+    # The listing's normalised tags (getInfo, with --info, has the raw "geo:lat=48.85" too).
+    assert sorted((t["tag"], t["machine_tag"]) for t in side["tags"]) == [("geo:lat=4885", True), ("plain", False)]
+    found = exiftool(path.with_name(path.name + ".xmp"))
+    assert sorted(found["Subject"]) == ["geo:lat=4885", "plain"]
+
+
+def exiftool(path) -> dict:
+    return json.loads(subprocess.run(["exiftool", "-j", "-XMP:all", str(path)], capture_output=True, text=True,
+                                     check=True).stdout)[0]
+
+
+def test_xmp_keeps_a_carriage_return_and_ascii_dates(tmp_path):
+    """Once: a CR in a title was written raw, read back as LF; a date taken in Arabic-Indic digits was
+    written as the XMP's dates."""
+    assert shutil.which("exiftool"), "exiftool is missing: apt install libimage-exiftool-perl"
+    side = {"title": "one\rtwo\r\nthree", "description": "a\rb", "tags": [],
+            "dates": {"taken": ARABIC_DATE, "taken_unknown": False}, "license": {}, "location": None}
+    path = tmp_path / "x.jpg.xmp"
+    path.write_bytes(xmp_document(side))
+    found = exiftool(path)
+    print(found)
+    assert found["Title"] == "one\rtwo\r\nthree" and found["Description"] == "a\rb"
+    # An XML parser reads a raw CR as LF (XML 1.0, 2.11): only "&#13;" reads back as CR.
+    import xml.etree.ElementTree as ElementTree
+    parsed = ElementTree.parse(path).getroot()
+    title = parsed.find(".//{http://purl.org/dc/elements/1.1/}title//{http://www.w3.org/1999/02/22-rdf-syntax-ns#}li")
+    assert title is not None and title.text == "one\rtwo\r\nthree"
+    assert "DateTimeOriginal" not in found and "CreateDate" not in found

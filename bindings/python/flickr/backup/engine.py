@@ -65,6 +65,7 @@ class Backup:
         self.calls = Calls(client)
         self.licences = Licences()
         self._memberships: dict[str, list[dict[str, str]]] = {}
+        self.account: dict[str, Any] = {}
         self._progress: Optional[ProgressCallback] = None
         self.root: SafeDir
         self.state: State
@@ -112,7 +113,7 @@ class Backup:
                                     f"{self.report.user}: use another directory")
         self.state.set_meta("user", self.report.user)
         listing_started = int(time.time())
-        account = listing.account()
+        account = self.account = listing.account()
         self.licences.load(self.calls)
         self._list(listing)
         self._check_files()

@@ -202,7 +202,7 @@ class ItemJob:
                      "bytes": recorded["media"]["size"] if "media" in recorded else None,
                      "sha256": recorded["media"]["sha256"] if "media" in recorded else None}
         sidecar = Sidecar.build(self.listed, self.details, self.engine.albums_of(self.id), self.engine.licences,
-                                file_info)
+                                file_info, self.engine.account)
         document = json_file(sidecar)
         xmp = xmp_document(sidecar)
         outputs = (("json", Layout.sidecar(base), document), ("xmp", Layout.xmp(media or base), xmp))

@@ -14,7 +14,8 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 
 
 def _clean(value: str) -> str:
-    return escape(_NOT_XML.sub("", value))
+    # A raw CR would be read back as LF (XML's end-of-line handling): written as a reference.
+    return escape(_NOT_XML.sub("", value), {"\r": "&#13;"})
 
 
 def _gps(value: float, positive: str, negative: str) -> str:

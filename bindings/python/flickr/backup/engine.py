@@ -23,7 +23,7 @@ from .._media.sizes import number
 from .calls import Calls
 from .._media.fetcher import Fetcher
 from .indexes import Indexes
-from .job import ItemFailed, ItemJob
+from .job import ItemFailed, ItemJob, ItemPending
 from .layout import ALBUMS, COLLECTIONS, STATE_DIR, UNDATED, Layout
 from .licences import Licences
 from .listing import Listing, lastupdate
@@ -320,6 +320,10 @@ class Backup:
         except StopIteration:
             self.report.done += 1
             return None
+        except ItemPending as why:
+            self.report.pending.append({"id": job.id, "title": job.title, "why": str(why)})
+            job.pending = True
+            return None
         except Exception as error:  # noqa: BLE001: one item's failure, whatever it is, is that item's alone
             if isinstance(error, (ItemFailed, errors.FlickrError, PlantedLink, ValueError)):
                 message = str(error)
@@ -335,7 +339,7 @@ class Backup:
     def _item_event(self, job: ItemJob, finished: int, total: int) -> None:
         failure = job.failure
         fields: dict[str, Any] = {"id": job.id, "done": finished, "total": total, "bytes": job.bytes,
-                                  "status": "failed" if failure else "done"}
+                                  "status": "failed" if failure else "pending" if job.pending else "done"}
         if failure:
             fields["error"] = failure
         self._emit("item", **fields)

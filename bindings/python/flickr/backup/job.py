@@ -47,6 +47,16 @@ class ItemFailed(Exception):
     """The item cannot be finished this run; the message says why (it is retried next run)."""
 
 
+class ItemPending(Exception):
+    """A video Flickr is still processing (the listing's media_status): not asked for, not a failure;
+    the item keeps its need and a later run fetches it once Flickr says it is ready."""
+
+
+def pending(listed: dict[str, Any]) -> bool:
+    """Whether the listing says the item is a video not ready yet (no media_status: assumed ready)."""
+    return listed.get("media") == "video" and listed.get("media_status", "ready") != "ready"
+
+
 def taken_time(taken: str) -> Optional[float]:
     """Flickr's date taken ("YYYY-MM-DD hh:mm:ss", the camera's local time) as a file time: read as
     UTC, so the file shows the clock time the camera showed wherever the backup is read."""
@@ -71,6 +81,7 @@ class ItemJob:
         self.bytes = 0
         self.retry: list[str] = []  # per-item calls that failed: the item is retried next run
         self.failure: Optional[str] = None
+        self.pending = False  # a video Flickr is still processing: left for a later run
 
     # -- the steps -------------------------------------------------------
 
@@ -82,6 +93,9 @@ class ItemJob:
         checked = check(self.listed).listing  # what names the files: only valid fields (fields.py)
         self.title = text(checked.get("title"))
         self.taken = str(checked.get("datetaken") or "")
+        if self.need in ("media", "check") and pending(self.listed):
+            raise ItemPending(f"Flickr is still processing this video (media_status "
+                              f"{str(self.listed.get('media_status'))[:40]!r})")
         folder_parts = tuple(self.row["folder"].split("/")) if self.row["folder"] else Layout.folder(self.taken)
         base = self.row["base"] or Layout.base(self.id, self.title)
         state.names(self.id, "/".join(folder_parts), base)

@@ -1,20 +1,23 @@
 # SPDX-License-Identifier: MIT
 """flickr backup, item by item: odd values from Flickr are dropped field by field and one item's failure
-stays that item's (the run goes on to index.html); the sidecars' owner, machine tags, CR and dates."""
+stays that item's (the run goes on to index.html); --verify's findings repaired by the next run;
+the sidecars' owner, machine tags, CR and dates."""
 import contextlib
 import http.client
 import http.server
 import json
 import re
 import shutil
+import sqlite3
 import subprocess
+import sys
 import urllib.parse
 
 import pytest
 
 import flickr
 import flickr.backup
-from backuptest import client, jpeg, media_files, run_cli, sidecar, small_account, upload
+from backuptest import client, jpeg, media_files, run_cli, sidecar, small_account, state_rows, upload
 from flickr.backup.sidecar import Sidecar
 from flickr.backup.xmp import xmp_document
 from libtest import running_sandbox, serving
@@ -175,6 +178,47 @@ def test_an_unexpected_error_fails_its_item_alone(server, tmp_path, monkeypatch)
         again = flickr.backup.run(api, tmp_path)
     assert again.ok and again.to_do == 1 and again.done == 1
     assert sidecar(media_files(tmp_path)[victim])["id"] == victim
+
+
+def test_verify_findings_are_repaired_by_the_next_run(server, tmp_path, monkeypatch):
+    """Once: --verify found a changed file, and neither a normal run nor --recheck made it again."""
+    with client(server) as api:
+        items = small_account(api, 4)
+        flickr.backup.run(api, tmp_path)
+    files = media_files(tmp_path)
+    truncated, flipped = sorted(items)[:2]
+    with open(files[truncated], "r+b") as f:
+        f.truncate(100)
+    data = bytearray(files[flipped].read_bytes())
+    data[5000] ^= 0xFF  # the same size: only a read of every byte sees it
+    files[flipped].write_bytes(bytes(data))
+    verified = flickr.backup.verify(tmp_path)
+    print(verified)
+    assert sorted(verified["changed"]) == sorted(str(files[i].relative_to(tmp_path)) for i in (truncated, flipped))
+    assert verified.get("not_recorded") is None
+    with client(server) as api:
+        report = flickr.backup.run(api, tmp_path)
+    print(report.summary())
+    assert report.ok and report.fetched == 2
+    assert files[truncated].read_bytes() == items[truncated] and files[flipped].read_bytes() == items[flipped]
+    assert state_rows(tmp_path, "SELECT count(*) FROM items WHERE error IS NOT NULL OR need != ''") == [(0,)]
+    assert run_cli(server, "backup", "--verify", str(tmp_path)).returncode == 0
+    # The CLI: exit 1, and says the next run makes it again.
+    files[flipped].write_bytes(bytes(data))
+    cli = run_cli(server, "backup", "--verify", str(tmp_path))
+    print(cli.stderr)
+    assert cli.returncode == 1 and "0 missing, 1 changed (recorded: the next backup run makes them again)" in cli.stderr
+    # A backup --verify cannot write to (a read-only copy): verified all the same, and it says so.
+    verifier = sys.modules["flickr.backup.verify"]
+
+    class ReadOnly(verifier.State):
+        def __init__(self, path):
+            raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(verifier, "State", ReadOnly)
+    found = flickr.backup.verify(tmp_path)
+    assert found["changed"] == [str(files[flipped].relative_to(tmp_path))]
+    assert found["not_recorded"].startswith("not recorded in the state (attempt to write a readonly database)")
 
 
 def test_sidecar_owner_and_machine_tags(server, tmp_path):

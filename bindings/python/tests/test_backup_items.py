@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """flickr backup, item by item: odd values from Flickr are dropped field by field and one item's failure
 stays that item's (the run goes on to index.html); --verify's findings repaired by the next run;
-the sidecars' owner, machine tags, CR and dates."""
+--comments added to an existing backup; the sidecars' owner, machine tags, CR and dates."""
 import contextlib
 import http.client
 import http.server
@@ -219,6 +219,44 @@ def test_verify_findings_are_repaired_by_the_next_run(server, tmp_path, monkeypa
     found = flickr.backup.verify(tmp_path)
     assert found["changed"] == [str(files[flipped].relative_to(tmp_path))]
     assert found["not_recorded"].startswith("not recorded in the state (attempt to write a readonly database)")
+
+
+def test_comments_added_to_an_existing_backup_fill_the_items_there(server, tmp_path):
+    """Once: --comments (or --info) given to a backup made without it did nothing for its items."""
+    with client(server) as api:
+        items = small_account(api, 3)
+        commented = sorted(items)[1]
+        api.call("flickr.photos.comments.addComment", photo_id=commented, comment_text="lovely light")
+        flickr.backup.run(api, tmp_path)
+        assert sidecar(media_files(tmp_path)[commented])["comments"] is None
+        report = flickr.backup.run(api, tmp_path, comments=True)
+        print(report.summary(), report.notes, report.api_calls_by_method)
+        assert report.ok and report.fetched == 0 and report.sidecars == len(items)
+        assert report.api_calls_by_method["flickr.photos.comments.getList"] == len(items)
+        assert f"{len(items)} items backed up before are filled with the per-item answers now asked for: " \
+               f"{len(items)} calls (1 an item)" in report.notes
+        assert [c["text"] for c in sidecar(media_files(tmp_path)[commented])["comments"]] == ["lovely light"]
+        assert all(sidecar(p)["comments"] is not None for p in media_files(tmp_path).values())
+        # Filled once: the next run with --comments asks nothing per item.
+        again = flickr.backup.run(api, tmp_path, comments=True)
+    assert again.to_do == 0 and "flickr.photos.comments.getList" not in again.api_calls_by_method
+
+
+def test_exif_an_owner_hides_is_asked_once(server, tmp_path):
+    """--exif added to a backup of an account that hides its EXIF (error 2, final): asked once per item,
+    stored as null, and not asked again by every later run."""
+    from flickr_sandbox.constants import THIRD_NSID
+
+    with client(server) as api:
+        first = flickr.backup.run(api, tmp_path, user=THIRD_NSID)
+        filled = flickr.backup.run(api, tmp_path, user=THIRD_NSID, exif=True)
+        again = flickr.backup.run(api, tmp_path, user=THIRD_NSID, exif=True)
+    print(first.summary(), filled.summary(), filled.api_calls_by_method, again.api_calls_by_method)
+    assert first.ok and first.done > 0 and filled.ok
+    assert filled.api_calls_by_method["flickr.photos.getExif"] == first.done
+    side = sidecar(next(iter(media_files(tmp_path).values())))
+    assert side["exif"] is None and "the owner hides EXIF" in side["problems"][0]
+    assert again.to_do == 0 and "flickr.photos.getExif" not in again.api_calls_by_method
 
 
 def test_sidecar_owner_and_machine_tags(server, tmp_path):

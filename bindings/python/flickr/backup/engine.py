@@ -23,7 +23,7 @@ from .._media.sizes import number
 from .calls import Calls
 from .._media.fetcher import Fetcher
 from .indexes import Indexes
-from .job import ItemFailed, ItemJob, ItemPending
+from .job import ItemFailed, ItemJob, ItemPending, asked_details, missing_details
 from .layout import ALBUMS, COLLECTIONS, STATE_DIR, UNDATED, Layout
 from .licences import Licences
 from .listing import Listing, lastupdate
@@ -119,6 +119,7 @@ class Backup:
         self._check_files()
         if self.options.albums:
             self._albums(listing)
+        self._fill_details()
         self._work()
         if self.options.albums:
             Albums(self).write()
@@ -277,6 +278,18 @@ class Backup:
         return self._memberships.get(item_id, [])
 
     # -- the items --------------------------------------------------------
+
+    def _fill_details(self) -> None:
+        """--info, --comments or --exif added to an existing backup: the items done before get them too
+        (their sidecars are written again with the answers), and the report says what that costs."""
+        filled = [row["id"] for row in self.state.items()
+                  if row["need"] == "" and not row["deleted"] and missing_details(json.loads(row["details"]), self.options)]
+        for item_id in filled:
+            self.state.need(item_id, "sidecar")
+        if filled:
+            per_item = len(asked_details(self.options))
+            self.report.notes.append(f"{len(filled)} items backed up before are filled with the per-item answers now "
+                                     f"asked for: {len(filled) * per_item} calls ({per_item} an item)")
 
     def _work(self) -> None:
         rows = self.state.to_do()

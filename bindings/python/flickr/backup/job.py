@@ -57,6 +57,17 @@ def pending(listed: dict[str, Any]) -> bool:
     return listed.get("media") == "video" and listed.get("media_status", "ready") != "ready"
 
 
+def asked_details(options: Any) -> list[tuple[str, str]]:
+    """(key in the details, method) of each per-item call the options ask for."""
+    return [(key, method) for key, method, flag in _DETAIL_CALLS if getattr(options, flag)]
+
+
+def missing_details(details: dict[str, Any], options: Any) -> list[str]:
+    """The per-item answers the options ask for that an item's stored details lack: --info,
+    --comments or --exif added to an existing backup."""
+    return [key for key, _ in asked_details(options) if key not in details]
+
+
 def taken_time(taken: str) -> Optional[float]:
     """Flickr's date taken ("YYYY-MM-DD hh:mm:ss", the camera's local time) as a file time: read as
     UTC, so the file shows the clock time the camera showed wherever the backup is read."""
@@ -109,8 +120,7 @@ class ItemJob:
             raise ItemFailed("; ".join(self.retry))
 
     def _details(self) -> Wait:
-        options = self.engine.options
-        wanted = [(key, method) for key, method, flag in _DETAIL_CALLS if getattr(options, flag)]
+        wanted = asked_details(self.engine.options)
         if self.need in ("media", "check") and (self.listed.get("media") == "video" or not Sizes.from_listing(self.listed)):
             wanted.append(("getSizes", "flickr.photos.getSizes"))
         if not wanted:
@@ -125,6 +135,7 @@ class ItemJob:
                 self.details.pop(key, None)
                 if key == "exif" and error.api_code == _EXIF_HIDDEN:
                     problems.append(f"{method}: {error} (the owner hides EXIF)")
+                    self.details[key] = None  # asked and final: not asked again (missing_details)
                     continue
                 what = "not available on this server" if unavailable(error, method) else str(error)
                 problems.append(f"{method}: {what}")

@@ -17,7 +17,8 @@ import pytest
 
 import flickr
 import flickr.backup
-from backuptest import client, jpeg, media_files, run_cli, sidecar, small_account, state_rows, upload
+from backuptest import client, jpeg, media_files, mp4, run_cli, sidecar, small_account, state_rows, upload
+from flickr.backup.fields import check
 from flickr.backup.sidecar import Sidecar
 from flickr.backup.xmp import xmp_document
 from libtest import running_sandbox, serving
@@ -178,6 +179,75 @@ def test_an_unexpected_error_fails_its_item_alone(server, tmp_path, monkeypatch)
         again = flickr.backup.run(api, tmp_path)
     assert again.ok and again.to_do == 1 and again.done == 1
     assert sidecar(media_files(tmp_path)[victim])["id"] == victim
+
+
+# (value, valid?) per rule: the boundaries, and what Python's own parsers would take.
+FIELD_CASES = {
+    "latitude": [("48.8566", True), ("-90", True), ("90.0", True), ("0", True), (".5", True), (12.5, True),
+                 ("90.0001", False), ("-91", False), ("1e999", False), ("1e2", False), ("nan", False), ("inf", False),
+                 ("-Infinity", False), (float("nan"), False), (float("inf"), False), (True, False), ("", False),
+                 (" 1", False), ("١٢", False), (["1", "2"], False), ({"_text": "1"}, False), (None, True)],
+    "longitude": [("-180", True), ("179.999", True), ("180.5", False), ("1_0", False)],
+    "accuracy": [("16", True), ("0", True), ("", True), ("17", False), ("-1", False), ("٣", False), ("1.5", False)],
+    "views": [("0", True), (7, True), ("9" * 18, True), ("9" * 19, False), ("-3", False), (False, False)],
+    "datetaken": [("2023-05-01 12:00:00", True), ("0000-00-00 00:00:00", True), ("2023-05-01", False),
+                  ("٢٠٢٣-٠٥-٠١ ١٢:٠٠:٠٠", False), ("2023-05-01 12:00:00 ", False), (20230501, False)],
+    "title": [("a", True), ("", True), ({"_text": "a"}, True), ({}, True), ([{"_text": "a"}, {"_text": "b"}], False),
+              (3, False), ({"_text": ["x"]}, False)],
+    "id": [("52891000873", True), ("1" * 21, False), ("12a", False), ("١٢", False)],
+    "ispublic": [("1", True), (0, True), (True, True), ("2", False), ("yes", False)],
+    "media": [("photo", True), ("video", True), ("audio", False)],
+}
+
+
+@pytest.mark.parametrize("field", FIELD_CASES)
+def test_each_field_is_checked_on_its_own(field):
+    for value, valid in FIELD_CASES[field]:
+        listed = {"id": "1", "title": "kept", field: value}
+        found = check(listed)
+        kept = field in found.listing
+        print(f"{field} {value!r}: {'kept' if kept else found.dropped}")
+        assert kept == valid, (field, value)  # None: absent, nothing to check
+        assert len(found.dropped) == (0 if valid else 1) and all(d["field"] == f"listing.{field}" for d in found.dropped)
+
+
+def test_getinfo_fields_nested_and_repeated():
+    info = {"title": [{"_text": "a"}, {"_text": "b"}], "dates": {"taken": "2023-05-01 12:00:00", "posted": "x"},
+            "location": {"latitude": "91", "longitude": "2", "locality": [{"_text": "a"}, {"_text": "b"}]},
+            "owner": [{"nsid": "1"}, {"nsid": "2"}], "visibility": {"ispublic": "1"}}
+    found = check({"id": "1"}, info)
+    print(found.dropped)
+    assert sorted(d["field"] for d in found.dropped) == ["getInfo.dates.posted", "getInfo.location.latitude",
+                                                         "getInfo.location.locality", "getInfo.owner", "getInfo.title"]
+    assert found.info["dates"] == {"taken": "2023-05-01 12:00:00"} and found.info["location"] == {"longitude": "2"}
+    assert "owner" not in found.info and found.info["visibility"] == {"ispublic": "1"}
+    assert info["title"] == [{"_text": "a"}, {"_text": "b"}]  # the answer itself is left as it came
+
+
+def test_a_video_still_processing_is_pending_then_fetched(server, tmp_path):
+    """Once: a video Flickr was still processing failed every run (exit 1) and cost a getSizes call each.
+    Pending now: no call, exit 0; fetched by the first run after Flickr has finished."""
+    with client(server) as api:
+        items = small_account(api, 2, videos=1)
+        video = max(items)
+
+    def processing(method, params, body):
+        return set_attribute(body, video, "media_status", "processing") if method == "flickr.people.getPhotos" else body
+
+    with rewriting(server, processing) as hostile:
+        cli = run_cli(server, "backup", str(tmp_path), "--progress", "json", env_extra={"FLICKR_ENDPOINT": hostile})
+    print(cli.stderr)
+    end = json.loads(cli.stdout.splitlines()[-1])["report"]
+    assert cli.returncode == 0, cli.stderr
+    assert [p["id"] for p in end["pending"]] == [video] and end["failed"] == [] and end["done"] == 2
+    assert "flickr.photos.getSizes" not in end["api_calls_by_method"]
+    assert "1 pending (videos Flickr is still processing)" in cli.stderr and f"pending: {video} (Video 0)" in cli.stderr
+    assert sorted(media_files(tmp_path)) == sorted(set(items) - {video})
+    with client(server) as api:  # Flickr has finished: the listing says ready
+        ready = flickr.backup.run(api, tmp_path)
+    assert ready.ok and ready.pending == [] and ready.to_do == 1 and ready.fetched == 1
+    assert ready.api_calls_by_method["flickr.photos.getSizes"] == 1
+    assert media_files(tmp_path)[video].read_bytes() == items[video]
 
 
 def test_verify_findings_are_repaired_by_the_next_run(server, tmp_path, monkeypatch):

@@ -72,9 +72,9 @@ class TokenStore:
         except OSError as error:
             raise errors.FileError(errors.EIO, f"cannot read the token store {self.path}: {error.strerror}") from None
         entries = _parse(data)
-        if entries is None:
-            raise errors.FileError(errors.EIO, f"the token store {self.path} is damaged; "
-                                   "remove it (flickr auth logout does) and log in again")
+        if isinstance(entries, str):
+            raise errors.FileError(errors.EIO, f"the token store {self.path} is damaged; remove it (flickr auth "
+                                   f"logout does) and log in again: {entries}")
         return entries
 
     def entries(self, api_key: str | None = None) -> list[StoredToken]:
@@ -139,7 +139,7 @@ class TokenStore:
         if a["api_key"] != b["api_key"]:
             return False
         if a.get("user_nsid") and b.get("user_nsid"):
-            same: bool = a["user_nsid"] == b["user_nsid"]  # _valid made both str
+            same: bool = a["user_nsid"] == b["user_nsid"]  # _parse made both str
             return same
         return bool(a.get("oauth_token") == b.get("oauth_token"))
 
@@ -159,7 +159,7 @@ class TokenStore:
                 data = self.path.read_bytes()
             except OSError:
                 return False
-            if _parse(data) is not None:
+            if not isinstance(_parse(data), str):
                 return False
             try:
                 self.path.unlink()  # a link at the store's name goes, not its target
@@ -195,28 +195,41 @@ def as_dict(token: StoredToken) -> dict[str, str]:
     return {k: v for k, v in asdict(token).items() if k in _FIELDS}
 
 
-def _parse(data: bytes) -> list[dict[str, Any]] | None:
-    """The entries of a store's bytes, or None when they are not a store as `_write` writes it:
-    every entry a dict whose fields have their types (texts, api_key and oauth_token not empty, a
-    finite saved_at), so that no later comparison or attribute meets a list or a NaN."""
+def _parse(data: bytes) -> list[dict[str, Any]] | str:
+    """The entries of a store's bytes, or what makes them not a store as `_write` writes it: every
+    entry a dict whose fields have their types (texts, api_key, oauth_token and its secret not
+    empty, a finite saved_at), so that no later comparison, attribute or StoredToken meets a list, a
+    NaN or a missing field."""
     try:
         document = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
     except (ValueError, RecursionError):  # bad UTF-8 or JSON, NaN, a 5000-digit number, [[[[...
-        return None
+        return "not JSON in UTF-8"
     if not isinstance(document, dict) or type(document.get("format")) is not int or document["format"] != _FORMAT:
-        return None
+        return f"not a token store of format {_FORMAT}"
     entries = document.get("tokens")
-    if not isinstance(entries, list) or not all(isinstance(e, dict) and _valid(e) for e in entries):
-        return None
+    if not isinstance(entries, list):
+        return "its tokens are not a list"
+    for number, entry in enumerate(entries, 1):
+        problem = _problem(entry)
+        if problem:
+            return f"entry {number}: {problem}"
     return entries
 
 
-def _valid(entry: dict[str, Any]) -> bool:
+def _problem(entry: Any) -> str:
+    """What is wrong with one entry of the store ("" when nothing is)."""
+    if not isinstance(entry, dict):
+        return "not an object"
+    for name in ("api_key", "oauth_token", "oauth_token_secret"):
+        if not entry.get(name):
+            return f"{name} is missing or empty"
+    wrong = next((name for name in ("api_key", *_FIELDS) if not isinstance(entry.get(name, ""), str)), None)
+    if wrong:
+        return f"{wrong} is not text"
     saved_at = entry.get("saved_at", 0.0)
-    return (all(isinstance(entry.get(name, ""), str) for name in ("api_key", *_FIELDS))
-            and bool(entry.get("api_key")) and bool(entry.get("oauth_token"))
-            and (type(saved_at) is float and math.isfinite(saved_at)
-                 or type(saved_at) is int and abs(saved_at) < 2**63))
+    if not (type(saved_at) is float and math.isfinite(saved_at) or type(saved_at) is int and abs(saved_at) < 2**63):
+        return "saved_at is not a time"
+    return ""
 
 
 def _no_constant(name: str) -> None:

@@ -10,7 +10,7 @@ import urllib.request
 import pytest
 
 import flickr.backup
-from backuptest import client, media_files, sidecar
+from backuptest import client, media_files, run_cli, sidecar
 from flickr.backup.listing import EXTRAS
 from flickr._media.sizes import NOT_OFFERED, Sizes
 from libtest import running_sandbox
@@ -44,9 +44,11 @@ def test_a_free_accounts_backup(seeded, tmp_path):
     refused = {i for i, p in listed.items() if not p.get("url_o")} - videos
     print(f"{len(videos)} videos ({len(processing)} processing), {len(refused)} photos without their original")
     assert processing and refused and videos - processing
-    # A video still processing fails alone, with why; it is retried by the next run.
-    assert {f["id"] for f in report.failed} == processing
-    assert all("still processing" in f["error"] for f in report.failed)
+    # A video still processing is pending, not failed: no call for it, asked again by the next run.
+    assert report.failed == [] and report.ok
+    assert {p["id"] for p in report.pending} == processing
+    assert all("still processing" in p["why"] for p in report.pending)
+    assert f"{len(processing)} pending (videos Flickr is still processing)" in report.summary()
     files = media_files(tmp_path)
     assert sorted(files) == sorted(set(listed) - processing)
     # Refused originals: the largest size the listing offers, and why, per item.
@@ -61,7 +63,7 @@ def test_a_free_accounts_backup(seeded, tmp_path):
         assert files[item_id].suffix == ".mp4" and files[item_id].read_bytes()[4:8] == b"ftyp"
         assert side["file"]["size"] in ("Video Original", "HD MP4", "Site MP4", "Mobile MP4")
         assert (side["file"]["size"] == "Video Original") == (side["file"]["why_not_original"] == "")
-    assert report.api_calls_by_method["flickr.photos.getSizes"] == len(videos)  # one per video, no more
+    assert report.api_calls_by_method["flickr.photos.getSizes"] == len(videos - processing)  # one per ready video
     # Byte for byte what the image host serves, for a photo, a refused one and a video.
     with client(server) as api:
         for item_id in (min(set(listed) - refused - videos), min(refused), min(videos - processing)):
@@ -84,10 +86,15 @@ def test_a_free_accounts_backup(seeded, tmp_path):
                           (tmp_path / "collections").resolve() for p in linked)
     assert flickr.backup.verify(tmp_path)["ok"]
 
-    # The next run asks again for the videos that were processing, and fetches nothing else.
-    with client(server) as api:
-        again = flickr.backup.run(api, tmp_path)
-    assert again.to_do == len(processing) and again.fetched == 0
+    # The next run (the CLI: cron's view) has the videos still processing to do, asks nothing for them,
+    # fetches nothing else, and exits 0: pending is not a failure.
+    again = run_cli(server, "backup", str(tmp_path), "--progress", "json")
+    print(again.stderr)
+    end = json.loads(again.stdout.splitlines()[-1])["report"]
+    assert again.returncode == 0, again.stderr
+    assert end["to_do"] == len(processing) and end["fetched"] == 0 and end["failed"] == []
+    assert len(end["pending"]) == len(processing) and "flickr.photos.getSizes" not in end["api_calls_by_method"]
+    assert all(f"pending: {i} (" in again.stderr for i in processing)
 
 
 def test_quick_runs_use_recently_updated(seeded, tmp_path):

@@ -141,6 +141,10 @@ WRONG_SHAPES = {
     "username null": store_text(username=None),
     "api_key a dict": store_text(api_key={"k": 1}),
     "no api_key": json.dumps({"format": 1, "tokens": [{k: v for k, v in GOOD.items() if k != "api_key"}]}),
+    # `flickr auth logout` once died on it: "StoredToken.__init__() missing 1 required positional argument".
+    "no secret": json.dumps({"format": 1, "tokens": [{k: v for k, v in GOOD.items() if k != "oauth_token_secret"}]}),
+    "secret empty": store_text(oauth_token_secret=""),
+    "no token": json.dumps({"format": 1, "tokens": [{k: v for k, v in GOOD.items() if k != "oauth_token"}]}),
     "an entry a list": json.dumps({"format": 1, "tokens": [list(GOOD.items())]}),
     "tokens a dict": json.dumps({"format": 1, "tokens": GOOD}),
     "format true": json.dumps({"format": True, "tokens": [GOOD]}),
@@ -178,7 +182,11 @@ def test_a_link_at_the_lock_file_is_not_followed(tmp_path):
     assert not (tmp_path / "created-elsewhere").exists() and not store.path.exists()
 
 
-CLI_SHAPES = ["saved_at a string", "token a list", "saved_at NaN", "a list at the top"]
+# What each says is wrong with the store, after "is damaged; remove it (...) and log in again: ".
+CLI_SHAPES = {"saved_at a string": "entry 1: saved_at is not a time",
+              "token a list": "entry 1: oauth_token is not text",
+              "saved_at NaN": "not JSON in UTF-8", "a list at the top": "not a token store of format 1",
+              "no secret": "entry 1: oauth_token_secret is missing or empty"}
 
 
 @pytest.mark.parametrize("shape", CLI_SHAPES)
@@ -189,7 +197,8 @@ def test_the_cli_says_damaged_and_logout_removes_it(library_path, sandbox, tmp_p
     def run(*argv):
         return run_cli(sandbox, *argv, token=False, env_extra={"FLICKR_TOKEN_STORE": str(path)})
 
-    damaged = f"the token store {path} is damaged; remove it (flickr auth logout does) and log in again"
+    damaged = f"the token store {path} is damaged; remove it (flickr auth logout does) and log in again: " \
+              f"{CLI_SHAPES[shape]}"
     status = run("auth", "status", "--offline")
     assert (status.returncode, status.stderr) == (1, f"flickr: {damaged}\n")
     call = run("call", "flickr.test.echo")  # goes on without a token, saying why

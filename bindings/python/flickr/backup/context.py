@@ -4,7 +4,7 @@ object), as a protocol: they depend on this, not on the engine that drives them.
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from typing import Protocol
+from typing import Any, Protocol
 
 from .calls import Calls
 from .._media.fetcher import Fetcher
@@ -24,5 +24,6 @@ class RunContext(Protocol):
     calls: Calls
     fetcher: Fetcher
     files: ThreadPoolExecutor
+    account: dict[str, Any]  # flickr.people.getInfo's person: the owner's names in the sidecars
 
     def albums_of(self, item_id: str) -> list[dict[str, str]]: ...

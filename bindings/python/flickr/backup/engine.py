@@ -23,7 +23,7 @@ from .._media.sizes import number
 from .calls import Calls
 from .._media.fetcher import Fetcher
 from .indexes import Indexes
-from .job import ItemFailed, ItemJob
+from .job import ItemFailed, ItemJob, ItemPending, asked_details, missing_details
 from .layout import ALBUMS, COLLECTIONS, STATE_DIR, UNDATED, Layout
 from .licences import Licences
 from .listing import Listing, lastupdate
@@ -65,6 +65,7 @@ class Backup:
         self.calls = Calls(client)
         self.licences = Licences()
         self._memberships: dict[str, list[dict[str, str]]] = {}
+        self.account: dict[str, Any] = {}
         self._progress: Optional[ProgressCallback] = None
         self.root: SafeDir
         self.state: State
@@ -112,12 +113,13 @@ class Backup:
                                     f"{self.report.user}: use another directory")
         self.state.set_meta("user", self.report.user)
         listing_started = int(time.time())
-        account = listing.account()
+        account = self.account = listing.account()
         self.licences.load(self.calls)
         self._list(listing)
         self._check_files()
         if self.options.albums:
             self._albums(listing)
+        self._fill_details()
         self._work()
         if self.options.albums:
             Albums(self).write()
@@ -277,6 +279,18 @@ class Backup:
 
     # -- the items --------------------------------------------------------
 
+    def _fill_details(self) -> None:
+        """--info, --comments or --exif added to an existing backup: the items done before get them too
+        (their sidecars are written again with the answers), and the report says what that costs."""
+        filled = [row["id"] for row in self.state.items()
+                  if row["need"] == "" and not row["deleted"] and missing_details(json.loads(row["details"]), self.options)]
+        for item_id in filled:
+            self.state.need(item_id, "sidecar")
+        if filled:
+            per_item = len(asked_details(self.options))
+            self.report.notes.append(f"{len(filled)} items backed up before are filled with the per-item answers now "
+                                     f"asked for: {len(filled) * per_item} calls ({per_item} an item)")
+
     def _work(self) -> None:
         rows = self.state.to_do()
         self.report.to_do = len(rows)
@@ -319,9 +333,17 @@ class Backup:
         except StopIteration:
             self.report.done += 1
             return None
-        except (ItemFailed, errors.FlickrError, PlantedLink, OSError, ValueError) as error:
-            message = str(error) if not isinstance(error, OSError) or not error.filename else \
-                f"{error.filename}: {error.strerror}"
+        except ItemPending as why:
+            self.report.pending.append({"id": job.id, "title": job.title, "why": str(why)})
+            job.pending = True
+            return None
+        except Exception as error:  # noqa: BLE001: one item's failure, whatever it is, is that item's alone
+            if isinstance(error, (ItemFailed, errors.FlickrError, PlantedLink, ValueError)):
+                message = str(error)
+            elif isinstance(error, OSError):
+                message = f"{error.filename}: {error.strerror}" if error.filename else str(error)
+            else:  # a bug, or an answer no check foresaw: the run goes on, the item is retried next run
+                message = f"unexpected {type(error).__name__}: {error}"
             self.state.failed(job.id, message)
             self.report.failed.append({"id": job.id, "title": job.title, "error": message})
             job.failure = message
@@ -330,7 +352,7 @@ class Backup:
     def _item_event(self, job: ItemJob, finished: int, total: int) -> None:
         failure = job.failure
         fields: dict[str, Any] = {"id": job.id, "done": finished, "total": total, "bytes": job.bytes,
-                                  "status": "failed" if failure else "done"}
+                                  "status": "failed" if failure else "pending" if job.pending else "done"}
         if failure:
             fields["error"] = failure
         self._emit("item", **fields)

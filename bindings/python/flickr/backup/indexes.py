@@ -13,6 +13,7 @@ import urllib.parse
 from typing import TYPE_CHECKING, Any
 
 from ..values import text
+from .fields import check
 from .layout import ALBUMS
 from .sidecar import json_file
 
@@ -38,7 +39,7 @@ class Indexes:
             files.setdefault(row["item"], {})[row["kind"]] = row["path"]
         found = []
         for row in state.items():
-            listed = json.loads(row["listed"])
+            listed = check(json.loads(row["listed"])).listing  # an invalid field is left out (fields.py)
             found.append({"id": row["id"], "title": text(listed.get("title")), "media": listed.get("media", "photo"),
                           "taken": listed.get("datetaken", ""), "path": files.get(row["id"], {}).get("media"),
                           "sidecar": files.get(row["id"], {}).get("json"),

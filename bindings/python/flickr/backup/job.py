@@ -18,6 +18,8 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Generator, Optional
 
 from .. import errors
+from ..values import text
+from .fields import check
 from .layout import Layout
 from .listing import unavailable
 from .safedir import SafeDir, digest_of_fd
@@ -45,9 +47,32 @@ class ItemFailed(Exception):
     """The item cannot be finished this run; the message says why (it is retried next run)."""
 
 
+class ItemPending(Exception):
+    """A video Flickr is still processing (the listing's media_status): not asked for, not a failure;
+    the item keeps its need and a later run fetches it once Flickr says it is ready."""
+
+
+def pending(listed: dict[str, Any]) -> bool:
+    """Whether the listing says the item is a video not ready yet (no media_status: assumed ready)."""
+    return listed.get("media") == "video" and listed.get("media_status", "ready") != "ready"
+
+
+def asked_details(options: Any) -> list[tuple[str, str]]:
+    """(key in the details, method) of each per-item call the options ask for."""
+    return [(key, method) for key, method, flag in _DETAIL_CALLS if getattr(options, flag)]
+
+
+def missing_details(details: dict[str, Any], options: Any) -> list[str]:
+    """The per-item answers the options ask for that an item's stored details lack: --info,
+    --comments or --exif added to an existing backup."""
+    return [key for key, _ in asked_details(options) if key not in details]
+
+
 def taken_time(taken: str) -> Optional[float]:
     """Flickr's date taken ("YYYY-MM-DD hh:mm:ss", the camera's local time) as a file time: read as
     UTC, so the file shows the clock time the camera showed wherever the backup is read."""
+    if not taken.isascii():
+        return None  # strptime would read other scripts' digits
     try:
         return float(calendar.timegm(time.strptime(taken[:19], "%Y-%m-%d %H:%M:%S")))
     except (ValueError, OverflowError):
@@ -59,20 +84,30 @@ class ItemJob:
         self.engine = engine
         self.id = str(row["id"])
         self.row = row
-        self.listed: dict[str, Any] = json.loads(row["listed"])
-        self.details: dict[str, Any] = json.loads(row["details"])
+        self.listed: dict[str, Any] = {}
+        self.details: dict[str, Any] = {}
         self.need = str(row["need"])
-        self.title = str(self.listed.get("title") or "")
+        self.title = ""
+        self.taken = ""
         self.bytes = 0
         self.retry: list[str] = []  # per-item calls that failed: the item is retried next run
         self.failure: Optional[str] = None
+        self.pending = False  # a video Flickr is still processing: left for a later run
 
     # -- the steps -------------------------------------------------------
 
     def work(self) -> Wait:
+        """The item's steps; whatever they raise is this item's failure, never the run's (engine.py)."""
         state = self.engine.state
-        folder_parts = tuple(self.row["folder"].split("/")) if self.row["folder"] else Layout.folder(
-            str(self.listed.get("datetaken") or ""))
+        self.listed = json.loads(self.row["listed"])
+        self.details = json.loads(self.row["details"])
+        checked = check(self.listed).listing  # what names the files: only valid fields (fields.py)
+        self.title = text(checked.get("title"))
+        self.taken = str(checked.get("datetaken") or "")
+        if self.need in ("media", "check") and pending(self.listed):
+            raise ItemPending(f"Flickr is still processing this video (media_status "
+                              f"{str(self.listed.get('media_status'))[:40]!r})")
+        folder_parts = tuple(self.row["folder"].split("/")) if self.row["folder"] else Layout.folder(self.taken)
         base = self.row["base"] or Layout.base(self.id, self.title)
         state.names(self.id, "/".join(folder_parts), base)
         with self.engine.root.subdir(*folder_parts) as folder:
@@ -85,8 +120,7 @@ class ItemJob:
             raise ItemFailed("; ".join(self.retry))
 
     def _details(self) -> Wait:
-        options = self.engine.options
-        wanted = [(key, method) for key, method, flag in _DETAIL_CALLS if getattr(options, flag)]
+        wanted = asked_details(self.engine.options)
         if self.need in ("media", "check") and (self.listed.get("media") == "video" or not Sizes.from_listing(self.listed)):
             wanted.append(("getSizes", "flickr.photos.getSizes"))
         if not wanted:
@@ -101,6 +135,7 @@ class ItemJob:
                 self.details.pop(key, None)
                 if key == "exif" and error.api_code == _EXIF_HIDDEN:
                     problems.append(f"{method}: {error} (the owner hides EXIF)")
+                    self.details[key] = None  # asked and final: not asked again (missing_details)
                     continue
                 what = "not available on this server" if unavailable(error, method) else str(error)
                 problems.append(f"{method}: {what}")
@@ -168,7 +203,7 @@ class ItemJob:
         if refused and why:
             why += " (refused: " + "; ".join(refused) + ")"
         state.placing(self.id, name, size, sha256, candidate.label, why)
-        adopted = self.engine.files.submit(folder.adopt, cached, name, taken_time(str(self.listed.get("datetaken") or "")))
+        adopted = self.engine.files.submit(folder.adopt, cached, name, taken_time(self.taken))
         yield [adopted]
         adopted.result()
         state.placed(self.id, name, f"{folder_path}/{name}", size, sha256)
@@ -192,7 +227,7 @@ class ItemJob:
                      "bytes": recorded["media"]["size"] if "media" in recorded else None,
                      "sha256": recorded["media"]["sha256"] if "media" in recorded else None}
         sidecar = Sidecar.build(self.listed, self.details, self.engine.albums_of(self.id), self.engine.licences,
-                                file_info)
+                                file_info, self.engine.account)
         document = json_file(sidecar)
         xmp = xmp_document(sidecar)
         outputs = (("json", Layout.sidecar(base), document), ("xmp", Layout.xmp(media or base), xmp))

@@ -25,7 +25,7 @@ UNDATED = "undated"
 STATE_DIR = ".flickr-backup"
 ALBUMS = "albums"
 COLLECTIONS = "collections"
-_DATE = re.compile(r"(\d{4})-(\d{2})-\d{2}")
+_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-[0-9]{2}")  # ASCII digits only: \d takes every script's
 # What a slug keeps: letters and digits of any script, and - _ . (joined runs of anything else
 # become one "-"). No separator, no control or format character, no leading dot.
 _UNSAFE = re.compile(r"[^\w.\-]+|_+")

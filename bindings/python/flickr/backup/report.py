@@ -25,6 +25,8 @@ class Report:
     done: int = 0  # items completed in this run
     not_original: list[dict[str, str]] = dataclasses.field(default_factory=list)
     failed: list[dict[str, str]] = dataclasses.field(default_factory=list)
+    # Videos Flickr is still processing: not fetched, not failed; a later run fetches them (id, title, why).
+    pending: list[dict[str, str]] = dataclasses.field(default_factory=list)
     deleted: list[str] = dataclasses.field(default_factory=list)  # gone from Flickr, kept here
     pruned: list[str] = dataclasses.field(default_factory=list)
     albums: int = 0
@@ -48,6 +50,8 @@ class Report:
         seconds = max(self.ended - self.started, 0.0)
         parts = [f"{self.listed} items listed", f"{self.new} new", f"{self.changed} changed",
                  f"{self.fetched} files fetched ({self.bytes / 1e6:.1f} MB)", f"{self.done} done"]
+        if self.pending:
+            parts.append(f"{len(self.pending)} pending (videos Flickr is still processing)")
         if self.failed:
             parts.append(f"{len(self.failed)} failed (retried next run)")
         if self.deleted:

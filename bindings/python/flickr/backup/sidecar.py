@@ -12,6 +12,7 @@ from typing import Any, Optional
 
 from ..values import text
 from .._media.sizes import as_list, number
+from .fields import check
 from .licences import Licences
 
 FORMAT = "flickr-backup sidecar 1"
@@ -27,6 +28,11 @@ def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def _element(value: Any) -> str:
+    """An element's text, "" for anything else (a repeated one)."""
+    return text(value) if isinstance(value, (str, dict)) else ""
+
+
 def _flag(value: Any) -> bool:
     """A 0/1 flag as text ("1"), a JSON number (1) or a JSON boolean (true)."""
     return value is True or str(value) == "1"
@@ -34,9 +40,10 @@ def _flag(value: Any) -> bool:
 
 class Sidecar:
     @staticmethod
-    def build(listed: dict[str, Any], details: dict[str, Any], albums: list[dict[str, str]],
-              licences: Licences, file: dict[str, Any]) -> dict[str, Any]:
-        info = _dict(details.get("getInfo"))
+    def build(raw: dict[str, Any], details: dict[str, Any], albums: list[dict[str, str]],
+              licences: Licences, file: dict[str, Any], account: Optional[dict[str, Any]] = None) -> dict[str, Any]:
+        """`account`: flickr.people.getInfo's person, whose names are the owner's when the ids match."""
+        listed, info, dropped = check(raw, _dict(details.get("getInfo")))
         dates = _dict(info.get("dates"))
         visibility = _dict(info.get("visibility")) or listed
         owner = _dict(info.get("owner"))
@@ -47,10 +54,7 @@ class Sidecar:
             "media": str(info.get("media") or listed.get("media") or "photo"),
             "title": text(info.get("title")) if "title" in info else text(listed.get("title")),
             "description": text(info.get("description")) if "description" in info else text(listed.get("description")),
-            "owner": {"nsid": str(owner.get("nsid") or listed.get("owner", "")),
-                      "username": str(owner.get("username", "")),
-                      "realname": str(owner.get("realname") or listed.get("ownername", "")),
-                      "path_alias": str(owner.get("path_alias") or listed.get("pathalias") or "")},
+            "owner": Sidecar._owner(listed, owner, account or {}),
             "dates": {"taken": taken,
                       "taken_granularity": number(dates.get("takengranularity", listed.get("datetakengranularity"))),
                       "taken_unknown": _flag(dates.get("takenunknown", listed.get("datetakenunknown"))),
@@ -78,11 +82,24 @@ class Sidecar:
             "comments": Sidecar._comments(details.get("comments")),
             "exif": details.get("exif"),
             "file": file,
-            "flickr": {"listing": listed, **{k: v for k, v in details.items() if k != "problems"}},
+            "flickr": {"listing": raw, **{k: v for k, v in details.items() if k != "problems"}},
         }
         if details.get("problems"):
             sidecar["problems"] = details["problems"]
+        if dropped:
+            sidecar["dropped"] = dropped
         return sidecar
+
+    @staticmethod
+    def _owner(listed: dict[str, Any], owner: dict[str, Any], account: dict[str, Any]) -> dict[str, str]:
+        """getInfo's owner; else the listing's (its `ownername` is the username, as on Flickr), and the
+        real name of the account being backed up when it is the owner (people.getInfo, one call a run)."""
+        nsid = str(owner.get("nsid") or listed.get("owner", ""))
+        mine = bool(nsid) and nsid == str(account.get("nsid", account.get("id", "")))
+        realname = _element(account.get("realname")) if mine else ""
+        return {"nsid": nsid, "username": str(owner.get("username") or listed.get("ownername") or ""),
+                "realname": str(owner.get("realname") or realname),
+                "path_alias": str(owner.get("path_alias") or listed.get("pathalias") or "")}
 
     @staticmethod
     def _tags(listed: dict[str, Any], info: dict[str, Any]) -> list[dict[str, Any]]:
@@ -91,19 +108,17 @@ class Sidecar:
             return [{"tag": text(t), "raw": str(t.get("raw", text(t))), "author": str(t.get("author", "")),
                      "authorname": str(t.get("authorname", "")), "machine_tag": _flag(t.get("machine_tag"))}
                     for t in as_list(tags.get("tag")) if isinstance(t, dict)]
-        plain = [{"tag": t, "raw": None, "author": None, "authorname": None, "machine_tag": False}
-                 for t in str(listed.get("tags") or "").split()]
-        machine = [{"tag": t, "raw": None, "author": None, "authorname": None, "machine_tag": True}
-                   for t in str(listed.get("machine_tags") or "").split()]
-        return plain + machine
+        # The listing's `tags` holds the machine tags too, `machine_tags` them alone: each tag once.
+        machine = str(listed.get("machine_tags") or "").split()
+        return [{"tag": t, "raw": None, "author": None, "authorname": None, "machine_tag": t in machine}
+                for t in dict.fromkeys(str(listed.get("tags") or "").split() + machine)]
 
     @staticmethod
     def _location(listed: dict[str, Any], info: dict[str, Any]) -> Optional[dict[str, Any]]:
         where = _dict(info.get("location")) or listed
-        try:
-            latitude, longitude = float(where.get("latitude", 0)), float(where.get("longitude", 0))
-        except (TypeError, ValueError):
-            return None
+        if "latitude" not in where or "longitude" not in where:
+            return None  # none given, or dropped as invalid (fields.py)
+        latitude, longitude = float(where["latitude"]), float(where["longitude"])
         if latitude == 0 and longitude == 0:
             return None  # Flickr's "no location" in photo lists
         found: dict[str, Any] = {"latitude": latitude, "longitude": longitude,

@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: MIT
 """`Verifier`: `flickr backup --verify DIR`: every recorded file against its size and checksum.
 
-No API call at all, nothing written: the state database is opened read-only, the files are read
-without following links (a link where a file was recorded counts as changed).
+No API call at all, and no file of the backup written: the state database is read, the files are
+read without following links (a link where a file was recorded counts as changed). What is missing
+or changed is then recorded in the state (the item's need, and its error saying why), so that the
+next run makes it again: fetches the media file again, writes the sidecars again.
 """
 from __future__ import annotations
 
 import os
+import sqlite3
 from typing import Any, Callable, Optional
 
 from .layout import STATE_DIR
@@ -30,11 +33,32 @@ class Verifier:
             try:
                 state = State.read_only(path)
                 try:
-                    return self._check(root, state, progress)
+                    result = self._check(root, state, progress)
+                    found = {str(r["path"]): (str(r["item"]), str(r["kind"])) for r in state.files()}
                 finally:
                     state.close()
+                result["not_recorded"] = self._record(path, [(p, found[p]) for p in result["missing"] + result["changed"]])
+                return result
             finally:
                 lock.release()
+
+    @staticmethod
+    def _record(path: str, findings: list[tuple[str, tuple[str, str]]]) -> Optional[str]:
+        """Each finding's item needs its file made again by the next run (a media file fetched again,
+        sidecars written again); None when recorded (or nothing to), else why it was not."""
+        if not findings:
+            return None
+        try:
+            state = State(path)
+            try:
+                for where, (item, kind) in findings:
+                    state.raise_need(item, "media" if kind == "media" else "sidecar")
+                    state.failed(item, f"--verify found {where} missing or changed: made again by the next run")
+            finally:
+                state.close()
+        except (sqlite3.Error, ValueError) as error:  # a read-only copy of a backup: say so, verified all the same
+            return f"not recorded in the state ({error}): the next run makes again only what is missing or truncated"
+        return None
 
     @staticmethod
     def _check(root: SafeDir, state: State, progress: Optional[Callable[[dict[str, Any]], None]]) -> dict[str, Any]:

@@ -7,12 +7,15 @@ import re
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from .fields import DATE
+
 # Characters XML 1.0 cannot hold at all (a title may carry them): left out.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 
 
 def _clean(value: str) -> str:
-    return escape(_NOT_XML.sub("", value))
+    # A raw CR would be read back as LF (XML's end-of-line handling): written as a reference.
+    return escape(_NOT_XML.sub("", value), {"\r": "&#13;"})
 
 
 def _gps(value: float, positive: str, negative: str) -> str:
@@ -37,7 +40,7 @@ def xmp_document(sidecar: dict[str, Any]) -> bytes:
     if keywords:
         items = "".join(f"<rdf:li>{_clean(k)}</rdf:li>" for k in keywords)
         fields.append(f"<dc:subject><rdf:Bag>{items}</rdf:Bag></dc:subject>")
-    if re.fullmatch(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}", taken) and not sidecar["dates"].get("taken_unknown"):
+    if DATE.fullmatch(taken) and not sidecar["dates"].get("taken_unknown"):
         stamp = taken.replace(" ", "T")
         fields += [f"<photoshop:DateCreated>{stamp}</photoshop:DateCreated>",
                    f"<xmp:CreateDate>{stamp}</xmp:CreateDate>",

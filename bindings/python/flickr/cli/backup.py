@@ -19,7 +19,11 @@ def add_parser(subparsers: Subparsers) -> None:
         description="Back up every photo and video of the logged-in account (or --user's public ones) into DIR "
         "at the largest size Flickr lets the account download, with a JSON and an XMP sidecar per item, albums "
         "as folders of links, index.json and index.html. Run it again to bring DIR up to date: only what changed "
-        "is fetched. Stopped or killed, it resumes where it was. docs/backup.md gives the layout.")
+        "is fetched. Stopped or killed, it resumes where it was. docs/backup.md gives the layout.",
+        epilog="Exit codes: 0 every item is done (videos Flickr is still processing are reported as pending and "
+        "fetched by a later run); 1 an item failed (retried by the next run), --verify found a file missing or "
+        "changed (the next run makes it again), or DIR cannot be used; 3 an API error, 4 a network error, "
+        "5 no valid login; 130 interrupted (run the same command again to resume).")
     parser.add_argument("dir", metavar="DIR", help="the backup folder (created when missing)")
     parser.add_argument("--verify", action="store_true",
                         help="check every recorded file's size and SHA-256, with no API call; exit 1 if any is "
@@ -117,6 +121,10 @@ def _verify(args: argparse.Namespace) -> int:
     if args.progress == "json":
         print(dumps_json({"event": "verified", **result}), flush=True)
     verdict = "all match" if result["ok"] else f"{len(result['missing'])} missing, {len(result['changed'])} changed"
+    if result.get("not_recorded"):
+        print(terminal_safe(f"note: {result['not_recorded']}"), file=sys.stderr)
+    elif not result["ok"]:
+        verdict += " (recorded: the next backup run makes them again)"
     print(terminal_safe(f"checked {result['checked']} files ({result['bytes'] / 1e6:.1f} MB) in {args.dir}: {verdict}"),
           file=sys.stderr)
     return 0 if result["ok"] else EXIT_FAILURE
@@ -143,6 +151,8 @@ def run(args: argparse.Namespace) -> int:
             print("flickr: interrupted; what was finished is kept: run the same command again to resume",
                   file=sys.stderr)
             raise
+    for item in report.pending:
+        print(terminal_safe(f"pending: {item['id']} ({item['title']}): {item['why']}"), file=sys.stderr)
     for failure in report.failed:
         print(terminal_safe(f"failed: {failure['id']} ({failure['title']}): {failure['error']}"), file=sys.stderr)
     for note in report.notes:

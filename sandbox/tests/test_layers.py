@@ -28,7 +28,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("methods and faults", {"methods", "faults", "videos"}),
     ("endpoints", {"rest", "uploads", "oauth_endpoints", "files", "pages"}),
     ("server", {"server"}),
-    ("entry", {"__init__", "__main__", "launch"}),
+    ("entry", {"__init__", "__main__", "launch", "export"}),
 ]
 CLIENT = "flickr"
 

@@ -23,6 +23,8 @@ With ``times=N`` the fault hits only the first N requests that carry the same
 key (``key=K``, default: the whole spec), later ones are served normally, so
 retry logic can be tested.  Faults that replace the answer (http*, malformed,
 empty, huge, reset) skip processing entirely: no side effects, no nonce use.
+A spec's length and the number of keys counted are bounded (FAULT_SPEC_CHARS
+and FAULT_KEYS in limits.py): past either, HTTP 400.
 
 Standing faults are set when the server starts (``--fault SPEC[@PATH]``,
 ``Sandbox(faults=[...])``) and apply to requests that ask for none, for a

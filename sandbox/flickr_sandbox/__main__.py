@@ -3,21 +3,28 @@
 
 The first stdout line is the base URL; ``name=value`` lines follow (see --help).  With
 ``--print-settings json`` stdout gets one JSON line instead, what flickr_sandbox.launch reads.
+``--write-export OUT`` writes the account's export instead of serving (export.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 from types import FrameType
 
 from . import constants as C
-from . import faults
+from . import export, faults
 from .request import MAX_UPLOAD_BYTES
+from .seed import seed
 from .seed_photos import SeedMismatch
+from .seed_photos import seed_photos as add_seeded_photos
 from .server import Sandbox
+from .store import Store
 from .tls import TLSSetupError
 
 EPILOG = f"""\
@@ -51,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m flickr_sandbox",
         description="A local Flickr-compatible API server (REST, OAuth 1.0a, upload) for tests.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--port", type=int, required=True, help="TCP port; 0 picks a free one")
+    parser.add_argument("--port", type=int, help="TCP port; 0 picks a free one (required but with --write-export)")
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--data", metavar="DIR",
                         help="state directory, kept at exit (default: a temporary one, removed at exit)")
@@ -72,6 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--fault", action="append", default=[], type=standing_fault, metavar="SPEC[@PATH]",
                         help="a standing fault, for requests that ask for none (repeatable; the first whose "
                              "PATH prefix matches applies): e.g. 'http429=2;times=3@/photos/'")
+    parser.add_argument("--write-export", metavar="OUT",
+                        help="write the sandbox user's account export (Flickr's \"Your Flickr Data\" zips, "
+                             "docs/export.md) into the folder OUT, and exit without serving")
     parser.add_argument("--verbose", action="store_true", help="log requests (paths only) to stderr")
     parser.add_argument("--print-settings", choices=("lines", "json"), default="lines",
                         help="stdout's start-up output: lines for people (default), or one JSON line")
@@ -102,8 +112,31 @@ def speed(text: str) -> float:
     return value
 
 
+def write_export(out: str, seed_photos: int) -> int:
+    """--write-export: the account a sandbox started with --seed-photos N serves, as an export."""
+    data_dir = tempfile.mkdtemp(prefix="flickr-sandbox-export-")
+    try:
+        store = Store(data_dir)
+        seed(store)
+        add_seeded_photos(store, seed_photos)
+        names = export.write_export(store, out)
+        store.close()
+    except OSError as err:
+        print(f"flickr_sandbox: {err}", file=sys.stderr)
+        return 1
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)
+    print("\n".join(os.path.join(out, name) for name in names))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.write_export is not None:
+        return write_export(args.write_export, args.seed_photos)
+    if args.port is None:
+        parser.error("the following arguments are required: --port")
     try:
         sandbox = Sandbox(port=args.port, host=args.host, data_dir=args.data, tls_enabled=args.tls,
                           latency_ms=args.latency_ms, verbose=args.verbose,

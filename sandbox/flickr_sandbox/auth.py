@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from . import constants as C
 from .errors import ApiError, OAuthProblem
+from .limits import ACCESS_TOKENS, NONCES, OAUTH_VALUE_CHARS, REQUEST_TOKENS
 from .oauth import base_string, enc, hmac_sha1, legacy_api_sig, signatures_match
 from .params import parse_int
 from .store import Store
@@ -77,6 +78,10 @@ def verify_oauth(store: Store, http_method: str, url: str, pairs: list[tuple[str
                            + enc("&".join(missing)))
     if values["oauth_consumer_key"] != C.API_KEY:
         raise OAuthProblem(401, "oauth_problem=consumer_key_unknown")
+    too_long = [n for n in ("oauth_nonce", "oauth_callback") if len(values.get(n, "")) > OAUTH_VALUE_CHARS]
+    if too_long:  # kept (a nonce, a request token's callback): bounded, limits.py
+        raise OAuthProblem(400, "oauth_problem=parameter_rejected&oauth_parameters_rejected="
+                           + enc("&".join(too_long)))
     if values["oauth_signature_method"] != "HMAC-SHA1":
         raise OAuthProblem(400, "oauth_problem=signature_method_rejected")
     if values.get("oauth_version", "1.0") != "1.0":
@@ -108,6 +113,8 @@ def verify_oauth(store: Store, http_method: str, url: str, pairs: list[tuple[str
             raise OAuthProblem(401, "oauth_problem=nonce_used")
         return values, token_row
     store.run("DELETE FROM nonces WHERE timestamp < ?", (now - 2 * C.TIMESTAMP_WINDOW,))
+    # A flood within the window: the earliest recorded go, found by rowid (no sort per request).
+    store.run("DELETE FROM nonces WHERE rowid <= (SELECT MAX(rowid) FROM nonces) - ?", (NONCES - 1,))
     if store.run("INSERT OR IGNORE INTO nonces VALUES (?,?,?)",
                  (C.API_KEY, values["oauth_nonce"], stamp)).rowcount == 0:
         raise OAuthProblem(401, "oauth_problem=nonce_used")
@@ -150,6 +157,23 @@ def insufficient(required: int, granted: int) -> ApiError:
     """Flickr's wording for error 99 (as observed in client bug reports)."""
     return ApiError(99, f"Insufficient permissions. Method requires {C.PERM_NAMES[required]} "
                         f"privileges; {C.PERM_NAMES[granted]} granted.")
+
+
+def issue_token(store: Store, kind: str, nsid: str | None, perms: int, callback: str | None = None) -> tuple[str, str]:
+    """A new token of ``kind`` ("request", "access", "legacy") stored; past limits.py's bounds
+    the spent request tokens, then the oldest of the kind, go (never the fixed ones, seed.py)."""
+    now = time.time()
+    if kind == "request":
+        store.run("DELETE FROM tokens WHERE kind='request' AND (used=1 OR denied=1 OR created < ?)",
+                  (now - C.REQUEST_TOKEN_TTL,))
+        store.trim("tokens", "kind='request'", (), REQUEST_TOKENS - 1, "created")
+    else:
+        store.trim("tokens", "kind=? AND token NOT IN (?,?)", (kind, C.OAUTH_TOKEN, C.AUTH_TOKEN),
+                   ACCESS_TOKENS - 1, "created")
+    token, secret = new_token()
+    store.run("INSERT INTO tokens(token, secret, kind, nsid, perms, callback, created) VALUES (?,?,?,?,?,?,?)",
+              (token, "" if kind == "legacy" else secret, kind, nsid, perms, callback, now))
+    return token, secret
 
 
 def new_token() -> tuple[str, str]:

@@ -8,7 +8,9 @@ python-flickrapi's users report, sybrenstuvel/flickrapi#135).  The sandbox count
 call by its key (``api_key``, or an OAuth request's ``oauth_consumer_key``) and answers the
 call past N in the last hour with that page and a ``Retry-After`` (seconds until the oldest
 counted call leaves the hour: a sandbox courtesy, Flickr's own header is not documented).
-Refused calls are not counted, so a key that waits gets its calls back.
+Refused calls are not counted, so a key that waits gets its calls back. Keys are whatever a
+request names, before any check: past ``BUDGET_KEYS`` keys, or longer than ``BUDGET_KEY_CHARS``,
+they share one count (the sandbox's bound, docs/sandbox.md "Bounds").
 
 ``--clock-speed X`` runs the budget's clock X times faster than real time, so that a test
 covers an hour in a fraction of a second (X = 36000: an hour is 0.1 s).
@@ -22,7 +24,10 @@ import threading
 import time
 from typing import Callable
 
+from .limits import BUDGET_KEY_CHARS, BUDGET_KEYS
+
 HOUR = 3600.0
+_OTHER_KEYS = "\0"  # the one count that every key past the bound shares
 
 
 class Budget:
@@ -41,6 +46,8 @@ class Budget:
         clock) to wait when the key has spent its hour's calls."""
         now = self._clock()
         with self._lock:
+            if len(key) > BUDGET_KEY_CHARS or (key not in self._calls and len(self._calls) >= BUDGET_KEYS):
+                key = _OTHER_KEYS
             calls = self._calls.setdefault(key, collections.deque())
             while calls and calls[0] <= now - HOUR:
                 calls.popleft()

@@ -23,6 +23,8 @@ With ``times=N`` the fault hits only the first N requests that carry the same
 key (``key=K``, default: the whole spec), later ones are served normally, so
 retry logic can be tested.  Faults that replace the answer (http*, malformed,
 empty, huge, reset) skip processing entirely: no side effects, no nonce use.
+A spec's length and the number of keys counted are bounded (FAULT_SPEC_CHARS
+and FAULT_KEYS in limits.py): past either, HTTP 400.
 
 Standing faults are set when the server starts (``--fault SPEC[@PATH]``,
 ``Sandbox(faults=[...])``) and apply to requests that ask for none, for a
@@ -38,6 +40,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from . import envelope
+from .limits import FAULT_KEYS, FAULT_SPEC_CHARS
 from .params import parse_unsigned
 from .response import Response, html, too_many_requests
 
@@ -76,6 +79,8 @@ class Fault:
 
 def parse(spec: str) -> tuple[Fault, int | None, str | None]:
     """Parse ``SPEC[;times=N][;key=K]`` into (fault, times, key)."""
+    if len(spec) > FAULT_SPEC_CHARS:  # a key is kept: any client could grow the sandbox by one
+        raise FaultSyntaxError(f"a fault spec has at most {FAULT_SPEC_CHARS} characters")
     head, *options = [p.strip() for p in spec.split(";")]
     kind, has_value, raw = head.partition("=")
     kind = kind.strip().lower()
@@ -143,6 +148,8 @@ class FaultInjector:
         key = key or spec
         with self._lock:
             seen = self._seen.get(key, 0)
+            if not seen and len(self._seen) >= FAULT_KEYS:
+                raise FaultSyntaxError(f"the sandbox counts at most {FAULT_KEYS} fault keys; restart it")
             self._seen[key] = seen + 1
         return fault if seen < times else None
 

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from . import constants as C
 from . import response as R
-from .auth import TOKEN_ABSENT, check_api_key, new_token, verify_oauth
+from .auth import TOKEN_ABSENT, check_api_key, issue_token, verify_oauth
 from .errors import ApiError, OAuthProblem
 from .oauth import enc, legacy_api_sig, signatures_match
 from .request import Prepared, Request
@@ -55,9 +55,8 @@ def request_token(req: Request, params: list[tuple[str, str]]) -> R.Response:
     callback = values.get("oauth_callback")
     if not callback:
         raise OAuthProblem(400, "oauth_problem=parameter_absent&oauth_parameters_absent=oauth_callback")
-    token, secret = new_token()
-    store.run("INSERT INTO tokens(token, secret, kind, callback, created) VALUES (?,?,'request',?,?)",
-              (token, secret, callback, time.time()))
+    with store.transaction():
+        token, secret = issue_token(store, "request", None, 0, callback)
     return R.text(200, f"oauth_callback_confirmed=true&oauth_token={token}&oauth_token_secret={secret}")
 
 
@@ -112,13 +111,11 @@ def access_token(req: Request, params: list[tuple[str, str]]) -> R.Response:
     verifier = values.get("oauth_verifier", "")
     if not row["verifier"] or not signatures_match(row["verifier"], verifier):
         raise OAuthProblem(401, "oauth_problem=verifier_invalid")
-    token, secret = new_token()
     with store.transaction():
         # Request tokens are single use.
         if store.run("UPDATE tokens SET used=1 WHERE token=? AND used=0", (row["token"],)).rowcount != 1:
             raise OAuthProblem(401, "oauth_problem=token_rejected")
-        store.run("INSERT INTO tokens(token, secret, kind, nsid, perms, created)"
-                  " VALUES (?,?,'access',?,?,?)", (token, secret, row["nsid"], row["perms"], time.time()))
+        token, secret = issue_token(store, "access", row["nsid"], row["perms"])
     user = store.owner(row["nsid"])
     return R.text(200, f"fullname={enc(user['realname'])}&oauth_token={token}"
                        f"&oauth_token_secret={secret}&user_nsid={enc(user['nsid'])}"

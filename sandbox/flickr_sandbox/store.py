@@ -88,12 +88,14 @@ CREATE TABLE IF NOT EXISTS comments (
     author TEXT NOT NULL, datecreate INTEGER NOT NULL, text TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS comments_photo ON comments(photo_id, datecreate);
+CREATE INDEX IF NOT EXISTS comments_author ON comments(author);  -- its bound per author (limits.py)
 CREATE TABLE IF NOT EXISTS notes (
     id INTEGER PRIMARY KEY, photo_id INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
     author TEXT NOT NULL, x INTEGER NOT NULL, y INTEGER NOT NULL, w INTEGER NOT NULL,
     h INTEGER NOT NULL, text TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS notes_photo ON notes(photo_id);
+CREATE INDEX IF NOT EXISTS notes_author ON notes(author);
 CREATE TABLE IF NOT EXISTS photo_people (
     photo_id INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE, nsid TEXT NOT NULL,
     added_by TEXT NOT NULL, x INTEGER, y INTEGER, w INTEGER, h INTEGER, PRIMARY KEY (photo_id, nsid)
@@ -210,6 +212,12 @@ class Store:
     def run(self, sql: str, args: tuple[object, ...] = ()) -> sqlite3.Cursor:
         with self._lock:
             return self._db.execute(sql, args)
+
+    def trim(self, table: str, where: str, args: tuple[object, ...], keep: int, newest: str) -> None:
+        """Delete the rows of ``table`` matching ``where`` but the ``keep`` newest by ``newest``
+        (the bounds of what clients can make the sandbox keep, limits.py)."""
+        self.run(f"DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM {table} WHERE {where}"
+                 f" ORDER BY {newest} DESC LIMIT -1 OFFSET ?)", args + (max(0, keep),))
 
     def many(self, sql: str, rows: Iterable[tuple[object, ...]]) -> None:
         with self._lock:

@@ -28,6 +28,7 @@ from .envelope import Node
 from .errors import ApiError, BodyError, OAuthProblem
 from .faults import FAULT_PARAM
 from .images import dimensions, sniff
+from .limits import DESCRIPTION_CHARS, TICKETS, TITLE_CHARS, UPLOAD_BYTES_KEPT, UPLOADS_PER_USER, clip
 from .methods.photos import add_tags, split_tags
 from .multipart import (MultipartError, MultipartParser, PartSink, as_text, boundary_from_content_type,
                         parse_disposition)
@@ -200,6 +201,7 @@ def _handle(req: Request, upload: _Upload, replace: bool) -> R.Response:
                 return _ticket(store, None)
             raise ApiError(4, "Filesize was zero") if upload.photo.size == 0 else \
                 ApiError(5, "Filetype was not recognised")
+        _check_room(store, caller.require_user(), upload.photo.size, target)
         if target is not None:  # a replace (a new upload has none)
             photo_id = _replace(store, target, upload.photo, kind)
         else:
@@ -215,10 +217,21 @@ def _handle(req: Request, upload: _Upload, replace: bool) -> R.Response:
                           text=photo_id)])
 
 
+def _check_room(store: Store, nsid: str, size: int, target: sqlite3.Row | None) -> None:
+    """Flickr's error 6 past the sandbox's bounds (limits.py): UPLOADS_PER_USER uploads of a
+    user, UPLOAD_BYTES_KEPT bytes of every upload's file together (a replace frees its old file)."""
+    kept = store.row("SELECT COALESCE(SUM(file_size), 0) AS n FROM photos WHERE file_path IS NOT NULL")["n"]
+    freed = (target["file_size"] or 0) if target is not None else 0
+    uploads = store.row("SELECT COUNT(*) AS n FROM photos WHERE owner=? AND file_path IS NOT NULL", (nsid,))["n"]
+    if kept - freed + size > UPLOAD_BYTES_KEPT or (target is None and uploads >= UPLOADS_PER_USER):
+        raise ApiError(6, "Upload limit reached. For more info, visit flickr.com/pro")
+
+
 def _ticket(store: Store, photo_id: int | None) -> R.Response:
     """Issue an async ticket; it completes (or fails, without a photo) after ASYNC_DELAY."""
     number = store.next_value("ticket", 78701000)
     ticket = f"{number}-{72157600000000000 + (photo_id or number) % 10 ** 11}"
+    store.trim("tickets", "1", (), TICKETS - 1, "complete_at")  # the oldest go past the bound (limits.py)
     store.run("INSERT INTO tickets VALUES (?,?,?,?)",
               (ticket, photo_id, time.time() + ASYNC_DELAY, int(photo_id is None)))
     return R.xml_ok([Node("ticketid", text=ticket)])
@@ -247,8 +260,8 @@ def _store_new(store: Store, nsid: str, args: dict[str, str], sink: _FileSink, k
         " ispublic, isfriend, isfamily, safety_level, content_type, hidden, dateupload, lastupdate,"
         " datetaken, media, originalformat, width, height, file_path, file_size, file_sha256, file_name)"
         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        (photo_id, nsid, secret, original, C.SERVER, C.FARM, args.get("title", ""),
-         args.get("description", ""), _int_arg(args, "is_public", range(2), 1),
+        (photo_id, nsid, secret, original, C.SERVER, C.FARM, clip(args.get("title", ""), TITLE_CHARS),
+         clip(args.get("description", ""), DESCRIPTION_CHARS), _int_arg(args, "is_public", range(2), 1),
          _int_arg(args, "is_friend", range(2), 0), _int_arg(args, "is_family", range(2), 0),
          _int_arg(args, "safety_level", range(1, 4), 1), _int_arg(args, "content_type", range(1, 4), 1),
          _int_arg(args, "hidden", range(1, 3), 1), now, now,

@@ -8,7 +8,8 @@ import sqlite3
 import time
 
 from .. import constants as C
-from ..auth import new_token
+from ..auth import issue_token
+from ..limits import REQUEST_TOKENS
 from ..envelope import Node
 from ..errors import ApiError
 from ..store import Store
@@ -39,12 +40,9 @@ def get_access_token(call: Call) -> list[Node]:
     """Exchange a legacy auth_token for an OAuth token; the old token dies."""
     if call.caller.scheme != "legacy":
         raise ApiError(98, "Invalid auth token")
-    token, secret = new_token()
     with call.store.transaction():
         call.store.run("DELETE FROM tokens WHERE token=? AND kind='legacy'", (call.caller.token,))
-        call.store.run("INSERT INTO tokens(token, secret, kind, nsid, perms, created)"
-                       " VALUES (?,?,'access',?,?,?)",
-                       (token, secret, call.caller.nsid, call.caller.perms, time.time()))
+        token, secret = issue_token(call.store, "access", call.caller.nsid, call.caller.perms)
     node = Node("auth")
     node.add("access_token", {"oauth_token": token, "oauth_token_secret": secret})
     return [node]
@@ -53,7 +51,10 @@ def get_access_token(call: Call) -> list[Node]:
 @method("flickr.auth.getFrob", signed=True)
 def get_frob(call: Call) -> list[Node]:
     frob = f"72157{secrets.randbelow(10 ** 12):012d}-{secrets.token_hex(8)}-{secrets.randbelow(10 ** 6)}"
-    call.store.run("INSERT INTO frobs(frob, created) VALUES (?, ?)", (frob, time.time()))
+    with call.store.transaction():  # the oldest frobs go past the bound (limits.py)
+        call.store.run("DELETE FROM frobs WHERE created < ?", (time.time() - C.REQUEST_TOKEN_TTL,))
+        call.store.trim("frobs", "1", (), REQUEST_TOKENS - 1, "created")
+        call.store.run("INSERT INTO frobs(frob, created) VALUES (?, ?)", (frob, time.time()))
     return [Node("frob", text=frob)]
 
 
@@ -72,10 +73,8 @@ def get_token(call: Call) -> list[Node]:
         frob = call.store.one("SELECT * FROM frobs WHERE frob=?", (call.arg("frob"),))
         if frob is None or frob["nsid"] is None or frob["created"] + C.REQUEST_TOKEN_TTL < time.time():
             raise ApiError(108, "Invalid frob")
-        token, _ = new_token()
         call.store.run("DELETE FROM frobs WHERE frob=?", (frob["frob"],))
-        call.store.run("INSERT INTO tokens(token, secret, kind, nsid, perms, created)"
-                       " VALUES (?,'','legacy',?,?,?)", (token, frob["nsid"], frob["perms"], time.time()))
+        token, _ = issue_token(call.store, "legacy", frob["nsid"], frob["perms"])
         row = call.store.row("SELECT * FROM tokens WHERE token=?", (token,))
     return _legacy_auth(call, row)
 

@@ -9,6 +9,7 @@ import time
 
 from ..envelope import Node
 from ..errors import ApiError
+from ..limits import COMMENT_CHARS, COMMENTS_PER_AUTHOR, COMMENTS_PER_PHOTO, clip
 from .common import find_photo, person_path
 from .criteria import unix_time
 from .registry import Call, method
@@ -45,20 +46,29 @@ def get_list(call: Call) -> list[Node]:
     return [node]
 
 
+def _count(call: Call, column: str, value: object) -> int:
+    return int(call.store.row(f"SELECT COUNT(*) AS n FROM comments WHERE {column} = ?", (value,))["n"])
+
+
 @method("flickr.photos.comments.addComment", perms=2)
 def add_comment(call: Call) -> list[Node]:
     """A comment by the caller on a photo they may see; the photo's lastupdate moves, as
-    Flickr's recentlyUpdated counts a comment as a change."""
+    Flickr's recentlyUpdated counts a comment as a change. The text is cut to COMMENT_CHARS; past
+    COMMENTS_PER_PHOTO on the photo or COMMENTS_PER_AUTHOR by the caller, Flickr's error 9."""
     photo = find_photo(call, "Photo not found.")
-    text = call.arg("comment_text")
+    text = clip(call.arg("comment_text"), COMMENT_CHARS)
     if not text:
         raise ApiError(8, "Blank comment.")
+    author = call.caller.require_user()
     now = int(time.time())
     owner_number = str(photo["owner"]).split("@", 1)[0]
     comment_id = f"{owner_number}-{photo['id']}-{72157720000000000 + secrets.randbelow(10 ** 12)}"
     with call.store.transaction():
+        if _count(call, "photo_id", photo["id"]) >= COMMENTS_PER_PHOTO or \
+                _count(call, "author", author) >= COMMENTS_PER_AUTHOR:
+            raise ApiError(9, "User is posting comments too fast.")
         call.store.run("INSERT INTO comments VALUES (?,?,?,?,?)",
-                       (comment_id, photo["id"], call.caller.require_user(), now, text))
+                       (comment_id, photo["id"], author, now, text))
         call.store.run("UPDATE photos SET lastupdate=? WHERE id=?", (now, photo["id"]))
     row = call.store.row("SELECT * FROM comments WHERE id=?", (comment_id,))
     node = _comment_node(call, photo, row)

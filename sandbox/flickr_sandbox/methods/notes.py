@@ -8,19 +8,19 @@ import time
 
 from ..envelope import Node
 from ..errors import ApiError
+from ..limits import NOTE_CHARS, NOTES_PER_AUTHOR, NOTES_PER_PHOTO, clip
 from ..params import parse_int, parse_unsigned
 from ..seed_extras import FIRST_NOTE_ID
 from .common import find_photo
 from .registry import Call, method
 
-MAX_NOTES = 100  # per photo; Flickr documents a limit (error 4) without its number
 _BOX = ("note_x", "note_y", "note_w", "note_h")
 
 
 def _box(call: Call) -> tuple[int, int, int, int, str]:
     """The note's box and text; error 3 when any is missing or a coordinate is no number."""
     values = [parse_int(call.arg(name), 0, 100000) for name in _BOX]
-    text = call.arg("note_text")
+    text = clip(call.arg("note_text"), NOTE_CHARS)
     if any(v is None for v in values) or not text:
         raise ApiError(3, "Missing required arguments")
     x, y, w, h = (int(v or 0) for v in values)
@@ -52,8 +52,12 @@ def add(call: Call) -> list[Node]:
     if photo["owner"] != call.caller.nsid:
         raise ApiError(2, "User cannot add notes")
     with call.store.transaction():
-        if call.store.row("SELECT COUNT(*) AS n FROM notes WHERE photo_id=?", (photo["id"],))["n"] >= MAX_NOTES:
+        # Flickr documents both errors without their numbers: the bounds are limits.py's.
+        if call.store.row("SELECT COUNT(*) AS n FROM notes WHERE photo_id=?", (photo["id"],))["n"] >= NOTES_PER_PHOTO:
             raise ApiError(4, "Maximum number of notes reached")
+        if call.store.row("SELECT COUNT(*) AS n FROM notes WHERE author=?",
+                          (call.caller.nsid,))["n"] >= NOTES_PER_AUTHOR:
+            raise ApiError(6, "User is posting notes too fast.")
         note_id = call.store.next_value("note", FIRST_NOTE_ID)
         call.store.run("INSERT INTO notes VALUES (?,?,?,?,?,?,?,?)",
                        (note_id, photo["id"], call.caller.require_user()) + box)

@@ -12,6 +12,7 @@ from .. import videos
 from ..downloads import RESTRICTED, may_download
 from ..envelope import Node
 from ..errors import ApiError
+from ..limits import DESCRIPTION_CHARS, TAG_CHARS, TAGS_PER_PHOTO, TITLE_CHARS, clip
 from ..pictures import forget
 from ..seed import is_machine_tag, normalize_tag
 from ..store import Store
@@ -187,14 +188,11 @@ def get_sizes(call: Call) -> list[Node]:
 @method("flickr.photos.setMeta", perms=2)
 def set_meta(call: Call) -> list[Node]:
     photo = _own_photo(call)
-    title = call.args.get("title", photo["title"])
-    description = call.args.get("description", photo["description"])
+    title = clip(call.args.get("title", photo["title"]), TITLE_CHARS)
+    description = clip(call.args.get("description", photo["description"]), DESCRIPTION_CHARS)
     call.store.run("UPDATE photos SET title=?, description=?, lastupdate=? WHERE id=?",
                    (title, description, int(time.time()), photo["id"]))
     return []
-
-
-MAX_TAGS = 75  # Flickr's per-photo tag limit
 
 
 def split_tags(text: str) -> list[str]:
@@ -206,14 +204,15 @@ def split_tags(text: str) -> list[str]:
 
 
 def add_tags(store: Store, photo_id: int, author: str, raw_tags: list[str]) -> None:
-    """Append tags not already on the photo (compared by clean form)."""
+    """Append tags not already on the photo (compared by clean form), each cut to TAG_CHARS, up to
+    TAGS_PER_PHOTO (an upload's tags past it are dropped; addTags refuses them first)."""
     with store.transaction():
         existing = {t["tag"] for t in store.tags(photo_id)}
         row = store.row("SELECT COALESCE(MAX(seq), 0) AS n FROM tags WHERE photo_id=?", (photo_id,))
         seq = row["n"]
-        for raw in raw_tags:
+        for raw in (clip(t, TAG_CHARS) for t in raw_tags):
             clean = normalize_tag(raw)
-            if not clean or clean in existing:
+            if not clean or clean in existing or len(existing) >= TAGS_PER_PHOTO:
                 continue
             existing.add(clean)
             seq += 1
@@ -225,7 +224,7 @@ def add_tags(store: Store, photo_id: int, author: str, raw_tags: list[str]) -> N
 def add_tags_method(call: Call) -> list[Node]:
     photo = _own_photo(call)
     tags = split_tags(call.arg("tags"))
-    if len(call.store.tags(photo["id"])) + len(tags) > MAX_TAGS:
+    if len(call.store.tags(photo["id"])) + len(tags) > TAGS_PER_PHOTO:
         raise ApiError(2, "Maximum tags reached")
     add_tags(call.store, photo["id"], call.caller.require_user(), tags)
     call.store.run("UPDATE photos SET lastupdate=? WHERE id=?", (int(time.time()), photo["id"]))

@@ -9,6 +9,7 @@ import time
 
 from ..envelope import Node
 from ..errors import ApiError
+from ..limits import DESCRIPTION_CHARS, PHOTOSETS_PER_USER, TITLE_CHARS, clip
 from ..params import parse_unsigned
 from .photolist import parse_extras, photo_element
 from .registry import Call, method
@@ -31,17 +32,21 @@ def _visible_members(call: Call, set_id: int) -> list[sqlite3.Row]:
 
 @method("flickr.photosets.create", perms=2)
 def create(call: Call) -> list[Node]:
-    title = call.arg("title")
+    title = clip(call.arg("title"), TITLE_CHARS)
     if not title:
         raise ApiError(1, "No title specified")
     primary = call.store.photo(call.arg("primary_photo_id"))
     if primary is None or primary["owner"] != call.caller.nsid:
         raise ApiError(2, "Photo not found")
-    set_id = call.store.next_value("photoset", 72157700000000010)
     now = int(time.time())
     with call.store.transaction():
+        if call.store.row("SELECT COUNT(*) AS n FROM photosets WHERE owner=?",
+                          (call.caller.nsid,))["n"] >= PHOTOSETS_PER_USER:
+            raise ApiError(3, "Can't create any more sets")
+        set_id = call.store.next_value("photoset", 72157700000000010)
         call.store.run("INSERT INTO photosets VALUES (?,?,?,?,?,?,?)",
-                       (set_id, call.caller.nsid, title, call.arg("description"), primary["id"], now, now))
+                       (set_id, call.caller.nsid, title, clip(call.arg("description"), DESCRIPTION_CHARS),
+                        primary["id"], now, now))
         call.store.run("INSERT INTO photoset_photos VALUES (?,?,0)", (set_id, primary["id"]))
     owner = call.store.owner(call.caller.require_user())
     return [Node("photoset", {"id": str(set_id), "url":

@@ -29,7 +29,10 @@ class CallbackReceiver:
                 if path.path != "/callback" or receiver._arrived.is_set():
                     self.send_error(404)
                     return
+                # Recorded before the browser sees a byte: whoever saw the page can count on the
+                # login having the callback (a pasted answer never wins over it then).
                 receiver._callback = receiver.base + self.path
+                receiver._arrived.set()
                 query = urllib.parse.parse_qs(path.query)
                 ok = bool(query.get("oauth_verifier"))
                 body = ("<html><body><h1>" + ("Approved" if ok else "Not approved") +
@@ -41,7 +44,6 @@ class CallbackReceiver:
                 self.send_header("Connection", "close")
                 self.end_headers()
                 self.wfile.write(data)
-                receiver._arrived.set()
 
             def log_message(self, format: str, *args: Any) -> None:  # keep the console quiet
                 pass
@@ -57,12 +59,13 @@ class CallbackReceiver:
                                         daemon=True)
         self._thread.start()
 
-    def wait(self, timeout: float) -> str | None:
-        """The callback URL once it arrived, or None after `timeout` seconds."""
+    def wait(self, timeout: float, other: threading.Event | None = None) -> str | None:
+        """The callback URL once it arrived, or None after `timeout` seconds or once `other` is
+        set (an answer that came another way); a callback that arrived first wins."""
         deadline = time.monotonic() + max(0.0, timeout)
         while not self._arrived.wait(0.1):
-            if time.monotonic() >= deadline:
-                return None
+            if (other is not None and other.is_set()) or time.monotonic() >= deadline:
+                return self._callback if self._arrived.is_set() else None
         return self._callback
 
     def close(self) -> None:

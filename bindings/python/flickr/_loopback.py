@@ -20,6 +20,7 @@ class CallbackReceiver:
 
     def __init__(self, host: str, port: int):
         self._arrived = threading.Event()
+        self._answered = threading.Event()  # the browser had its page
         self._callback: str | None = None
         receiver = self
 
@@ -38,12 +39,15 @@ class CallbackReceiver:
                 body = ("<html><body><h1>" + ("Approved" if ok else "Not approved") +
                         "</h1><p>You can close this window and return to the application.</p></body></html>")
                 data = body.encode("utf-8")
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(data)))
-                self.send_header("Connection", "close")
-                self.end_headers()
-                self.wfile.write(data)
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/html; charset=utf-8")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.send_header("Connection", "close")
+                    self.end_headers()
+                    self.wfile.write(data)
+                finally:  # written, or the browser went away: nothing more to wait for
+                    receiver._answered.set()
 
             def log_message(self, format: str, *args: Any) -> None:  # keep the console quiet
                 pass
@@ -69,7 +73,10 @@ class CallbackReceiver:
         return self._callback
 
     def close(self) -> None:
-        """Stops the server and its thread; the port is free again."""
+        """Stops the server and its thread, once the browser that called back had its page (up
+        to 1 s); the port is free again."""
+        if self._arrived.is_set():
+            self._answered.wait(1.0)
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import os
 import re
+import sys
 import threading
 from ctypes import CFUNCTYPE, POINTER, Structure, c_char_p, c_int, c_int64, c_long, c_size_t, c_void_p
 from importlib import resources
@@ -356,6 +357,10 @@ def _candidates() -> list[str]:
             found.append(str(bundled))
     except (ModuleNotFoundError, NotADirectoryError):
         pass
+    # The Python environment's own: scripts/install-cli.sh links a checkout's build there.
+    environment = os.path.join(sys.prefix, "lib", "libflickr.so.0")
+    if os.path.isfile(environment):
+        found.append(environment)
     found.append("libflickr.so.0")  # through the dynamic loader's search path
     return found
 

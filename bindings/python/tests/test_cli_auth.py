@@ -132,7 +132,14 @@ def test_status_reports_a_dead_token(env):
 
 
 def test_login_failures(env):
-    timed_out = flickr_cli(env, "auth", "login", "--no-browser", "--timeout", "0.5")
+    # stdin stays open and silent (the input ending would end the login: test_cli_auth_paste.py).
+    keyboard, silent = os.pipe()
+    try:
+        timed_out = subprocess.run([sys.executable, "-m", "flickr", "auth", "login", "--no-browser", "--timeout",
+                                    "0.5"], env=env, stdin=keyboard, capture_output=True, text=True, timeout=60)
+    finally:
+        os.close(keyboard)
+        os.close(silent)
     assert timed_out.returncode == 4 and "no authorization arrived" in timed_out.stderr
     assert not os.path.exists(store_path(env))
     wrong_code = flickr_cli(env, "auth", "login", "--oob", stdin="111-222-333\n")

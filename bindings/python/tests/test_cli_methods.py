@@ -41,10 +41,11 @@ def test_help_describes_a_method(library_path):
 
 def complete(words, tmp_path, path=str(PACKAGE_DIR)):
     """Runs the bash completion function as bash would for `words` (the last one being typed), with
-    `path` for PYTHONPATH (the client alone by default: no sandbox)."""
+    `path` for PYTHONPATH (the client alone by default: no sandbox) and no site-packages (-S), where
+    the sandbox may be installed (scripts/install-cli.sh puts it in build/venv)."""
     script = flickr("completion", "bash").stdout
     wrapper = tmp_path / "flickr"
-    wrapper.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m flickr \"$@\"\n")
+    wrapper.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -S -m flickr \"$@\"\n")
     wrapper.chmod(0o755)
     program = (f"{script}\nCOMP_WORDS=({' '.join(shlex.quote(w) for w in words)})\n"
                f"COMP_CWORD={len(words) - 1}\n_flickr\nprintf '%s\\n' \"${{COMPREPLY[@]}}\"\n")

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""Finding and loading libflickr.so: FLICKR_LIBRARY, then a bundled copy, then the system soname."""
+"""Finding and loading libflickr.so: FLICKR_LIBRARY, then a bundled copy, then the Python
+environment's lib/libflickr.so.0, then the system soname."""
 import os
 import re
 import shutil
@@ -14,7 +15,13 @@ from libtest import PACKAGE_DIR, REPO
 PROBE = "import flickr, flickr._ffi as f; print(flickr.library_version()); print(f.loaded_path())"
 
 
-def run_probe(env_updates, pythonpath=PACKAGE_DIR, python=sys.executable):
+# The probes run in the interpreter the tests' venv was made from: that venv may hold the
+# checkout's library (scripts/install-cli.sh links it into build/venv/lib), which is a place the
+# loader looks.
+BASE_PYTHON = getattr(sys, "_base_executable", sys.executable)
+
+
+def run_probe(env_updates, pythonpath=PACKAGE_DIR, python=BASE_PYTHON):
     env = {k: v for k, v in os.environ.items() if k not in ("FLICKR_LIBRARY", "LD_LIBRARY_PATH", "PYTHONPATH")}
     if pythonpath:
         env["PYTHONPATH"] = str(pythonpath)
@@ -99,6 +106,20 @@ def test_bundled_copy_is_used(library_path, tmp_path):
     result = run_probe({}, pythonpath=package)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [VERSION, str(package / "flickr" / "libflickr.so.0")]
+
+
+def test_the_environments_library_is_used(library_path, tmp_path):
+    """lib/libflickr.so.0 in the running Python's prefix, where scripts/install-cli.sh links the
+    build's: the `flickr` of the project's venv finds it with no FLICKR_LIBRARY (issue 41 §5)."""
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=False)
+    (env_dir / "lib" / "libflickr.so.0").symlink_to(library_path)
+    result = run_probe({}, python=str(env_dir / "bin" / "python"))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [VERSION, str(env_dir / "lib" / "libflickr.so.0")]
+    # Anywhere else it is not looked for: the same interpreter without the link finds none.
+    (env_dir / "lib" / "libflickr.so.0").unlink()
+    assert "libflickr could not be loaded" in run_probe({}, python=str(env_dir / "bin" / "python")).stderr
 
 
 def test_pip_install_bundles_the_library(library_path, tmp_path):

@@ -28,7 +28,10 @@ def add_parser(subparsers: Subparsers) -> None:
                        help="permission to ask for (default: read)")
     login.add_argument("--oob", action="store_true",
                        help="out of band: type the code Flickr shows instead of a loopback callback")
-    login.add_argument("--no-browser", action="store_true", help="print the URL but do not open a browser")
+    login.add_argument("--no-browser", action="store_true",
+                       help="print the URL but do not open a browser; then, as when no browser is found, "
+                       "the code Flickr shows or the address the browser was sent to can be pasted "
+                       "(the input ending first: exit 5)")
     login.add_argument("--timeout", type=float, default=300.0, metavar="SECONDS",
                        help="how long to wait for the browser's callback (default: 300); here the time "
                        "limit of each request is the --timeout given before the command")
@@ -66,8 +69,9 @@ def run_login(args: argparse.Namespace) -> int:
         if args.oob:
             token = api.authenticate_console(args.perms)
         else:
+            # Without a browser here, the answer can be pasted (a browser on another machine).
             token = api.authenticate_via_browser(args.perms, timeout=args.timeout, port=args.port,
-                                                 browser=not args.no_browser)
+                                                 browser=not args.no_browser, paste=True)
         login = api.call("flickr.test.login")["user"]
     name = token.get("username") or text(login.get("username"))
     # Names come from the server (or a store it filled): printed with control characters escaped.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from typing import TYPE_CHECKING, Any, Optional, TextIO
@@ -13,6 +14,8 @@ from .common import (EXIT_FAILURE, CLIError, add_credential_options, add_global_
 if TYPE_CHECKING:
     from .common import Subparsers
 
+EXIT_INCOMPLETE = 7  # --from-export: the export lacks something (the report lists it)
+
 def add_parser(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "backup", help="back up a whole account into a folder, incrementally",
@@ -22,12 +25,19 @@ def add_parser(subparsers: Subparsers) -> None:
         "is fetched. Stopped or killed, it resumes where it was. docs/backup.md gives the layout.",
         epilog="Exit codes: 0 every item is done (videos Flickr is still processing are reported as pending and "
         "fetched by a later run); 1 an item failed (retried by the next run), --verify found a file missing or "
-        "changed (the next run makes it again), or DIR cannot be used; 3 an API error, 4 a network error, "
-        "5 no valid login; 130 interrupted (run the same command again to resume).")
+        "changed (the next run makes it again), or DIR cannot be used; 2 a usage error (a --from-export PATH that "
+        "is neither a zip nor a folder); 3 an API error, 4 a network error, 5 no valid login; "
+        f"{EXIT_INCOMPLETE} --from-export: the archive is not complete, the export lacks what the report lists "
+        "(a file, a JSON, a data-download zip; a later export or `flickr backup DIR` with a key fills it); "
+        "130 interrupted (run the same command again to resume).")
     parser.add_argument("dir", metavar="DIR", help="the backup folder (created when missing)")
     parser.add_argument("--verify", action="store_true",
                         help="check every recorded file's size and SHA-256, with no API call; exit 1 if any is "
                         "missing or changed")
+    parser.add_argument("--from-export", nargs="+", metavar="PATH",
+                        help="make (or add to) the archive from Flickr's account export (\"Your Flickr Data\"): its "
+                        "zips, or the folders they were unpacked into, in any order; no key, no network. "
+                        "docs/export.md")
     parser.add_argument("--user", dest="account", metavar="USER",
                         help="another account's public items: its NSID, username or photostream URL (no login needed)")
     parser.add_argument("--info", action="store_true",
@@ -130,7 +140,53 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if result["ok"] else EXIT_FAILURE
 
 
+def _from_export(args: argparse.Namespace) -> int:
+    from ..backup import BackupLocked, PlantedLink, from_export
+    from ..backup.export.reader import Refused
+    from .. import errors
+
+    asked = [flag for flag, given in (("--verify", args.verify), ("--user", args.account), ("--info", args.info),
+                                      ("--comments", args.comments), ("--exif", args.exif), ("--prune", args.prune),
+                                      ("--quick", args.quick), ("--recheck", args.recheck)) if given]
+    if asked:
+        raise CLIError(f"--from-export reads the export alone: {', '.join(asked)} is for a backup with the API")
+    for path in args.from_export:
+        if not os.path.isdir(path) and not os.path.isfile(path):
+            raise CLIError(f"{path}: neither a zip nor a folder")
+    try:
+        report = from_export(args.dir, args.from_export, _progress(args.progress), concurrency=args.concurrency,
+                             albums=args.albums)
+    except (BackupLocked, PlantedLink, errors.StateError) as error:
+        raise CLIError(str(error), EXIT_FAILURE) from None
+    except Refused as error:
+        raise CLIError(str(error)) from None
+    except OSError as error:
+        raise CLIError(f"{error.filename or args.dir}: {error.strerror or error}", EXIT_FAILURE) from None
+    except KeyboardInterrupt:
+        print("flickr: interrupted; what was finished is kept: run the same command again to resume",
+              file=sys.stderr)
+        raise
+    for lack in report.lacking:
+        shown = f"{lack['id']}: " if lack["id"] else ""
+        print(terminal_safe(f"lacking ({lack['kind']}): {shown}{lack['detail']}"), file=sys.stderr)
+    return _finished(args, report, EXIT_INCOMPLETE if report.lacking else 0)
+
+
+def _finished(args: argparse.Namespace, report: Any, code: int) -> int:
+    """The report on stderr; `code` when no item failed (EXIT_FAILURE then)."""
+    for item in report.pending:
+        print(terminal_safe(f"pending: {item['id']} ({item['title']}): {item['why']}"), file=sys.stderr)
+    for failure in report.failed:
+        print(terminal_safe(f"failed: {failure['id']} ({failure['title']}): {failure['error']}"), file=sys.stderr)
+    for note in report.notes:
+        print(terminal_safe(f"note: {note}"), file=sys.stderr)
+    print(terminal_safe(f"backup of {report.user} in {args.dir}: {report.summary()}"), file=sys.stderr)
+    return code if report.ok else EXIT_FAILURE
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.from_export:
+        return _from_export(args)
     if args.verify:
         return _verify(args)
     from ..backup import Backup, BackupLocked, PlantedLink
@@ -151,11 +207,4 @@ def run(args: argparse.Namespace) -> int:
             print("flickr: interrupted; what was finished is kept: run the same command again to resume",
                   file=sys.stderr)
             raise
-    for item in report.pending:
-        print(terminal_safe(f"pending: {item['id']} ({item['title']}): {item['why']}"), file=sys.stderr)
-    for failure in report.failed:
-        print(terminal_safe(f"failed: {failure['id']} ({failure['title']}): {failure['error']}"), file=sys.stderr)
-    for note in report.notes:
-        print(terminal_safe(f"note: {note}"), file=sys.stderr)
-    print(terminal_safe(f"backup of {report.user} in {args.dir}: {report.summary()}"), file=sys.stderr)
-    return 0 if report.ok else EXIT_FAILURE
+    return _finished(args, report, 0)

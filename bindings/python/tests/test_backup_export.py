@@ -109,6 +109,12 @@ def test_the_export_makes_the_api_archive(exported, from_zips, tmp_path):
         state(api_dir, "SELECT id, folder, base FROM items ORDER BY id")
     assert state(made, "SELECT id, folder FROM albums WHERE kind='album' ORDER BY id") == \
         state(api_dir, "SELECT id, folder FROM albums WHERE kind='album' ORDER BY id")
+    # Galleries (others' photos mostly): listed in index.json, kept there by the API's later runs.
+    with zipfile.ZipFile(folder / names[0]) as meta:
+        galleries = json.loads(meta.read("galleries.json"))["galleries"]
+    index = json.loads((made / "index.json").read_text())
+    assert [(g["id"], g["title"], g["items"]) for g in index["galleries"]] == \
+        [(g["id"], g["title"], g["photos"]) for g in galleries] and galleries
     # The files: the originals (byte for byte where the API gave the original too), dated.
     originals = {item for item, label in state(api_dir, "SELECT id, size_label FROM items") if label == "Original"}
     compared = 0
@@ -158,6 +164,7 @@ def test_the_export_makes_the_api_archive(exported, from_zips, tmp_path):
     assert later.api_calls_by_method.get("flickr.photosets.getPhotos", 0) == 0  # albums known from the export
     assert later.api_calls <= 8
     assert paths(continued) == from_api
+    assert json.loads((continued / "index.json").read_text())["galleries"] == index["galleries"]
     # Its sidecars now say what only the API knows (the privacy split), and keep the export's comments.
     for (item, kind), path in from_api.items():
         if kind == "json":

@@ -150,6 +150,8 @@ def _from_export(args: argparse.Namespace) -> int:
                                       ("--quick", args.quick), ("--recheck", args.recheck)) if given]
     if asked:
         raise CLIError(f"--from-export reads the export alone: {', '.join(asked)} is for a backup with the API")
+    if not 1 <= args.concurrency <= 64:
+        raise CLIError("--concurrency takes 1 to 64")
     for path in args.from_export:
         if not os.path.isdir(path) and not os.path.isfile(path):
             raise CLIError(f"{path}: neither a zip nor a folder")

@@ -15,7 +15,7 @@ import contextlib
 import json
 import os
 import secrets
-from typing import Any, Generator, Optional
+from typing import Any, Generator, Iterator, Optional
 
 from ... import errors
 from ..._files import _CREATE
@@ -97,7 +97,7 @@ class ExportBackup(Backup):
     def _run(self) -> None:
         self._run_id = self.state.run_started()
         self._remove_leftovers()
-        metadata: dict[str, list[Entry]] = {"account": [], "albums": [], "photos": []}
+        metadata: dict[str, list[Entry]] = {"account": [], "albums": [], "galleries": [], "photos": []}
         files: list[Entry] = []
         for entry in self.sources.entries():
             kind = _kind(entry.name)
@@ -112,6 +112,7 @@ class ExportBackup(Backup):
             self._photo(entry)
         self._emit("listed", items=self.report.listed, deleted=0)
         self._albums_of_export(metadata["albums"])
+        self._galleries(metadata["galleries"])
         self._match(files)
         self._load_memberships()
         self._work()
@@ -173,27 +174,32 @@ class ExportBackup(Backup):
         if need is not None:
             self.report.changed += 1
 
-    def _albums_of_export(self, entries: list[Entry]) -> None:
-        seen = 0
+    def _listed(self, entries: list[Entry], key: str) -> Iterator[Any]:
+        """Each value of the list `key` of each JSON file (albums.json's "albums"...)."""
         for entry in entries:
             try:
                 found = self.sources.json(entry)
             except Refused as error:
                 self.lack("refused", str(error))
                 continue
-            albums = found.get("albums") if isinstance(found, dict) else None
-            for value in albums if isinstance(albums, list) else []:
-                album = mapping.album(value)
-                if album is None:
-                    continue
-                info, members = album
-                known = self.state.album(info["id"])
-                if known is not None and not json.loads(known["info"]).get(mapping.FROM_EXPORT):
-                    continue  # listed by the API: kept as it gave it
-                folder = known["folder"] if known is not None else Layout.album_folder(info["id"], info["title"])
-                self.state.put_album(info["id"], "album", folder, info["date_update"], info, members)
-                seen += 1
-        self.report.albums = seen
+            values = found.get(key) if isinstance(found, dict) else None
+            yield from values if isinstance(values, list) else []
+
+    def _albums_of_export(self, entries: list[Entry]) -> None:
+        for album in filter(None, map(mapping.album, self._listed(entries, "albums"))):
+            info, members = album
+            known = self.state.album(info["id"])
+            if known is not None and not json.loads(known["info"]).get(mapping.FROM_EXPORT):
+                continue  # listed by the API: kept as it gave it
+            folder = known["folder"] if known is not None else Layout.album_folder(info["id"], info["title"])
+            self.state.put_album(info["id"], "album", folder, info["date_update"], info, members)
+            self.report.albums += 1
+
+    def _galleries(self, entries: list[Entry]) -> None:
+        for gallery in filter(None, map(mapping.gallery, self._listed(entries, "galleries"))):
+            info, members = gallery
+            self.state.put_album(info["id"], "gallery", Layout.album_folder(info["id"], info["title"]), "", info,
+                                 members)
 
     def _match(self, files: list[Entry]) -> None:
         """Each file to the one item its name's id names; what matches none, or two, or is claimed
@@ -249,6 +255,8 @@ def _kind(name: str) -> str:
         return "account"
     if name == "albums.json" or (name.startswith("albums_part") and name.endswith(".json")):
         return "albums"
+    if name == "galleries.json":
+        return "galleries"
     if name.endswith(".json"):
         return "other"  # comments the account wrote, faves, contacts...: not part of the archive
     return "file"

@@ -180,6 +180,17 @@ def album(found: Any) -> Optional[tuple[dict[str, Any], list[str]]]:
     return info, members
 
 
+def gallery(found: Any) -> Optional[tuple[dict[str, Any], list[str]]]:
+    """A galleries.json gallery (its id, title, description, url) and its photos' ids (mostly other
+    members' photos: listed in index.json, not files of the archive); None when it is no gallery."""
+    if not isinstance(found, dict) or not _ID.fullmatch(str(found.get("id"))):
+        return None
+    members = [str(m) for m in found["photos"] if isinstance(m, (str, int)) and _ID.fullmatch(str(m))] \
+        if isinstance(found.get("photos"), list) else []
+    info = {key: found[key] if isinstance(found.get(key), str) else "" for key in ("title", "description", "url")}
+    return {"id": str(found["id"]), **info}, members
+
+
 def account(found: Any) -> dict[str, Any]:
     """account_profile.json as flickr.people.getInfo's person (nsid, username, realname, path_alias)."""
     if not isinstance(found, dict):

@@ -257,6 +257,11 @@ def test_hostile_zips_and_json_hold(exported, tmp_path):
     _patch_sizes(hostile / "longer.zip", f"longer_{ids[2]}_o.jpg", 100, 100)
     _extra_zip(hostile / "liar.zip", {f"liar_{ids[3]}_o.jpg": b"\xff\xd8" + bytes(1000)}, zipfile.ZIP_STORED)
     _patch_sizes(hostile / "liar.zip", f"liar_{ids[3]}_o.jpg", 0xFFFFFFFE, 0xFFFFFFFE)
+    # A directory of entries claiming 4 GB (zipfile would read and parse it whole): refused unread.
+    _extra_zip(hostile / "directory.zip", {f"dir_{ids[0]}_o.jpg": b"\xff\xd8"})
+    data = bytearray((hostile / "directory.zip").read_bytes())
+    struct.pack_into("<I", data, data.rfind(b"PK\x05\x06") + 12, 0xFFFFFFF0)
+    (hostile / "directory.zip").write_bytes(bytes(data))
     # JSON: 1 GB (sparse: never stored), declared 1 GB in a zip, nested past any recursion, odd values.
     json_folder = hostile / "json"
     json_folder.mkdir()
@@ -285,6 +290,7 @@ def test_hostile_zips_and_json_hold(exported, tmp_path):
     assert said("'../../escaped'", "a name reaching outside its folder")
     assert said(f"'../../x_{ids[0]}_o.jpg'", "a name reaching outside its folder")
     assert said("'/etc/absolute.jpg'", "a name reaching outside its folder")
+    assert said("directory.zip: its directory of entries is 4294967280 bytes, more than the")
     assert said(f"(refused): {ids[1]}:", f"more than {MAX_RATIO} to 1", "zip bomb")
     assert said(f"(refused): {ids[2]}:", f"longer_{ids[2]}_o.jpg")
     assert said(f"(refused): {ids[3]}:", f"liar_{ids[3]}_o.jpg")

@@ -14,6 +14,7 @@ import json
 import os
 import re
 import stat
+import struct
 import threading
 import zipfile
 import zlib
@@ -23,6 +24,7 @@ MAX_JSON = 64 << 20  # a photo_<id>.json is about 1 KB; albums.json of a large a
 MAX_FILE = 1 << 40  # the fetcher's bound for a downloaded file (docs/backup.md)
 MAX_RATIO = 200  # inflated/compressed: JPEG, video and JSON stay far below; a bomb is ~1000
 _RATIO_FROM = 16 << 20  # below this an entry's ratio is not looked at (it cannot fill a disk)
+MAX_DIRECTORY = 64 << 20  # a zip's central directory, parsed whole by zipfile: about a million photo_<id>.json
 MAX_DEPTH = 8  # folders below a PATH that are looked into
 _CHUNK = 1 << 20
 _READ = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -122,6 +124,11 @@ class Sources:
     def _zip(self, path: str) -> Iterator[Entry]:
         number = _data_number(os.path.basename(path))
         try:
+            directory = _directory_size(path)
+            if directory > MAX_DIRECTORY:
+                self.refused.append({"entry": path, "why": f"its directory of entries is {directory} bytes, more "
+                                     f"than the {MAX_DIRECTORY} read (a data zip of 500 files has about 50 KB)"})
+                return
             with zipfile.ZipFile(path) as archive:
                 members = archive.infolist()
         except ZIP_ERRORS as error:
@@ -198,6 +205,29 @@ class Sources:
             for archive in self._zips.values():
                 archive.close()
             self._zips.clear()
+
+
+def _directory_size(path: str) -> int:
+    """The size of a zip's central directory as its end record says (zip64's too), read before
+    zipfile reads and parses the whole of it into memory; 0 when no end record is found (zipfile
+    then refuses the file itself)."""
+    with open(path, "rb") as file:
+        size = file.seek(0, os.SEEK_END)
+        file.seek(max(size - 65_557, 0))  # the end record (22 bytes) and its comment (64 KiB at most)
+        tail = file.read()
+        at = tail.rfind(b"PK\x05\x06")
+        if at < 0 or at + 22 > len(tail):
+            return 0
+        found: int = struct.unpack_from("<I", tail, at + 12)[0]
+        locator = at - 20
+        if found == 0xFFFFFFFF and locator >= 0 and tail[locator:locator + 4] == b"PK\x06\x07":
+            record = struct.unpack_from("<Q", tail, locator + 8)[0]
+            if 0 <= record <= size - 56:
+                file.seek(record)
+                head = file.read(56)
+                if head[:4] == b"PK\x06\x06":
+                    found = struct.unpack_from("<Q", head, 40)[0]
+        return found
 
 
 def _data_number(name: str) -> Optional[int]:

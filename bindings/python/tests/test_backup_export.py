@@ -220,6 +220,12 @@ def test_what_the_export_lacks_is_reported(exported, tmp_path):
     print(result.stderr[-800:])
     assert result.returncode == 0, result.stderr
     assert "lacking" not in result.stderr
+    # Another account's archive is refused, nothing written.
+    with sqlite3.connect(tmp_path / "dir" / ".flickr-backup" / "state.sqlite3") as db:
+        db.execute("UPDATE meta SET value='1@N01' WHERE key='user'")
+    result = run_cli(tmp_path / "dir", "--from-export", folder / names[0])
+    assert result.returncode == 1
+    assert "this directory holds the backup of 1@N01, not of 12037949@N00" in result.stderr
     # --help gives the exit code.
     assert "7 --from-export: the archive is not complete" in " ".join(run_cli("--help").stdout.split())
 
@@ -331,8 +337,11 @@ def test_folders_twice_and_a_later_export(exported, from_zips, tmp_path):
     shutil.copytree(made, again, symlinks=True)
     before = {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in again.rglob("*") if p.is_file()
               and ".flickr-backup" not in p.parts and p.name not in ("index.json", "index.html")}
+    left = again / ".flickr-backup" / "cache" / ".export-52600000000-0123456789ab.part"
+    left.write_bytes(b"a copy a killed run left")
     report = flickr.backup.from_export(again, [folder / n for n in names])
     assert (report.new, report.changed, report.fetched) == (0, 0, 0), report.summary()
+    assert not left.exists()
     media = {p: v for p, v in before.items() if p.suffix == ".jpg" or p.suffix == ".mp4"}
     assert all((p.stat().st_ino, p.stat().st_mtime_ns) == v for p, v in media.items())
     # A later export with more items adds only those: an earlier one made of the same without 5 items.

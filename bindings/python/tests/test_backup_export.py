@@ -329,8 +329,9 @@ def test_folders_twice_and_a_later_export(exported, from_zips, tmp_path):
             archive.extractall(where)
         unpacked.append(where)
     from_folders = tmp_path / "from-folders"
-    report = flickr.backup.from_export(from_folders, unpacked)
-    assert report.failed == [] and report.fetched == 129 and len(report.lacking) == 1
+    report = flickr.backup.from_export(from_folders, unpacked + [folder])  # the zips and their folders
+    assert report.failed == [] and report.fetched == 129 and len(report.lacking) == 1, report.lacking
+    assert report.listed == 130
     assert paths(from_folders) == paths(made) and digests(from_folders) == digests(made)
     # Twice: nothing new, no file rewritten.
     again = tmp_path / "again"

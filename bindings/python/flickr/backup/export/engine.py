@@ -108,7 +108,10 @@ class ExportBackup(Backup):
         for refused in self.sources.refused:
             self.lack("refused", f"{refused['entry']}: {refused['why']}")
         self._account(metadata["account"])
+        first: dict[str, Entry] = {}
         for entry in metadata["photos"]:
+            first.setdefault(entry.name, entry)  # a zip and the folder it was unpacked into: one item
+        for entry in first.values():
             self._photo(entry)
         self._emit("listed", items=self.report.listed, deleted=0)
         self._albums_of_export(metadata["albums"])
@@ -205,7 +208,7 @@ class ExportBackup(Backup):
         """Each file to the one item its name's id names; what matches none, or two, or is claimed
         twice, is listed and not used."""
         known = self.state.ids()
-        claims: dict[str, dict[tuple[str, int, Optional[int]], Entry]] = {}
+        claims: dict[str, dict[tuple[str, int], Entry]] = {}
         for entry in files:
             ids = [i for i in ids_in_name(entry.name) if i in known]
             if len(ids) != 1:
@@ -213,8 +216,8 @@ class ExportBackup(Backup):
                           f"{entry.shown()}: " + ("no photo_<id>.json of the export names its id" if not ids
                                                   else f"its name reads as items {', '.join(ids)}"))
                 continue
-            same = (entry.name, entry.size, entry.member.CRC if entry.member else None)
-            claims.setdefault(ids[0], {})[same] = entry  # the same file in two places is one file
+            # The same name and size in two places (a zip and the folder it was unpacked into) is one file.
+            claims.setdefault(ids[0], {})[(entry.name, entry.size)] = entry
         for item_id, found in claims.items():
             if len(found) > 1:
                 self.lack("two-files", f"{len(found)} files claim item {item_id}: "

@@ -125,7 +125,7 @@ def test_the_export_makes_the_api_archive(exported, from_zips, tmp_path):
             compared += 1
     assert compared > 80
     # Sidecar fields that both have.
-    checked = 0
+    checked = west = 0
     for (item, kind), path in from_export.items():
         if kind != "json":
             continue
@@ -150,6 +150,11 @@ def test_the_export_makes_the_api_archive(exported, from_zips, tmp_path):
         if ours["location"]:
             for axis in ("latitude", "longitude"):
                 assert abs(ours["location"][axis] - theirs["location"][axis]) < 1e-6, (item, axis)
+            # The XMP's GPS, its hemisphere included (west and south from the export's signed millionths).
+            gps = re.compile(r"<exif:GPSL(?:at|ong)itude>[^<]*</exif:GPSL(?:at|ong)itude>")
+            xmp = from_export[(item, "xmp")]
+            assert gps.findall((made / xmp).read_text()) == gps.findall((api_dir / from_api[(item, "xmp")]).read_text())
+            west += ours["location"]["longitude"] < 0
         assert [(c["id"], c["author"], c["date"], c["text"]) for c in ours["comments"]] == \
             [(c["id"], c["author"], c["date"], c["text"]) for c in theirs["comments"]], item
         raw = [t["raw"] for t in ours["tags"]]
@@ -158,7 +163,7 @@ def test_the_export_makes_the_api_archive(exported, from_zips, tmp_path):
             media = made / from_export[(item, "media")]
             assert media.stat().st_mtime == taken_time(ours["dates"]["taken"]), item
         checked += 1
-    assert checked == 130
+    assert checked == 130 and west > 0
     # The API run after the export: its listing, and the one file the export lacked.
     assert later.failed == [] and later.fetched == 1, later.summary()
     assert later.api_calls_by_method.get("flickr.photosets.getPhotos", 0) == 0  # albums known from the export

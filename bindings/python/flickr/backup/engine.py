@@ -127,6 +127,7 @@ class Backup:
     def _finish(self) -> None:
         if hasattr(self, "_listing"):
             self.report.notes += self._listing.notes
+        self.report.notes += self.root.odd  # a FIFO (or the like) that stood at a final name
         self.report.ended = time.time()
         self.report.api_calls = self.calls.total
         self.report.api_calls_by_method = dict(self.calls.by_method)

@@ -18,6 +18,7 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Generator, Optional
 
 from .. import errors
+from .._files import open_regular
 from .layout import Layout
 from .listing import unavailable
 from .safedir import SafeDir, digest_of_fd
@@ -208,7 +209,7 @@ class ItemJob:
 
 
 def _digest(path: str) -> tuple[int, str]:
-    with open(path, "rb") as source:  # the cache is the backup's own: a plain open
+    with os.fdopen(open_regular(path), "rb") as source:
         return digest_of_fd(source.fileno())
 
 

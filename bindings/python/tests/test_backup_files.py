@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: MIT
+"""The backup writes and removes only its own files, and nothing planted in DIR holds it up (issue 40).
+
+- A FIFO at a name the backup reads or rewrites (albums/index.json, a media file, index.html, a
+  sidecar) never blocks a run or --verify: each command ends (a subprocess timeout would fail).
+"""
+import contextlib
+import http.client
+import http.server
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import threading
+import urllib.parse
+
+import pytest
+
+import flickr
+import flickr.backup
+from backuptest import (client, empty_account, jpeg, media_files, partial_files, run_cli, sidecar, small_account,
+                        upload)
+from flickr.cli.common import EXIT_FAILURE
+from libtest import running_sandbox
+
+# A command that a FIFO would block ends well within this; blocked, it fails the test by timing out.
+ENDS_WITHIN = 60
+
+
+@pytest.fixture(scope="module")
+def server(library_path):
+    with running_sandbox() as server:
+        yield server
+
+
+# -- FIFOs ---------------------------------------------------------------------------------------
+
+def _fifo_at(path):
+    path.unlink()
+    os.mkfifo(path)
+
+
+def test_a_fifo_never_blocks_a_run_or_verify(server, tmp_path):
+    with client(server) as api:
+        items = small_account(api, 2)
+        api.call("flickr.photosets.create", title="album", primary_photo_id=sorted(items)[0])
+    first = run_cli(server, "backup", str(tmp_path), timeout=ENDS_WITHIN)
+    assert first.returncode == 0, first.stderr
+    files = media_files(tmp_path)
+    photo, other = files[sorted(items)[0]], files[sorted(items)[1]]
+    json_sidecar = other.with_name(other.name.rsplit(".", 1)[0] + ".json")
+    fifos = [tmp_path / "albums" / "index.json", photo, tmp_path / "index.html", json_sidecar]
+    for path in fifos:
+        _fifo_at(path)
+
+    # --verify first: it reads the media file (the FIFO) and says it changed.
+    verified = run_cli(server, "backup", "--verify", str(tmp_path), timeout=ENDS_WITHIN)
+    print(verified.stderr)
+    assert verified.returncode == EXIT_FAILURE
+    relative = str(photo.relative_to(tmp_path))
+    assert f"changed: {relative}" in verified.stderr and f"changed: {json_sidecar.relative_to(tmp_path)}" \
+        in verified.stderr
+
+    # A run: every FIFO is reported and replaced by the backup's file, none is waited on.
+    second = run_cli(server, "backup", str(tmp_path), timeout=ENDS_WITHIN)
+    print(second.stderr)
+    assert second.returncode == 0, second.stderr
+    for path in fifos:
+        assert path.is_file() and not path.is_fifo(), path
+    assert photo.read_bytes() == items[sorted(items)[0]]
+    assert relative in second.stderr and "albums/index.json was not a file" in second.stderr
+    assert "index.html was not a file" in second.stderr
+    assert json.loads((tmp_path / "albums" / "index.json").read_text())["albums"]
+    assert run_cli(server, "backup", "--verify", str(tmp_path), timeout=ENDS_WITHIN).returncode == 0
+
+
+def test_a_fifo_as_harvest_output_is_a_clear_error(server, tmp_path):
+    """`flickr harvest -o FILE` cuts FILE back to what its checkpoint says: a FIFO there is refused
+    with one line (before: an unexpected error, "Illegal seek")."""
+    fifo = tmp_path / "out.jsonl"
+    os.mkfifo(fifo)
+    result = run_cli(server, "harvest", "flickr.photos.search", "user_id=me", "min_upload_date=1199145600",
+                     "max_upload_date=1230768000", "-o", str(fifo), timeout=ENDS_WITHIN)
+    print(result.returncode, result.stderr)
+    assert result.returncode == EXIT_FAILURE
+    assert result.stderr.strip() == f"flickr: cannot write {fifo}: a FIFO, not a regular file"

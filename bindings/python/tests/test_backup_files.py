@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """The backup writes and removes only its own files, and nothing planted in DIR holds it up (issue 40).
 
+- A killed run's temporaries are removed by their exact names; a user's `.notes.part` is kept.
 - A FIFO at a name the backup reads or rewrites (albums/index.json, a media file, index.html, a
   sidecar) never blocks a run or --verify: each command ends (a subprocess timeout would fail).
 """
@@ -32,6 +33,40 @@ ENDS_WITHIN = 60
 def server(library_path):
     with running_sandbox() as server:
         yield server
+
+
+# -- temporary files -----------------------------------------------------------------------------
+
+USERS_FILES = [".notes.part", ".x.part", ".2023.part", ".index.json.part", ".index.json.0123.part",
+               ".index.json.0123456789abcdeg.part", ".holiday.jpg.0123456789abcdef.part",
+               ".flickr-cache-x.part", "keep.part"]
+
+
+def test_only_the_backups_own_temporaries_are_removed(server, tmp_path):
+    with client(server) as api:
+        small_account(api, 2)
+        flickr.backup.run(api, tmp_path)
+        photo = next(iter(media_files(tmp_path).values()))
+        month, year = photo.parent, photo.parent.parent
+        album = next((tmp_path / "albums").iterdir(), None)
+        folders = [tmp_path, year, month, tmp_path / "albums"] + ([album] if album else [])
+        for folder in folders:
+            for name in USERS_FILES:
+                (folder / name).write_text("the user's")
+        ours = [tmp_path / ".index.html.0123456789abcdef.part", month / f".{photo.name}.fedcba9876543210.part",
+                tmp_path / "albums" / ".index.json.00112233445566ff.part"]
+        for path in ours:
+            path.write_bytes(b"left by a killed run")
+        cache = tmp_path / ".flickr-backup" / "cache"
+        library_left = cache / ".flickr-cache-52_abc_o.jpg.4242.1z.part"
+        library_left.write_bytes(b"a download cut short")
+        (cache / "notes.part").write_text("the user's")
+        flickr.backup.run(api, tmp_path)
+    kept = [folder / name for folder in folders for name in USERS_FILES]
+    print(f"{len(kept)} of the user's files, {len(ours) + 1} leftovers")
+    assert [p for p in kept if not p.exists()] == []
+    assert [p for p in ours + [library_left] if p.exists()] == []
+    assert (cache / "notes.part").exists()
 
 
 # -- FIFOs ---------------------------------------------------------------------------------------

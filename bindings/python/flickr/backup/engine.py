@@ -21,10 +21,10 @@ from .. import errors
 from .albums import Albums
 from .._media.sizes import number
 from .calls import Calls
-from .._media.fetcher import Fetcher
+from .._media.fetcher import Fetcher, cache_temporary
 from .indexes import Indexes
 from .job import ItemFailed, ItemJob
-from .layout import ALBUMS, COLLECTIONS, STATE_DIR, UNDATED, Layout
+from .layout import ALBUMS, COLLECTIONS, STATE_DIR, UNDATED, Layout, own_temporary
 from .licences import Licences
 from .listing import Listing, lastupdate
 from .lock import DirLock
@@ -88,6 +88,7 @@ class Backup:
                 self.client.set_option("budget_per_hour", self.options.budget)
                 cleanup.callback(self.client.set_option, "budget_per_hour", 0)
             _check_plain_dir(state_dir, CACHE)
+            self._remove_leftovers(state_dir)
             self.fetcher = Fetcher(self.client, os.path.join(state_dir.path, CACHE), self.options.concurrency)
             cleanup.callback(self.fetcher.close)
             # Checksums, fsyncs and renames: on threads, so that one disk flush does not hold up the rest.
@@ -102,7 +103,6 @@ class Backup:
     def _run(self) -> None:
         run = self.state.run_started()
         self._run_id = run
-        self._remove_leftovers()
         listing = Listing(self.calls, self.options.user)
         self._listing = listing
         self.report.user = listing.who()
@@ -336,32 +336,27 @@ class Backup:
             fields["error"] = failure
         self._emit("item", **fields)
 
-    def _remove_leftovers(self) -> None:
-        """Temporary files of a run that was killed (the lock says none is running): `.*.part` in DIR,
-        its year and month folders, and the album and collection folders."""
-        self._remove_parts(self.root)
+    def _remove_leftovers(self, state_dir: SafeDir) -> None:
+        """Temporary files of a run that was killed (the lock says none is running), by their exact
+        names (`own_temporary`): in DIR, its year and month folders, the album and collection
+        folders; and the downloads the library's cache had not finished (`cache_temporary`)."""
+        self.root.remove_leftovers(own_temporary)
         for top in self.root.names():
             if not (top.isdigit() or top in (UNDATED, ALBUMS, COLLECTIONS)):
                 continue
             try:
                 with self.root.subdir(top, create=False) as folder:
-                    self._remove_parts(folder)
+                    folder.remove_leftovers(own_temporary)
                     for name in folder.names() if top != UNDATED else []:
                         try:
                             with folder.subdir(name, create=False) as inner:
-                                self._remove_parts(inner)
+                                inner.remove_leftovers(own_temporary)
                         except (OSError, ValueError):
                             continue  # a file, or a link planted there: not ours to clean
             except OSError:
                 continue  # a link or a file named like a year: the items' own errors will say
-
-    @staticmethod
-    def _remove_parts(folder: SafeDir) -> None:
-        for name in folder.names():
-            if name.startswith(".") and name.endswith(".part"):
-                found = folder.lstat(name)
-                if found is not None and stat.S_ISREG(found.st_mode):
-                    folder.remove(name)
+        with state_dir.subdir(CACHE, create=False) as cache:
+            cache.remove_leftovers(cache_temporary)
 
 
 def _check_plain_dir(parent: SafeDir, name: str) -> None:

@@ -191,6 +191,17 @@ class SafeDir:
         except FileNotFoundError:
             return False
 
+    def remove_leftovers(self, matches: Callable[[str], bool]) -> int:
+        """Removes the files and links here whose names `matches` (what a killed run left: names of
+        an exact pattern of the backup's or the library's own); the count removed. Nothing else is
+        touched, nor anything but files and links."""
+        removed = 0
+        for name in self.names():
+            found = self.lstat(name) if matches(name) else None
+            if found is not None and (stat.S_ISREG(found.st_mode) or stat.S_ISLNK(found.st_mode)):
+                removed += self.remove(name)
+        return removed
+
     def _unlink_quietly(self, name: str) -> None:
         try:
             os.unlink(name, dir_fd=self.fd)

@@ -2,6 +2,8 @@
 """The backup writes and removes only its own files, and nothing planted in DIR holds it up (issue 40).
 
 - A killed run's temporaries are removed by their exact names; a user's `.notes.part` is kept.
+- The state folder holds no link: a link or a hard link at the database, its -wal or -shm, or the
+  lock, stops the run before SQLite or the lock touches the file it names.
 - A FIFO at a name the backup reads or rewrites (albums/index.json, a media file, index.html, a
   sidecar) never blocks a run or --verify: each command ends (a subprocess timeout would fail).
 """
@@ -67,6 +69,55 @@ def test_only_the_backups_own_temporaries_are_removed(server, tmp_path):
     assert [p for p in kept if not p.exists()] == []
     assert [p for p in ours + [library_left] if p.exists()] == []
     assert (cache / "notes.part").exists()
+
+
+# -- the state folder ----------------------------------------------------------------------------
+
+def _other_database(path):
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE precious (x)")
+    db.execute("INSERT INTO precious VALUES ('keep')")
+    db.commit()
+    db.close()
+
+
+def _tables_and_mode(path):
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return (sorted(r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")),
+                db.execute("PRAGMA journal_mode").fetchone()[0])
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("planted", ["state.sqlite3", "state.sqlite3-wal", "state.sqlite3-shm", "lock"])
+@pytest.mark.parametrize("how", ["symlink", "hardlink"])
+def test_a_link_in_the_state_folder_is_never_used(server, tmp_path, planted, how):
+    victim_dir = tmp_path / "victim"
+    victim_dir.mkdir()
+    victim = victim_dir / "other.sqlite3"
+    _other_database(victim)
+    before = victim.read_bytes()
+    root = tmp_path / "backup"
+    (root / ".flickr-backup").mkdir(parents=True)
+    if planted == "state.sqlite3" or how == "symlink":
+        target = victim
+    else:  # a -wal, -shm or lock hard-linked to a file of the user's
+        target = victim_dir / "notes.txt"
+        target.write_text("the user's notes")
+    link = root / ".flickr-backup" / planted
+    os.symlink(target, link) if how == "symlink" else os.link(target, link)
+    saved = target.read_bytes()
+    with client(server) as api:
+        small_account(api, 1)
+        with pytest.raises(flickr.backup.PlantedLink) as raised:
+            flickr.backup.run(api, root)
+    print(raised.value)
+    assert "move it away" in str(raised.value)
+    assert target.read_bytes() == saved and victim.read_bytes() == before
+    assert _tables_and_mode(victim) == (["precious"], "delete")
+    assert sorted(os.listdir(victim_dir)) == sorted({"other.sqlite3", target.name})
+    assert media_files(root) == {}
 
 
 # -- FIFOs ---------------------------------------------------------------------------------------

@@ -38,7 +38,6 @@ if TYPE_CHECKING:
 
 #: Receives the run's events, one dict each (docs/backup.md, "Progress events").
 ProgressCallback = Callable[[dict[str, Any]], None]
-STATE_FILE = "state.sqlite3"
 CACHE = "cache"
 # What a change to decides between a new file and a new sidecar (docs/backup.md, "Incremental").
 _META = ("title", "description", "tags", "machine_tags", "license", "datetaken", "datetakengranularity",
@@ -80,7 +79,7 @@ class Backup:
             self.root = cleanup.enter_context(SafeDir.open_root(self.directory))
             state_dir = cleanup.enter_context(self.root.subdir(STATE_DIR))
             cleanup.callback(DirLock(state_dir).release)
-            self.state = State(os.path.join(state_dir.path, STATE_FILE))
+            self.state = State.open(state_dir)
             cleanup.callback(self.state.close)
             self.calls.on_wait = lambda resume: self._emit("wait", resume=round(resume, 3))
             if self.options.budget and not self.client.get_option("budget_per_hour"):

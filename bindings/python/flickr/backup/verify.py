@@ -12,9 +12,7 @@ from typing import Any, Callable, Optional
 from .layout import STATE_DIR
 from .lock import DirLock
 from .safedir import SafeDir
-from .state import State
-
-STATE_FILE = "state.sqlite3"
+from .state import STATE_FILE, State
 
 
 class Verifier:
@@ -22,13 +20,17 @@ class Verifier:
         self.directory = os.fspath(directory)
 
     def run(self, progress: Optional[Callable[[dict[str, Any]], None]] = None) -> dict[str, Any]:
-        path = os.path.join(self.directory, STATE_DIR, STATE_FILE)
-        if not os.path.isfile(path):
-            raise FileNotFoundError(f"{self.directory} holds no backup ({STATE_DIR}/{STATE_FILE} is missing)")
-        with SafeDir.open_root(self.directory, create=False) as root, root.subdir(STATE_DIR, create=False) as state_dir:
+        missing = FileNotFoundError(f"{self.directory} holds no backup ({STATE_DIR}/{STATE_FILE} is missing)")
+        try:
+            root = SafeDir.open_root(self.directory, create=False)
+        except (FileNotFoundError, NotADirectoryError):
+            raise missing from None
+        with root, _state_dir(root, missing) as state_dir:
+            if state_dir.lstat(STATE_FILE) is None:
+                raise missing
             lock = DirLock(state_dir)  # a run in progress would be moving files under us
             try:
-                state = State.read_only(path)
+                state = State.read_only(state_dir)
                 try:
                     return self._check(root, state, progress)
                 finally:
@@ -61,3 +63,10 @@ class Verifier:
                 progress({"event": "verify", "done": checked, "total": len(records), "path": record["path"]})
         return {"checked": checked, "bytes": size_total, "missing": missing, "changed": changed,
                 "ok": not missing and not changed}
+
+
+def _state_dir(root: SafeDir, missing: FileNotFoundError) -> SafeDir:
+    try:
+        return root.subdir(STATE_DIR, create=False)
+    except FileNotFoundError:
+        raise missing from None

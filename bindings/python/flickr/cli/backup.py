@@ -104,11 +104,11 @@ def _progress(mode: str) -> Optional[Any]:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from ..backup import BackupLocked, verify
+    from ..backup import BackupLocked, PlantedLink, verify
 
     try:
         result = verify(args.dir)
-    except (FileNotFoundError, BackupLocked) as error:
+    except (FileNotFoundError, BackupLocked, PlantedLink) as error:
         raise CLIError(str(error), EXIT_FAILURE) from None
     for path in result["missing"]:
         print(terminal_safe(f"missing: {path}"), file=sys.stderr)

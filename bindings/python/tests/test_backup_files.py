@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
 """The backup writes and removes only its own files, and nothing planted in DIR holds it up (issue 40).
 
+- A media file's extension is its media type's, read from its bytes: an image host whose URLs end
+  in `.json` or `.html` (a proxy in front of the sandbox) names no file like a sidecar or a page.
 - A killed run's temporaries are removed by their exact names; a user's `.notes.part` is kept.
 - The state folder holds no link: a link or a hard link at the database, its -wal or -shm, or the
   lock, stops the run before SQLite or the lock touches the file it names.
@@ -35,6 +37,129 @@ ENDS_WITHIN = 60
 def server(library_path):
     with running_sandbox() as server:
         yield server
+
+
+# -- the media file's extension ------------------------------------------------------------------
+
+@contextlib.contextmanager
+def hostile_image_host(sandbox, extensions: dict[str, str], bodies: dict[str, bytes]):
+    """A proxy on 127.0.0.1 in front of `sandbox`: its answers' image URLs of photo `id` end in
+    `.{extensions[id]}` (and point at the proxy), and such a URL serves the sandbox's image, or
+    `bodies[id]`. Everything else is passed through as it is (the Host header too: OAuth signatures
+    hold). Its URL."""
+    target = urllib.parse.urlsplit(sandbox.url)
+    photo_url = re.compile(re.escape(sandbox.url).replace("/", r"\\?/") + r"(\\?/photos\\?/\w+\\?/)(\d+)(_[0-9a-f]+(?:_\w+)?)\.(\w+)")
+
+    class Proxy(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_GET(self):
+            self._forward()
+
+        def do_POST(self):
+            self._forward()
+
+        def _forward(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            path = self.path
+            image = re.match(r"/photos/\w+/(\d+)_[0-9a-f]+(?:_\w+)?\.(\w+)$", path)
+            if image and image.group(1) in bodies:
+                return self._answer(200, "image/jpeg", bodies[image.group(1)])
+            if image:
+                path = path[:path.rindex(".")] + ".jpg"
+            connection = http.client.HTTPConnection(target.hostname, target.port, timeout=30)
+            headers = {k: v for k, v in self.headers.items() if k.lower() not in ("content-length", "connection")}
+            connection.request(self.command, path, body=body, headers=headers)
+            answer = connection.getresponse()
+            data = answer.read()
+            connection.close()
+            if not image:
+                data = photo_url.sub(self._rewrite, data.decode("utf-8")).encode("utf-8")
+            self._answer(answer.status, answer.getheader("Content-Type") or "text/plain", data)
+
+        def _rewrite(self, found):
+            where, photo_id, rest, ext = found.groups()
+            return f"{proxy_url}{where}{photo_id}{rest}.{extensions.get(photo_id, ext)}"
+
+        def _answer(self, status, kind, data):
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args):
+            pass
+
+    proxy = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
+    proxy_url = f"http://127.0.0.1:{proxy.server_address[1]}"
+    threading.Thread(target=proxy.serve_forever, daemon=True).start()
+    try:
+        yield proxy_url
+    finally:
+        proxy.shutdown()
+        proxy.server_close()
+
+
+def test_the_media_extension_comes_from_the_bytes_never_from_the_url(server, tmp_path):
+    with client(server) as api:
+        empty_account(api)
+        as_json, as_html, unknown = (upload(api, jpeg(n), title=f"photo {n}") for n in range(3))
+    odd_iso = b"\x00\x00\x00\x14ftypzzzz\x00\x00\x00\x00zzzz" + b"\x00" * 3000  # a brand nobody knows
+    with hostile_image_host(server, {as_json: "json", as_html: "html", unknown: "mp4"}, {unknown: odd_iso}) as url, \
+            flickr.Flickr(server.settings.api_key, server.settings.api_secret, base_url=url,
+                          oauth_token=server.settings.oauth_token,
+                          oauth_token_secret=server.settings.oauth_token_secret) as api:
+        listed = api.call("flickr.people.getPhotos", user_id="me", extras="url_o")["photos"]["photo"]
+        print([p["url_o"] for p in listed])
+        assert sorted(p["url_o"].rsplit(".", 1)[1] for p in listed) == ["html", "json", "mp4"]
+        first = flickr.backup.run(api, tmp_path)
+        second = flickr.backup.run(api, tmp_path)
+    files = media_files(tmp_path)
+    names = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file()
+                   and ".flickr-backup" not in p.parts)
+    print(names, first.failed, second.as_dict()["fetched"])
+    assert files[as_json].suffix == ".jpg" and files[as_json].read_bytes() == jpeg(0)
+    assert files[as_html].suffix == ".jpg" and files[as_html].read_bytes() == jpeg(1)
+    assert sidecar(files[as_json])["id"] == as_json  # the sidecar is a sidecar, not the photo
+    assert [n for n in names if n.endswith(".html")] == ["index.html"]
+    # The unknown type: refused, nothing saved, retried by the next run (and refused again).
+    assert unknown not in files
+    assert [f["id"] for f in first.failed] == [unknown] and "no image or video" in first.failed[0]["error"]
+    assert [f["id"] for f in second.failed] == [unknown]
+    assert second.fetched == 0  # the two photos were not fetched again
+    assert flickr.backup.verify(tmp_path)["ok"]
+    assert partial_files(tmp_path) == []
+
+
+def test_every_media_type_is_known_by_its_signature():
+    from flickr._media.types import TYPES, sniff
+
+    def iso(major, *compatible):
+        brands = major + b"\0\0\0\0" + b"".join(compatible)
+        return (8 + len(brands)).to_bytes(4, "big") + b"ftyp" + brands
+
+    heads = {"jpg": b"\xff\xd8\xff\xe0", "png": b"\x89PNG\r\n\x1a\n", "gif": b"GIF89a", "webp": b"RIFF\0\0\0\0WEBPVP8 ",
+             "tif": b"II*\x00", "heic": iso(b"mif1", b"mif1", b"heic"), "avif": iso(b"avif", b"mif1"),
+             "mp4": iso(b"XAVC", b"isom"), "mov": iso(b"qt  "), "m4v": iso(b"M4V ", b"isom"), "3gp": iso(b"3gp5")}
+    found = {ext: sniff(head) for ext, head in heads.items()}
+    print({ext: media and media.mime for ext, media in found.items()})
+    assert {ext: media.extension for ext, media in found.items() if media} == {ext: ext for ext in heads}
+    assert sorted(heads) == sorted(media.extension for media in TYPES.values())
+    for refused in (iso(b"zzzz", b"yyyy"), b"<html><script>", b"{\"id\": 1}", b"", b"\0\0\0\x08ftyp"):
+        assert sniff(refused) is None, refused
+
+
+def test_flickr_download_names_the_file_by_its_bytes_too(server, tmp_path):
+    with client(server) as api:
+        empty_account(api)
+        photo_id = upload(api, jpeg(7), title="download")
+    with hostile_image_host(server, {photo_id: "html"}, {}) as url:
+        result = run_cli(server, "download", photo_id, "--size", "o", "--dest", str(tmp_path / "out"),
+                         env_extra={"FLICKR_ENDPOINT": url})
+    print(result.stderr)
+    assert result.returncode == 0, result.stderr
+    assert os.listdir(tmp_path / "out") == [f"{photo_id}_o.jpg"]
 
 
 # -- temporary files -----------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from .layout import Layout
 from .listing import unavailable
 from .safedir import SafeDir, digest_of_fd
 from .sidecar import Sidecar, json_file
+from .._media import types as media_types
 from .._media.fetcher import refuses_size
 from .._media.sizes import Candidate, Sizes
 from .xmp import xmp_document
@@ -162,9 +163,12 @@ class ItemJob:
             self.engine.report.unchanged_files += 1
             state.need(self.id, "sidecar")
             return
-        ext = Sizes.extension_of(candidate, self.listed.get("media") == "video",
-                                 str(self.listed.get("originalformat") or ""))
-        name = f"{base}.{ext}"
+        try:
+            media = media_types.of_path(cached)  # its bytes say what it is, never its URL
+        except media_types.UnknownMedia as error:
+            os.unlink(cached)  # fetched again by a later run
+            raise ItemFailed(f"{candidate.label}: {error}") from None
+        name = f"{base}.{media.extension}"
         why = Sizes.why_not_original(self.listed, candidate.label)
         if refused and why:
             why += " (refused: " + "; ".join(refused) + ")"

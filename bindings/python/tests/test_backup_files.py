@@ -8,6 +8,7 @@
   lock, stops the run before SQLite or the lock touches the file it names.
 - A FIFO at a name the backup reads or rewrites (albums/index.json, a media file, index.html, a
   sidecar) never blocks a run or --verify: each command ends (a subprocess timeout would fail).
+- A full disk stops the run with one line and exit code 7; the next run, with space, completes.
 """
 import contextlib
 import http.client
@@ -26,7 +27,7 @@ import flickr
 import flickr.backup
 from backuptest import (client, empty_account, jpeg, media_files, partial_files, run_cli, sidecar, small_account,
                         upload)
-from flickr.cli.common import EXIT_FAILURE
+from flickr.cli.common import EXIT_FAILURE, EXIT_NO_SPACE
 from libtest import running_sandbox
 
 # A command that a FIFO would block ends well within this; blocked, it fails the test by timing out.
@@ -296,3 +297,58 @@ def test_a_fifo_as_harvest_output_is_a_clear_error(server, tmp_path):
     print(result.returncode, result.stderr)
     assert result.returncode == EXIT_FAILURE
     assert result.stderr.strip() == f"flickr: cannot write {fifo}: a FIFO, not a regular file"
+
+
+# -- a full disk ---------------------------------------------------------------------------------
+
+@contextlib.contextmanager
+def small_disk(path, size):
+    """A tmpfs of `size` at `path` (the tests run as root, as CI does): a mount that fails fails the test."""
+    path.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)],
+                             capture_output=True, text=True)
+    assert mounted.returncode == 0, f"cannot mount a tmpfs for the full-disk test: {mounted.stderr}"
+    try:
+        yield lambda new_size: subprocess.run(["mount", "-o", f"remount,size={new_size}", str(path)], check=True)
+    finally:
+        subprocess.run(["umount", "-l", str(path)], check=True)
+
+
+def _check_full(result):
+    print(result.returncode, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == EXIT_NO_SPACE, result.stderr
+    assert "Traceback" not in result.stderr and "unexpected error" not in result.stderr
+    assert len(lines) == 1 and "is full" in lines[0] and "nothing was lost" in lines[0]
+
+
+def test_a_full_disk_stops_with_one_line_and_the_next_run_completes(server, tmp_path):
+    with client(server) as api:
+        items = {}
+        empty_account(api)
+        for n in range(6):
+            data = jpeg(n, 200_000)
+            items[upload(api, data, title=f"big {n}")] = data
+    disk = tmp_path / "disk"
+    with small_disk(disk, "600k") as resize:
+        # Mid-run: some files fit, then the disk is full (a download, a rename, the state).
+        root = disk / "backup"
+        _check_full(run_cli(server, "backup", str(root), "--progress", "none", timeout=ENDS_WITHIN))
+        kept = media_files(root)
+        print(f"{len(kept)} of {len(items)} files fitted")
+        assert all(path.read_bytes() == items[i] for i, path in kept.items())
+        # Full before the state database is made: SQLite's "database or disk is full".
+        other = disk / "other"
+        filler = disk / "filler"
+        free = os.statvfs(disk).f_bavail * os.statvfs(disk).f_frsize
+        filler.write_bytes(b"\0" * max(free - 4096, 0))
+        _check_full(run_cli(server, "backup", str(other), "--progress", "none", timeout=ENDS_WITHIN))
+        filler.unlink()
+
+        resize("64m")
+        for where in (root, other):
+            result = run_cli(server, "backup", str(where), "--progress", "none", timeout=ENDS_WITHIN)
+            assert result.returncode == 0, result.stderr
+            found = media_files(where)
+            assert {i: p.read_bytes() for i, p in found.items()} == items
+            assert flickr.backup.verify(where)["ok"] and partial_files(where) == []

@@ -30,7 +30,7 @@ from .listing import Listing, lastupdate
 from .lock import DirLock
 from .options import Options
 from .report import Report
-from .safedir import PlantedLink, SafeDir
+from .safedir import DiskFull, PlantedLink, SafeDir, disk_full
 from .state import State
 
 if TYPE_CHECKING:
@@ -73,6 +73,14 @@ class Backup:
     # -- the run ----------------------------------------------------------
 
     def run(self, progress: Optional[ProgressCallback] = None) -> Report:
+        try:
+            return self._run_in_place(progress)
+        except Exception as error:
+            if disk_full(error):  # anywhere: a file, a rename, the state database, the download cache
+                raise DiskFull(self.directory) from error
+            raise
+
+    def _run_in_place(self, progress: Optional[ProgressCallback]) -> Report:
         self._progress = progress
         self.report.started = time.time()
         with contextlib.ExitStack() as cleanup:
@@ -320,6 +328,8 @@ class Backup:
             self.report.done += 1
             return None
         except (ItemFailed, errors.FlickrError, PlantedLink, OSError, ValueError) as error:
+            if disk_full(error):
+                raise  # not this item's failure: the run stops (run() says so)
             message = str(error) if not isinstance(error, OSError) or not error.filename else \
                 f"{error.filename}: {error.strerror}"
             self.state.failed(job.id, message)

@@ -28,6 +28,41 @@ class PlantedLink(OSError):
     """A link (or another non-directory) stands where the backup needs a directory of its own."""
 
 
+class DiskFull(OSError):
+    """The disk (or the user's quota) holding DIR is full: the run stopped where it was. Every file
+    is put in place by a rename after it is whole and every change of the state is a transaction, so
+    nothing is lost: the next run, with space, goes on from there."""
+
+    def __init__(self, directory: str) -> None:
+        super().__init__(errno.ENOSPC, f"the disk holding {directory} is full: the backup stopped; nothing was"
+                         " lost (every finished file and the state are intact): free some space and run it again")
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
+
+_SQLITE_FULL = 13  # SQLite's "database or disk is full"
+
+
+def disk_full(error: BaseException) -> bool:
+    """Whether `error`, or an error it was raised from or while handling, says the disk is full:
+    ENOSPC or EDQUOT, SQLite's SQLITE_FULL, or the library's photo cache saying so (its message)."""
+    from .. import errors
+
+    seen: Optional[BaseException] = error
+    for _ in range(10):  # a chain, in case of a loop
+        if seen is None:
+            return False
+        if isinstance(seen, OSError) and seen.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        if getattr(seen, "sqlite_errorcode", None) == _SQLITE_FULL:
+            return True
+        if isinstance(seen, errors.FileError) and "the disk is full" in seen.message:
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 def check_name(name: str) -> str:
     """`name` when it is one plain path component; ValueError otherwise (a bug upstream: the
     layout only makes such names)."""

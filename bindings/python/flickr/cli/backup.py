@@ -7,8 +7,8 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any, Optional, TextIO
 
-from .common import (EXIT_FAILURE, CLIError, add_credential_options, add_global_options, dumps_json, open_api,
-                     terminal_safe)
+from .common import (EXIT_FAILURE, EXIT_NO_SPACE, CLIError, add_credential_options, add_global_options, dumps_json,
+                     open_api, terminal_safe)
 
 if TYPE_CHECKING:
     from .common import Subparsers
@@ -19,7 +19,9 @@ def add_parser(subparsers: Subparsers) -> None:
         description="Back up every photo and video of the logged-in account (or --user's public ones) into DIR "
         "at the largest size Flickr lets the account download, with a JSON and an XMP sidecar per item, albums "
         "as folders of links, index.json and index.html. Run it again to bring DIR up to date: only what changed "
-        "is fetched. Stopped or killed, it resumes where it was. docs/backup.md gives the layout.")
+        "is fetched. Stopped or killed, it resumes where it was. docs/backup.md gives the layout. Exit codes: 0 "
+        "done, 1 an item failed (retried by the next run) or DIR is unusable, 7 the disk is full (nothing was lost: "
+        "free some space and run it again), 130 interrupted.")
     parser.add_argument("dir", metavar="DIR", help="the backup folder (created when missing)")
     parser.add_argument("--verify", action="store_true",
                         help="check every recorded file's size and SHA-256, with no API call; exit 1 if any is "
@@ -125,7 +127,7 @@ def _verify(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     if args.verify:
         return _verify(args)
-    from ..backup import Backup, BackupLocked, PlantedLink
+    from ..backup import Backup, BackupLocked, DiskFull, PlantedLink
 
     if not 1 <= args.concurrency <= 64:
         raise CLIError("--concurrency takes 1 to 64")
@@ -137,6 +139,8 @@ def run(args: argparse.Namespace) -> int:
             report = backup.run(progress=_progress(args.progress))
         except (BackupLocked, PlantedLink) as error:
             raise CLIError(str(error), EXIT_FAILURE) from None
+        except DiskFull as error:
+            raise CLIError(str(error), EXIT_NO_SPACE) from None
         except OSError as error:  # DIR itself: not a folder, not writable, a full disk...
             raise CLIError(f"{error.filename or args.dir}: {error.strerror or error}", EXIT_FAILURE) from None
         except KeyboardInterrupt:

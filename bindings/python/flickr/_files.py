@@ -32,7 +32,10 @@ _TEMPORARY = re.compile(r"\.(?P<final>.+)\.[0-9a-f]{16}\.part", re.DOTALL)
 
 class NotRegularFile(OSError):
     """Something other than one regular file (a FIFO, a device, a folder, a hard link where the
-    caller needs the file alone) stands at a name the package reads or rewrites: left alone."""
+    caller needs the file alone) stands at a name the package reads or rewrites: left alone.
+    `what` says which ("a FIFO"...)."""
+
+    what = "not a regular file"
 
 
 def temporary_name(final: str) -> str:
@@ -88,10 +91,19 @@ def open_regular(name: str, dir_fd: Optional[int] = None, flags: int = os.O_RDON
 
 
 def _check_regular(found: os.stat_result, name: str, single: bool) -> None:
-    if not stat.S_ISREG(found.st_mode):
-        raise NotRegularFile(errno.EINVAL, f"{_kind(found.st_mode)}, not a regular file", name)
-    if single and found.st_nlink != 1:
-        raise NotRegularFile(errno.EMLINK, "a file with other hard links", name)
+    if not stat.S_ISREG(found.st_mode) or (single and found.st_nlink != 1):
+        what = kind_of(found)
+        said = what if stat.S_ISREG(found.st_mode) else f"{what}, not a regular file"
+        error = NotRegularFile(errno.EINVAL, said, name)
+        error.what = what
+        raise error
+
+
+def kind_of(found: os.stat_result) -> str:
+    """What a file is, for a message: "a FIFO", "a link", "a file with other hard links"..."""
+    if stat.S_ISREG(found.st_mode):
+        return "a file" if found.st_nlink == 1 else "a file with other hard links"
+    return _kind(found.st_mode)
 
 
 def _kind(mode: int) -> str:

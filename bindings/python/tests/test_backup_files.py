@@ -246,6 +246,19 @@ def test_a_link_in_the_state_folder_is_never_used(server, tmp_path, planted, how
     assert media_files(root) == {}
 
 
+@pytest.mark.parametrize("planted", ["state.sqlite3", "state.sqlite3-wal", "state.sqlite3-shm", "lock"])
+def test_a_fifo_in_the_state_folder_is_refused(server, tmp_path, planted):
+    (tmp_path / ".flickr-backup").mkdir()
+    os.mkfifo(tmp_path / ".flickr-backup" / planted)
+    with client(server) as api:
+        small_account(api, 1)
+    result = run_cli(server, "backup", str(tmp_path), timeout=ENDS_WITHIN)
+    print(result.returncode, result.stderr)
+    assert result.returncode == EXIT_FAILURE and len(result.stderr.strip().splitlines()) == 1
+    assert "a FIFO stands where" in result.stderr and "move it away" in result.stderr
+    assert (tmp_path / ".flickr-backup" / planted).is_fifo() and media_files(tmp_path) == {}
+
+
 # -- FIFOs ---------------------------------------------------------------------------------------
 
 def _fifo_at(path):

@@ -28,7 +28,7 @@ class DirLock:
             self.fd = open_regular(self.NAME, state_dir.fd, os.O_RDWR | os.O_CREAT, single=True,
                                    shown=state_dir.shown(self.NAME))
         except NotRegularFile as error:
-            raise PlantedLink(error.errno, f"where the backup keeps its lock: {error.strerror}; it is not used"
+            raise PlantedLink(error.errno, f"{error.what} stands where the backup keeps its lock; it is not used"
                               " (move it away)", error.filename) from None
         except OSError as error:
             if error.errno != errno.ELOOP:

@@ -26,7 +26,7 @@ import time
 import urllib.parse
 from typing import Any, Iterator, Optional
 
-from .._files import _CREATE
+from .._files import _CREATE, kind_of
 from .safedir import PlantedLink, SafeDir
 
 SCHEMA_VERSION = 1
@@ -272,8 +272,7 @@ def _own_file(state_dir: SafeDir, name: str) -> tuple[int, int]:
         raise PlantedLink(errno.ELOOP, "a link stands where the backup keeps its state; it is not followed"
                           " (move it away)", state_dir.shown(name))
     if not stat.S_ISREG(found.st_mode) or found.st_nlink != 1:
-        what = "a file with other hard links" if stat.S_ISREG(found.st_mode) else "not a regular file"
-        raise PlantedLink(errno.EEXIST, f"{what} stands where the backup keeps its state; it is not used"
+        raise PlantedLink(errno.EEXIST, f"{kind_of(found)} stands where the backup keeps its state; it is not used"
                           " (move it away)", state_dir.shown(name))
     return found.st_dev, found.st_ino
 

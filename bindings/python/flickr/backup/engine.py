@@ -21,16 +21,16 @@ from .. import errors
 from .albums import Albums
 from .._media.sizes import number
 from .calls import Calls
-from .._media.fetcher import Fetcher
+from .._media.fetcher import Fetcher, cache_temporary
 from .indexes import Indexes
 from .job import ItemFailed, ItemJob, ItemPending, asked_details, missing_details
-from .layout import ALBUMS, COLLECTIONS, STATE_DIR, UNDATED, Layout
+from .layout import ALBUMS, COLLECTIONS, STATE_DIR, UNDATED, Layout, own_temporary
 from .licences import Licences
 from .listing import Listing, lastupdate
 from .lock import DirLock
 from .options import Options
 from .report import Report
-from .safedir import PlantedLink, SafeDir
+from .safedir import DiskFull, PlantedLink, SafeDir, disk_full
 from .state import State
 
 if TYPE_CHECKING:
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
 
 #: Receives the run's events, one dict each (docs/backup.md, "Progress events").
 ProgressCallback = Callable[[dict[str, Any]], None]
-STATE_FILE = "state.sqlite3"
 CACHE = "cache"
 # What a change to decides between a new file and a new sidecar (docs/backup.md, "Incremental").
 _META = ("title", "description", "tags", "machine_tags", "license", "datetaken", "datetakengranularity",
@@ -75,13 +74,21 @@ class Backup:
     # -- the run ----------------------------------------------------------
 
     def run(self, progress: Optional[ProgressCallback] = None) -> Report:
+        try:
+            return self._run_in_place(progress)
+        except Exception as error:
+            if disk_full(error):  # anywhere: a file, a rename, the state database, the download cache
+                raise DiskFull(self.directory) from error
+            raise
+
+    def _run_in_place(self, progress: Optional[ProgressCallback]) -> Report:
         self._progress = progress
         self.report.started = time.time()
         with contextlib.ExitStack() as cleanup:
             self.root = cleanup.enter_context(SafeDir.open_root(self.directory))
             state_dir = cleanup.enter_context(self.root.subdir(STATE_DIR))
             cleanup.callback(DirLock(state_dir).release)
-            self.state = State(os.path.join(state_dir.path, STATE_FILE))
+            self.state = State.open(state_dir)
             cleanup.callback(self.state.close)
             self.calls.on_wait = lambda resume: self._emit("wait", resume=round(resume, 3))
             if self.options.budget and not self.client.get_option("budget_per_hour"):
@@ -89,6 +96,7 @@ class Backup:
                 self.client.set_option("budget_per_hour", self.options.budget)
                 cleanup.callback(self.client.set_option, "budget_per_hour", 0)
             _check_plain_dir(state_dir, CACHE)
+            self._remove_leftovers(state_dir)
             self.fetcher = Fetcher(self.client, os.path.join(state_dir.path, CACHE), self.options.concurrency)
             cleanup.callback(self.fetcher.close)
             # Checksums, fsyncs and renames: on threads, so that one disk flush does not hold up the rest.
@@ -103,7 +111,6 @@ class Backup:
     def _run(self) -> None:
         run = self.state.run_started()
         self._run_id = run
-        self._remove_leftovers()
         listing = Listing(self.calls, self.options.user)
         self._listing = listing
         self.report.user = listing.who()
@@ -129,6 +136,7 @@ class Backup:
     def _finish(self) -> None:
         if hasattr(self, "_listing"):
             self.report.notes += self._listing.notes
+        self.report.notes += self.root.odd  # a FIFO (or the like) that stood at a final name
         self.report.ended = time.time()
         self.report.api_calls = self.calls.total
         self.report.api_calls_by_method = dict(self.calls.by_method)
@@ -338,6 +346,8 @@ class Backup:
             job.pending = True
             return None
         except Exception as error:  # noqa: BLE001: one item's failure, whatever it is, is that item's alone
+            if disk_full(error):
+                raise  # not this item's failure: the run stops (run() says so)
             if isinstance(error, (ItemFailed, errors.FlickrError, PlantedLink, ValueError)):
                 message = str(error)
             elif isinstance(error, OSError):
@@ -357,32 +367,27 @@ class Backup:
             fields["error"] = failure
         self._emit("item", **fields)
 
-    def _remove_leftovers(self) -> None:
-        """Temporary files of a run that was killed (the lock says none is running): `.*.part` in DIR,
-        its year and month folders, and the album and collection folders."""
-        self._remove_parts(self.root)
+    def _remove_leftovers(self, state_dir: SafeDir) -> None:
+        """Temporary files of a run that was killed (the lock says none is running), by their exact
+        names (`own_temporary`): in DIR, its year and month folders, the album and collection
+        folders; and the downloads the library's cache had not finished (`cache_temporary`)."""
+        self.root.remove_leftovers(own_temporary)
         for top in self.root.names():
             if not (top.isdigit() or top in (UNDATED, ALBUMS, COLLECTIONS)):
                 continue
             try:
                 with self.root.subdir(top, create=False) as folder:
-                    self._remove_parts(folder)
+                    folder.remove_leftovers(own_temporary)
                     for name in folder.names() if top != UNDATED else []:
                         try:
                             with folder.subdir(name, create=False) as inner:
-                                self._remove_parts(inner)
+                                inner.remove_leftovers(own_temporary)
                         except (OSError, ValueError):
                             continue  # a file, or a link planted there: not ours to clean
             except OSError:
                 continue  # a link or a file named like a year: the items' own errors will say
-
-    @staticmethod
-    def _remove_parts(folder: SafeDir) -> None:
-        for name in folder.names():
-            if name.startswith(".") and name.endswith(".part"):
-                found = folder.lstat(name)
-                if found is not None and stat.S_ISREG(found.st_mode):
-                    folder.remove(name)
+        with state_dir.subdir(CACHE, create=False) as cache:
+            cache.remove_leftovers(cache_temporary)
 
 
 def _check_plain_dir(parent: SafeDir, name: str) -> None:

@@ -12,6 +12,7 @@ import time
 import urllib.parse
 from typing import TYPE_CHECKING, Any
 
+from .._media.types import BY_EXTENSION
 from ..values import text
 from .fields import check
 from .layout import ALBUMS
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
     from .context import RunContext
 
 FORMAT = "flickr-backup index 1"
-_IMAGES = ("jpg", "jpeg", "png", "gif", "webp")
 
 
 def _href(path: str) -> str:
@@ -72,8 +72,8 @@ class Indexes:
                 month = here
                 rows.append(f"<h2>{html.escape(here)}</h2>")
             title = html.escape(item["title"] or "(untitled)")
-            ext = str(item["path"]).rsplit(".", 1)[-1].lower()
-            if ext in _IMAGES:
+            media = BY_EXTENSION.get(str(item["path"]).rsplit(".", 1)[-1].lower())
+            if media is None or not media.video:
                 shown = f'<img loading="lazy" src="{_href(item["path"])}" alt="{title}">'
             else:
                 shown = f'<video preload="none" controls src="{_href(item["path"])}"></video>'

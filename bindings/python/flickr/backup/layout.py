@@ -18,6 +18,7 @@ import re
 import unicodedata
 from typing import Any
 
+from .._files import temporary_final
 from ..values import text
 
 SLUG_BYTES = 60  # a slug's longest, in UTF-8 bytes: names stay far below 255 bytes
@@ -26,6 +27,9 @@ STATE_DIR = ".flickr-backup"
 ALBUMS = "albums"
 COLLECTIONS = "collections"
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-[0-9]{2}")  # ASCII digits only: \d takes every script's
+# Every name the backup writes in DIR and its folders: an item's files and album links ({id}_...),
+# album and collection folders ({id}[-{id}]_...), and the index and album files.
+_OWN = re.compile(r"[0-9]{1,20}(-[0-9]{1,20})?_.*|index\.json|index\.html|album\.json|collection\.json", re.DOTALL)
 # What a slug keeps: letters and digits of any script, and - _ . (joined runs of anything else
 # become one "-"). No separator, no control or format character, no leading dot.
 _UNSAFE = re.compile(r"[^\w.\-]+|_+")
@@ -48,6 +52,13 @@ def check_id(value: Any) -> str:
     if not re.fullmatch(r"[0-9]{1,20}(-[0-9]{1,20})?", found):
         raise ValueError(f"{found[:40]!r} is not a Flickr id; no file is named after it")
     return found
+
+
+def own_temporary(name: str) -> bool:
+    """Whether `name` is a temporary file the backup made (`_files.temporary_name`) for one of its
+    own names: what the next run removes when a run was killed."""
+    final = temporary_final(name)
+    return final is not None and _OWN.fullmatch(final) is not None
 
 
 class Layout:

@@ -7,8 +7,8 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any, Optional, TextIO
 
-from .common import (EXIT_FAILURE, CLIError, add_credential_options, add_global_options, dumps_json, open_api,
-                     terminal_safe)
+from .common import (EXIT_FAILURE, EXIT_NO_SPACE, CLIError, add_credential_options, add_global_options, dumps_json,
+                     open_api, terminal_safe)
 
 if TYPE_CHECKING:
     from .common import Subparsers
@@ -23,7 +23,8 @@ def add_parser(subparsers: Subparsers) -> None:
         epilog="Exit codes: 0 every item is done (videos Flickr is still processing are reported as pending and "
         "fetched by a later run); 1 an item failed (retried by the next run), --verify found a file missing or "
         "changed (the next run makes it again), or DIR cannot be used; 3 an API error, 4 a network error, "
-        "5 no valid login; 130 interrupted (run the same command again to resume).")
+        "5 no valid login; 7 the disk is full (nothing was "
+        "lost: free some space and run it again); 130 interrupted (run the same command again to resume).")
     parser.add_argument("dir", metavar="DIR", help="the backup folder (created when missing)")
     parser.add_argument("--verify", action="store_true",
                         help="check every recorded file's size and SHA-256, with no API call; exit 1 if any is "
@@ -108,11 +109,11 @@ def _progress(mode: str) -> Optional[Any]:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from ..backup import BackupLocked, verify
+    from ..backup import BackupLocked, PlantedLink, verify
 
     try:
         result = verify(args.dir)
-    except (FileNotFoundError, BackupLocked) as error:
+    except (FileNotFoundError, BackupLocked, PlantedLink) as error:
         raise CLIError(str(error), EXIT_FAILURE) from None
     for path in result["missing"]:
         print(terminal_safe(f"missing: {path}"), file=sys.stderr)
@@ -133,7 +134,7 @@ def _verify(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     if args.verify:
         return _verify(args)
-    from ..backup import Backup, BackupLocked, PlantedLink
+    from ..backup import Backup, BackupLocked, DiskFull, PlantedLink
 
     if not 1 <= args.concurrency <= 64:
         raise CLIError("--concurrency takes 1 to 64")
@@ -145,6 +146,8 @@ def run(args: argparse.Namespace) -> int:
             report = backup.run(progress=_progress(args.progress))
         except (BackupLocked, PlantedLink) as error:
             raise CLIError(str(error), EXIT_FAILURE) from None
+        except DiskFull as error:
+            raise CLIError(str(error), EXIT_NO_SPACE) from None
         except OSError as error:  # DIR itself: not a folder, not writable, a full disk...
             raise CLIError(f"{error.filename or args.dir}: {error.strerror or error}", EXIT_FAILURE) from None
         except KeyboardInterrupt:

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, Any, Callable
 
+from .._files import open_regular
 from .common import (CLIError, _whole_number, add_credential_options, add_global_options, dumps_json, open_api,
                      parse_pairs)
 
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
 #: it keeps with --save_additional_columns.
 IMG2DATASET_COLUMNS = ["url", "caption", "id", "owner", "license", "license_name", "license_url"]
 PROGRESS_EVERY = 500  # items between --progress lines
-_OPEN = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 def _shard(text: str) -> tuple[int, int]:
@@ -64,7 +64,7 @@ def add_parser(subparsers: Subparsers) -> None:
 def _open_output(path: str, keep: int) -> IO[bytes]:
     """`path` for writing after its first `keep` bytes (what the checkpoint says was written)."""
     try:
-        fd = os.open(path, _OPEN, 0o666)
+        fd = open_regular(path, None, os.O_RDWR | os.O_CREAT, 0o666)  # cut back to `keep`: a file, not a FIFO
     except OSError as error:
         raise CLIError(f"cannot write {path}: {error.strerror}", 1) from None
     out = os.fdopen(fd, "r+b")

@@ -22,6 +22,7 @@ from .albums import Albums
 from .._media.sizes import number
 from .calls import Calls
 from .._media.fetcher import Fetcher, cache_temporary
+from .fields import one_text
 from .indexes import Indexes
 from .job import ItemFailed, ItemJob, ItemPending, asked_details, missing_details
 from .layout import ALBUMS, COLLECTIONS, STATE_DIR, UNDATED, Layout, own_temporary
@@ -274,7 +275,7 @@ class Backup:
             info = json.loads(row["info"])
             for member in json.loads(row["members"]):
                 self._memberships.setdefault(member, []).append(
-                    {"id": row["id"], "title": _text(info.get("title")), "folder": row["folder"]})
+                    {"id": row["id"], "title": one_text(info.get("title")), "folder": row["folder"]})
         for item in self.state.items():
             wanted = json.dumps(sorted(a["id"] for a in self._memberships.get(item["id"], [])))
             if item["albums"] != wanted:
@@ -395,15 +396,9 @@ def _check_plain_dir(parent: SafeDir, name: str) -> None:
     parent.subdir(name).close()
 
 
-def _text(value: Any) -> str:
-    from ..values import text
-
-    return text(value) if not isinstance(value, list) else ""
-
-
 def _meta(photo: dict[str, Any], key: str) -> str:
     value = photo.get(key)
-    return _text(value) if isinstance(value, dict) else str(value if value is not None else "")
+    return one_text(value) if isinstance(value, dict) else str(value if value is not None else "")
 
 
 def _content(photo: dict[str, Any]) -> tuple[str, ...]:

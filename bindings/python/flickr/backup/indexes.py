@@ -13,8 +13,7 @@ import urllib.parse
 from typing import TYPE_CHECKING, Any
 
 from .._media.types import BY_EXTENSION
-from ..values import text
-from .fields import check
+from .fields import check, one_text
 from .layout import ALBUMS
 from .sidecar import json_file
 
@@ -40,7 +39,7 @@ class Indexes:
         found = []
         for row in state.items():
             listed = check(json.loads(row["listed"])).listing  # an invalid field is left out (fields.py)
-            found.append({"id": row["id"], "title": text(listed.get("title")), "media": listed.get("media", "photo"),
+            found.append({"id": row["id"], "title": one_text(listed.get("title")), "media": listed.get("media", "photo"),
                           "taken": listed.get("datetaken", ""), "path": files.get(row["id"], {}).get("media"),
                           "sidecar": files.get(row["id"], {}).get("json"),
                           "xmp": files.get(row["id"], {}).get("xmp"), "size": row["size_label"],
@@ -51,7 +50,7 @@ class Indexes:
 
     def write(self, account: dict[str, Any]) -> None:
         items = self.items()
-        albums = [{"id": row["id"], "title": text(json.loads(row["info"]).get("title")),
+        albums = [{"id": row["id"], "title": one_text(json.loads(row["info"]).get("title")),
                    "folder": f"{ALBUMS}/{row['folder']}"} for row in self.engine.state.albums("album")]
         document = {"format": FORMAT, "generated": int(time.time()), "user": self.engine.report.user,
                     "account": account, "licenses": self.engine.licences.as_dict(), "albums": albums,
@@ -61,7 +60,7 @@ class Indexes:
 
     @staticmethod
     def page(account: dict[str, Any], items: list[dict[str, Any]], albums: list[dict[str, Any]]) -> str:
-        who = text(account.get("realname")) or text(account.get("username")) or str(account.get("nsid", ""))
+        who = one_text(account.get("realname")) or one_text(account.get("username")) or str(account.get("nsid", ""))
         rows = []
         month = None
         for item in sorted(items, key=lambda i: (str(i["taken"]), i["id"]), reverse=True):

@@ -19,7 +19,7 @@ import unicodedata
 from typing import Any
 
 from .._files import temporary_final
-from ..values import text
+from .fields import one_text
 
 SLUG_BYTES = 60  # a slug's longest, in UTF-8 bytes: names stay far below 255 bytes
 UNDATED = "undated"
@@ -79,7 +79,7 @@ class Layout:
 
     @staticmethod
     def album_folder(album_id: str, title: Any) -> str:
-        return f"{check_id(album_id)}_{slug(text(title))}"
+        return f"{check_id(album_id)}_{slug(one_text(title))}"
 
     @staticmethod
     def sidecar(base: str) -> str:

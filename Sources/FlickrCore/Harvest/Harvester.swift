@@ -136,8 +136,11 @@ package final class Harvester: @unchecked Sendable {
                 guard let slice = pending.first else { return false }
                 answer = try fetch(slice, page: 1)
                 if !slice.derived { report.justified = report.justified.addingSaturated(answer.total) }
-                if answer.total > query.cap, try split(slice, total: answer.total) { continue }
-                try claim(slice, total: answer.total)
+                if answer.total > query.cap {
+                    if try split(slice, total: answer.total) { continue }  // else claimed, over the cap
+                } else {
+                    try claim(slice, total: answer.total)
+                }
                 pending.removeFirst()
                 current = slice
                 nextPage = 2

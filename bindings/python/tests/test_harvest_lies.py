@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: MIT
+"""The harvest against a server whose every search answers total=10^12 (issue 40): it used to cut
+the range into 2^20 slices, rewrite a 30 MB checkpoint after every page and never end. Now it ends
+with a clear error after a few dozen calls, its checkpoint small."""
+import os
+import resource
+import subprocess
+import sys
+
+from libtest import cli_env, running_sandbox
+from lyingproxy import attributes, lying
+
+import pytest
+
+SEARCH = "flickr.photos.search"
+
+
+@pytest.fixture(scope="module")
+def server(library_path):
+    with running_sandbox() as server:
+        yield server
+
+
+def test_total_of_a_trillion_on_every_answer_ends_the_harvest(server, tmp_path):
+    rewrite = lambda page, body: attributes(body, "photos", total=10**12, pages=2 * 10**9)  # noqa: E731
+    checkpoint, output = tmp_path / "lie.json", tmp_path / "lie.jsonl"
+    with lying(server.url, SEARCH, rewrite, limit=300) as proxy:
+        env = cli_env(server, env_extra={"FLICKR_ENDPOINT": proxy.url})
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        run = subprocess.run([sys.executable, "-m", "flickr", "harvest", SEARCH, "user_id=me", "--checkpoint",
+                              str(checkpoint), "-o", str(output)], capture_output=True, text=True, env=env, timeout=300)
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    calls = proxy.calls[SEARCH]
+    size = os.path.getsize(checkpoint) if checkpoint.exists() else 0
+    print(f"exit {run.returncode} after {calls} search calls, checkpoint {size} bytes, peak RSS of the CLI "
+          f"{max(peak, before) / 1024:.0f} MiB: {run.stderr.strip()[-400:]}")
+    assert run.returncode == 1, run.stderr
+    assert "the server's totals are not counts" in run.stderr and "Traceback" not in run.stderr
+    assert calls < 60
+    assert size < 200_000  # 1,024 parts a split at most, where it was 2^20 (a 30 MB checkpoint)

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
 EXIT_FAILURE, EXIT_USAGE, EXIT_API, EXIT_NETWORK, EXIT_AUTH, EXIT_NO_LIBRARY = 1, 2, 3, 4, 5, 6
+EXIT_INCOMPLETE = 7  # a harvest that ended with items Flickr would not serve (docs/harvest.md)
 EXIT_INTERRUPTED = 128 + 2  # 128 + SIGINT, as shells report it
 EXIT_BROKEN_PIPE = 128 + 13  # 128 + SIGPIPE: what a C tool killed by the closed pipe reports
 

@@ -2,11 +2,13 @@
 """The harvest against a server whose every search answers total=10^12 (issue 40): it used to cut
 the range into 2^20 slices, rewrite a 30 MB checkpoint after every page and never end. Now it ends
 with a clear error after a few dozen calls, its checkpoint small."""
+import json
 import os
 import resource
 import subprocess
 import sys
 
+import flickr
 from libtest import cli_env, running_sandbox
 from lyingproxy import attributes, lying
 
@@ -38,3 +40,23 @@ def test_total_of_a_trillion_on_every_answer_ends_the_harvest(server, tmp_path):
     assert "the server's totals are not counts" in run.stderr and "Traceback" not in run.stderr
     assert calls < 60
     assert size < 200_000  # 1,024 parts a split at most, where it was 2^20 (a 30 MB checkpoint)
+
+
+def test_the_checkpoint_stays_small_under_a_trillion(server, tmp_path):
+    # The state the lie leaves, saved: it held 2^20 pending slices (a 30 MB checkpoint rewritten
+    # after every page); now a split makes 1,024 parts at most.
+    rewrite = lambda page, body: attributes(body, "photos", total=10**12, pages=2 * 10**9)  # noqa: E731
+    checkpoint = tmp_path / "lie.json"
+    s = server.settings
+    with lying(server.url, SEARCH, rewrite, limit=300) as proxy, \
+            flickr.Flickr(s.api_key, s.api_secret, base_url=proxy.url, oauth_token=s.oauth_token,
+                          oauth_token_secret=s.oauth_token_secret) as api:
+        harvest = api.harvest(SEARCH, user_id="me", checkpoint=str(checkpoint))
+        with pytest.raises(flickr.errors.ParseError):
+            for _ in harvest:
+                pass
+        harvest.save()
+    size = checkpoint.stat().st_size
+    pending = len(json.loads(checkpoint.read_text())["pending"])
+    print(f"{proxy.calls[SEARCH]} search calls; checkpoint {size} bytes, {pending} slices pending")
+    assert pending <= 3 * 1024 and size < 200_000

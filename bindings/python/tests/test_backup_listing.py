@@ -66,3 +66,55 @@ def test_a_listing_shorter_than_its_total_prunes_nothing(server, backed_up):
     assert report.listed == 2 and report.deleted == [] and report.pruned == []
     assert any("gave 2 of the 510 items" in note for note in report.notes)
     assert all(path.exists() for path in files.values())
+
+
+class _ScriptedWalk:
+    """A walk that plays `steps`: (page answered, item or None for the end), or an exception."""
+
+    def __init__(self, steps):
+        self.steps, self.page, self.total = list(steps), 0, 3
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        pass
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        step = self.steps.pop(0)
+        if isinstance(step, BaseException):
+            raise step
+        self.page, item = step
+        if item is None:
+            raise StopIteration
+        return item
+
+
+def test_the_listing_waits_for_the_budget_and_counts_each_page(monkeypatch):
+    """The backup's listing on the library's walk keeps its budget wait (then the same page is asked
+    again) and its count of calls per method (one per page answered)."""
+    from flickr.backup.calls import Calls
+
+    over = flickr.errors.OverBudget(flickr.errors.EBUDGET, "no slot")
+    over.retry_after_ms = 2500
+    walk = _ScriptedWalk([(1, {"id": "1"}), (1, {"id": "2"}), over, (2, {"id": "3"}), (2, None)])
+    asked = []
+
+    class Client:
+        def walk(self, method, **params):
+            asked.append((method, params))
+            return walk
+
+    sleeps, waits = [], []
+    monkeypatch.setattr("flickr.backup.calls.time.sleep", sleeps.append)
+    calls = Calls(Client(), on_wait=waits.append)  # type: ignore[arg-type]
+    pages = []
+    items = list(calls.pages(LISTING, "photos", "photo", lambda page, of: pages.append((page, of)), user_id="me"))
+    print(f"items {items}, waits {waits}, sleeps {sleeps}, calls {dict(calls.by_method)}, pages {pages}")
+    assert [item["id"] for item in items] == ["1", "2", "3"]
+    assert sleeps == [2.5] and len(waits) == 1 and calls.waited == 2.5
+    assert calls.by_method[LISTING] == 2 and calls.totals[LISTING] == 3 and pages == [(1, 1), (2, 2)]
+    assert asked == [(LISTING, {"item_path": "photos.photo", "per_page": 500, "user_id": "me"})]

@@ -60,3 +60,26 @@ def test_the_checkpoint_stays_small_under_a_trillion(server, tmp_path):
     pending = len(json.loads(checkpoint.read_text())["pending"])
     print(f"{proxy.calls[SEARCH]} search calls; checkpoint {size} bytes, {pending} slices pending")
     assert pending <= 3 * 1024 and size < 200_000
+
+
+def test_a_slice_whose_page_repeats_ends_the_harvest(server):
+    # The whole range says 1,000 items on 2 pages and page 2 repeats page 1: the harvest's page loop
+    # has the walk's guard (it used to drop the page as duplicates and call the harvest complete).
+    first: list[bytes] = []
+
+    def rewrite(page: int, body: bytes) -> bytes:
+        if page == 1:
+            first[:] = [body]
+        return attributes(first[0], "photos", page=page, total=1000, pages=2)
+    s = server.settings
+    with lying(server.url, SEARCH, rewrite) as proxy, \
+            flickr.Flickr(s.api_key, s.api_secret, base_url=proxy.url, oauth_token=s.oauth_token,
+                          oauth_token_secret=s.oauth_token_secret) as api:
+        harvest = api.harvest(SEARCH, user_id="me")
+        given = []
+        with pytest.raises(flickr.errors.ParseError) as caught:
+            for item in harvest:
+                given.append(item["id"])
+    print(f"{proxy.calls[SEARCH]} search calls, {len(given)} items: {caught.value}")
+    assert "flickr.photos.search page 2 repeats page 1" in str(caught.value)
+    assert proxy.calls[SEARCH] == 2 and len(given) == len(set(given)) > 0

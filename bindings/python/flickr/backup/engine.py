@@ -169,6 +169,12 @@ class Backup:
             seen.add(str(photo.get("id")))
             self._note(photo)
         self.report.listed = len(seen)
+        announced = listing.total()
+        if len(seen) < announced:  # a page lost (an empty page 2, an error answered as a page): nothing is gone
+            self.report.notes.append(f"the listing gave {len(seen)} of the {announced} items it announced: "
+                                     "nothing was marked deleted on Flickr and nothing pruned this run")
+            self._emit("listed", items=self.report.listed, deleted=0)
+            return
         gone = sorted(self.state.ids() - seen)
         self.state.mark_deleted(gone)
         self.report.deleted = gone

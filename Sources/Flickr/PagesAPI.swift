@@ -36,6 +36,11 @@ public func flickr_pages_total(_ pages: OpaquePointer?) -> Int64 {
 }
 
 @c @implementation
+public func flickr_pages_page(_ pages: OpaquePointer?) -> Int64 {
+    (try? pagers.object(pages))?.page ?? -1
+}
+
+@c @implementation
 public func flickr_pages_free(_ pages: OpaquePointer?) {
     pagers.release(pages)
 }

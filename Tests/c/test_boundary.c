@@ -534,6 +534,10 @@ static void test_pages(void) {
     CHECK_EQ_INT(flickr_pages_total(NULL), -1);
     CHECK_EQ_INT(flickr_pages_total(walk), -1); /* before the first page */
 
+    BOUNDARY(flickr_pages_page)
+    CHECK_EQ_INT(flickr_pages_page(NULL), -1);
+    CHECK_EQ_INT(flickr_pages_page(walk), 0); /* before the first answer */
+
     BOUNDARY(flickr_pages_next)
     CHECK_FAILS(flickr_pages_next(NULL, walk), FLICKR_EINVAL);
     CHECK_FAILS(flickr_pages_next(&item, NULL), FLICKR_EINVAL);
@@ -546,6 +550,7 @@ static void test_pages(void) {
     flickr_pages_free(walk); /* a second free is ignored */
     CHECK_FAILS(flickr_pages_next(&item, walk), FLICKR_EINVAL);
     CHECK_EQ_INT(flickr_pages_total(walk), -1);
+    CHECK_EQ_INT(flickr_pages_page(walk), -1);
     flickr_context_free(ctx);
 }
 

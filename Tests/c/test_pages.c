@@ -31,6 +31,7 @@ static long walk(flickr_context *ctx, const char *method, const char *const *par
     }
     if (item != NULL) count = -1; /* stopped on an error */
     *total = flickr_pages_total(pages);
+    CHECK(flickr_pages_page(pages) >= 1); /* the last page answered */
     /* After the end it stays at the end. */
     CHECK_EQ_INT(flickr_pages_next(&item, pages), FLICKR_OK);
     CHECK(item == NULL);

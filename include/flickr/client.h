@@ -198,7 +198,10 @@ FLICKR_API int flickr_pages_new(flickr_pages **out, flickr_context *ctx, const c
  *                      next flickr_pages_next() or flickr_pages_free() on this walk.
  * @param pages         the walk.
  * @return FLICKR_OK (also at the end), or a call's error (the walk may be continued after a
- *         passing failure: the same page is fetched again).
+ *         passing failure: the same page is fetched again). FLICKR_EPARSE for a listing that
+ *         cannot be walked: a page that repeats the last one or brings no new id, or more pages
+ *         announced than items; every later call gives the same error (docs/harvest.md, "Lying
+ *         listings").
  * @note Added in 0.1. One thread at a time per walk.
  */
 FLICKR_API int flickr_pages_next(const flickr_value **item_out, flickr_pages *pages);
@@ -210,6 +213,15 @@ FLICKR_API int flickr_pages_next(const flickr_value **item_out, flickr_pages *pa
  * @note Added in 0.1. One thread at a time per walk.
  */
 FLICKR_API int64_t flickr_pages_total(flickr_pages *pages);
+
+/**
+ * @brief The number of the last page the server answered: how many listing calls the walk made
+ *        (less its first page's number, plus one), for progress and a caller's count of calls.
+ * @param pages the walk.
+ * @return the page number, 0 before the first answer, or -1 for a walk that is not live.
+ * @note Added in 0.5.0. One thread at a time per walk.
+ */
+FLICKR_API int64_t flickr_pages_page(flickr_pages *pages);
 
 /**
  * @brief Release a walk and the page it holds.

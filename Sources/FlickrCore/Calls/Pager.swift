@@ -2,8 +2,10 @@
 
 /// Walks every item of every page of a paged Flickr method, fetching pages
 /// as the walk reaches them. It reads Flickr's page/pages/perpage/total and
-/// stops on an empty page, after the last page, at page 10,000, and at 4,000
-/// results for flickr.photos.search (Flickr returns no more than that).
+/// stops on an empty page, after the last page (Flickr's `pages`, bounded by the
+/// pages `total` fills), at page 10,000, and at 4,000 results for
+/// flickr.photos.search (Flickr returns no more than that). A page that repeats
+/// the last one or brings no new id fails the walk (`ListingGuard`).
 ///
 /// The item list is found automatically — the entry of the first child of
 /// `<rsp>` that carries page attributes (photos.photo, photosets.photoset...)
@@ -23,6 +25,10 @@ package final class Pager: @unchecked Sendable {
         var yielded = 0
         var finished = false
         var total: Int64 = -1
+        var answered: Int64 = 0  // the number of the last page the server answered
+        var guardian: ListingGuard
+        var ids = HarvestIdSet()  // every item id given, as 64-bit keys: "no new id" is seen
+        var broken: FlickrError?  // the guard's verdict, given again: the listing cannot go on
     }
 
     private let context: Context
@@ -67,11 +73,14 @@ package final class Pager: @unchecked Sendable {
         self.method = method
         self.parameters = parameters
         self.itemPath = itemPath
-        s = State(nextPage: firstPage)
+        s = State(nextPage: firstPage, guardian: ListingGuard(method: method))
     }
 
     /// The total Flickr announced on the last page fetched, or -1 before the first.
     package var total: Int64 { s.total }
+
+    /// The number of the last page the server answered, or 0 before the first.
+    package var page: Int64 { s.answered }
 
     /// The next item, borrowed from the current page (valid until the next call), or nil at the end.
     @_optimize(size)
@@ -87,7 +96,10 @@ package final class Pager: @unchecked Sendable {
                 s.yielded += 1
                 return item
             }
+            // Past the cap Flickr repeats its last page: the walk ends before asking it.
+            if let cap = Pager.resultCap(for: method), s.yielded >= cap { s.finished = true }
             if s.finished { return nil }
+            if let broken = s.broken { throw broken }
             try fetch()
         }
     }
@@ -101,14 +113,34 @@ package final class Pager: @unchecked Sendable {
             throw FlickrError(.parse, "\(method) answered without a paged list"
                               + (itemPath.map { " at \($0.joined(separator: "."))" } ?? ""))
         }
-        let attribute = { (name: String) in container.member(name)?.string.flatMap { Int($0) } }
+        s.answered = Int64(number)
+        let attribute = { (name: String) in container.member(name)?.string.flatMap { HarvestPage.count($0) } }
         let pages = attribute("pages")
-        s.total = attribute("total").map(Int64.init) ?? s.total
+        let announced = attribute("total")
+        let count = items.map(itemCount) ?? 0
+        var keys: [UInt64] = []
+        var fresh = 0
+        for index in 0..<count {
+            guard let item = items.flatMap({ element($0, index) }),
+                  let id = (item.member("id") ?? item.member("nsid"))?.string else { fresh += 1; continue }
+            let key = ListingGuard.key(id)
+            keys.append(key)
+            if s.ids.insert(key) { fresh += 1 }
+        }
+        let last: Int64?
+        do {
+            last = try s.guardian.check(page: Int64(number), pages: pages, total: announced, count: count, fresh: fresh,
+                                        fingerprint: keys.isEmpty ? nil : ListingGuard.fingerprint(keys))
+        } catch {
+            s.broken = error
+            throw error
+        }
+        s.total = announced ?? s.total
         s.page = response
         s.items = items
         s.index = 0
         s.nextPage = number + 1
-        s.finished = Pager.isLastPage(number: number, pages: pages, count: items.map(itemCount) ?? 0)
+        s.finished = Pager.isLastPage(number: number, pages: last.map { Int(clamping: $0) }, count: count)
     }
 
     /// Whether page `number` ends the walk: it was empty, it was the last one Flickr

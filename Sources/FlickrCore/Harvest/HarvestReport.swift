@@ -12,6 +12,9 @@ struct HarvestReport {
     var slicesDone: Int64 = 0
     var slicesPending: Int64 = 0
     var overCap: [(HarvestSlice, Int64)] = []
+    /// The sum of the totals of the slices first asked (not parts of an answered one): what the
+    /// totals of the slices paged through or left over the cap may add up to (the checkpoint keeps it).
+    var justified: Int64 = 0
 
     var missing: Int64 { Swift.max(0, matched - items) }
     var finished: Bool { slicesPending == 0 }

@@ -6,6 +6,9 @@ package struct HarvestSlice: Equatable, Sendable {
     package var lo: Int64
     package var hi: Int64
     package var license: Int64?
+    /// A part of a slice the server answered (by time or licence): its total is already counted in
+    /// what the harvest's first answers justify (`Harvester`'s bound on the totals).
+    package var derived = false
 
     /// 2004-01-01: before Flickr opened (upload dates).
     static let earliestUpload: Int64 = 1_072_915_200
@@ -18,7 +21,7 @@ package struct HarvestSlice: Equatable, Sendable {
 
     /// [lo, hi] cut into `count` slices of (nearly) equal length, fewer if it has fewer seconds.
     @_optimize(size)
-    static func parts(lo: Int64, hi: Int64, count: Int64, license: Int64? = nil) -> [HarvestSlice] {
+    static func parts(lo: Int64, hi: Int64, count: Int64, license: Int64? = nil, derived: Bool = false) -> [HarvestSlice] {
         let length = hi - lo + 1
         // length < 2^38 (the date range) and n <= 2^20: length * i stays below 2^58.
         let n = Swift.max(1, Swift.min(count, length, 1 << 20))
@@ -26,7 +29,7 @@ package struct HarvestSlice: Equatable, Sendable {
         var start = lo
         for i in 1...n {
             let end = lo + length * i / n - 1
-            result.append(HarvestSlice(lo: start, hi: end, license: license))
+            result.append(HarvestSlice(lo: start, hi: end, license: license, derived: derived))
             start = end + 1
         }
         return result

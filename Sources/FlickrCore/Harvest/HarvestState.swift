@@ -17,7 +17,8 @@ struct HarvestState {
     var json: CheckpointJSON {
         let counts: CheckpointJSON = .object([
             ("items", .int(report.items)), ("duplicates", .int(report.duplicates)), ("matched", .int(report.matched)),
-            ("calls", .int(report.calls)), ("slices_done", .int(report.slicesDone))])
+            ("calls", .int(report.calls)), ("slices_done", .int(report.slicesDone)),
+            ("justified", .int(report.justified))])
         let slice: CheckpointJSON? = current.map { current in
             .object([("slice", HarvestState.json(current)), ("next_page", .int(nextPage)), ("last_page", .int(lastPage)),
                      ("ids", .array(sliceIds.map { .int(Int64(bitPattern: $0)) }))])
@@ -30,7 +31,8 @@ struct HarvestState {
 
     @_optimize(size)
     private static func json(_ slice: HarvestSlice) -> CheckpointJSON {
-        .array([.int(slice.lo), .int(slice.hi), slice.license.map(CheckpointJSON.int) ?? .null])
+        let fields: [CheckpointJSON] = [.int(slice.lo), .int(slice.hi), slice.license.map(CheckpointJSON.int) ?? .null]
+        return .array(slice.derived ? fields + [.int(1)] : fields)  // a first run's checkpoint had three fields
     }
 }
 
@@ -88,15 +90,20 @@ extension HarvestState {
             report.overCap.append((slice, total))
         }
         report.slicesPending = Int64(pending.count)
+        // Before the count was kept (a first version's checkpoint), what was claimed so far is taken as justified.
+        report.justified = counts["justified"]?.int.map { Swift.max(0, $0) }
+            ?? report.overCap.reduce(report.matched) { $0.addingSaturated($1.1) }
         if let saved = root["extra"], case .object = saved { extra = saved }
     }
 
     @_optimize(size)
     private static func slice(_ value: CheckpointJSON) -> HarvestSlice? {
-        guard let parts = value.array, parts.count == 3, let lo = parts[0].int, let hi = parts[1].int,
+        guard let parts = value.array, parts.count == 3 || parts.count == 4, let lo = parts[0].int, let hi = parts[1].int,
               -HarvestSlice.latest <= lo, lo <= hi, hi <= HarvestSlice.latest else { return nil }
-        if parts[2].isNull { return HarvestSlice(lo: lo, hi: hi, license: nil) }
+        let derived = parts.count == 4 && parts[3].int == 1
+        guard parts.count == 3 || derived || parts[3].int == 0 else { return nil }
+        if parts[2].isNull { return HarvestSlice(lo: lo, hi: hi, license: nil, derived: derived) }
         guard let license = parts[2].int, license >= 0 else { return nil }
-        return HarvestSlice(lo: lo, hi: hi, license: license)
+        return HarvestSlice(lo: lo, hi: hi, license: license, derived: derived)
     }
 }

@@ -27,6 +27,12 @@ package final class Harvester: @unchecked Sendable {
     private var items: [UnsafePointer<ValueNode>] = []
     private var index = 0
     private var pageGiven = false
+    private var listing: ListingGuard  // the pages of the slice being paged
+    /// Most parts one split makes: a slice still over the cap is cut again when reached, so the
+    /// pending list (and the checkpoint, rewritten after every page) stays small whatever a total says.
+    static let maxParts: Int64 = 1024
+    /// Most slices pending at once; a legitimate harvest keeps a few thousand (a few levels of 1,024).
+    static let maxPending = 16_384
 
     // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
     @_optimize(size)
@@ -52,6 +58,7 @@ package final class Harvester: @unchecked Sendable {
         self.context = context
         self.query = query
         self.pending = pending
+        listing = ListingGuard(method: query.method)
         if let restored {
             current = restored.current
             nextPage = restored.nextPage
@@ -128,12 +135,18 @@ package final class Harvester: @unchecked Sendable {
             } else {
                 guard let slice = pending.first else { return false }
                 answer = try fetch(slice, page: 1)
-                if answer.total > query.cap, try split(slice, total: answer.total) { continue }
+                if !slice.derived { report.justified = report.justified.addingSaturated(answer.total) }
+                if answer.total > query.cap {
+                    if try split(slice, total: answer.total) { continue }  // else claimed, over the cap
+                } else {
+                    try claim(slice, total: answer.total)
+                }
                 pending.removeFirst()
                 current = slice
                 nextPage = 2
                 countPending()
                 sliceIds = []
+                listing = ListingGuard(method: query.method)
                 let served = Swift.min(answer.total, query.cap)
                 lastPage = Swift.min(answer.pages, (served + query.perPage - 1) / query.perPage)
                 report.matched = report.matched.addingSaturated(answer.total)
@@ -148,6 +161,8 @@ package final class Harvester: @unchecked Sendable {
                     report.duplicates += 1
                 }
             }
+            _ = try listing.check(page: nextPage - 1, pages: answer.pages, total: answer.total, count: answer.ids.count,
+                                  fresh: items.count, fingerprint: ListingGuard.fingerprint(answer.ids))
             page = answer.response
             report.items += Int64(items.count)
             if !items.isEmpty {
@@ -163,21 +178,44 @@ package final class Harvester: @unchecked Sendable {
         report.slicesPending = Int64(pending.count) + (current == nil ? 0 : 1)
     }
 
+    /// Refuses a slice about to be paged (or left over the cap) whose total, with those of the slices
+    /// paged before, is more than the harvest's first answers can justify: the parts of a range hold
+    /// what the range held (twice that, and a cap, for counts that move while the harvest runs).
+    /// A server answering total=10^12 to every query would otherwise be sliced and paged forever.
+    @_optimize(size)
+    private func claim(_ slice: HarvestSlice, total: Int64) throws(FlickrError) {
+        let claimed = report.overCap.reduce(report.matched) { $0.addingSaturated($1.1) }.addingSaturated(total)
+        let bound = report.justified.multipliedSaturated(by: 2).addingSaturated(query.cap)
+        guard claimed <= bound else {
+            throw FlickrError(.parse, "\(query.method): the slice \(HarvestSlice.utc(slice.lo)) to \(HarvestSlice.utc(slice.hi))"
+                              + (slice.license.map { " (license \($0))" } ?? "") + " answers total=\(total), but its parts "
+                              + "and the slices before it would then hold \(claimed) items, more than twice the "
+                              + "\(report.justified) the whole range answered: the server's totals are not counts")
+        }
+    }
+
     /// Replaces an over-cap slice by its parts; false when it is as small as it may be.
     @_optimize(size)
     private func split(_ slice: HarvestSlice, total: Int64) throws(FlickrError) -> Bool {
+        let parts: [HarvestSlice]
         if slice.seconds > query.minSlice {
             // As many parts as would each hold 3/4 of the cap were the items spread evenly.
             let wanted = Swift.max(2, (total * 4 + query.cap * 3 - 1) / (query.cap * 3))  // total <= 2^53
-            let count = Swift.min(wanted, slice.seconds / query.minSlice + 1)
-            pending.replaceSubrange(0..<1, with: HarvestSlice.parts(lo: slice.lo, hi: slice.hi, count: count))
+            let count = Swift.min(wanted, slice.seconds / query.minSlice + 1, Harvester.maxParts)
+            parts = HarvestSlice.parts(lo: slice.lo, hi: slice.hi, count: count, license: slice.license, derived: true)
         } else if slice.license == nil {
-            let ids = try licenses()
-            pending.replaceSubrange(0..<1, with: ids.map { HarvestSlice(lo: slice.lo, hi: slice.hi, license: $0) })
+            parts = try licenses().map { HarvestSlice(lo: slice.lo, hi: slice.hi, license: $0, derived: true) }
         } else {
+            try claim(slice, total: total)
             report.overCap.append((slice, total))
             return false
         }
+        guard pending.count - 1 + parts.count <= Harvester.maxPending else {
+            throw FlickrError(.parse, "\(query.method): cutting a slice of total=\(total) would leave "
+                              + "\(pending.count - 1 + parts.count) slices pending, more than the "
+                              + "\(Harvester.maxPending) a harvest keeps: the server's totals cannot be counts")
+        }
+        pending.replaceSubrange(0..<1, with: parts)
         countPending()
         return true
     }

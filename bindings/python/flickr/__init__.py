@@ -13,7 +13,7 @@ from . import errors, urls
 from ._version import VERSION as __version__
 from .api import MethodInfo, method_info, methods
 from .async_client import AsyncFlickr
-from .client import Flickr
+from .client import Flickr, Walk
 from .errors import (
     APIError,
     Aborted,
@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # the deprecated old name, as type checkers see it (at run ti
 
 __all__ = [
     "Flickr",
+    "Walk",
     "AsyncFlickr",
     "MethodInfo",
     "method_info",

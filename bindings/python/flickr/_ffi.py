@@ -128,6 +128,7 @@ _SIGNATURES = {
     "flickr_pages_new": (_STATUS, [POINTER(PagesPtr), ContextPtr, c_char_p, Params, c_char_p]),
     "flickr_pages_next": (_STATUS, [POINTER(ValuePtr), PagesPtr]),
     "flickr_pages_total": (c_int64, [PagesPtr]),
+    "flickr_pages_page": (c_int64, [PagesPtr]),
     "flickr_pages_free": (None, [PagesPtr]),
     "flickr_harvest_new": (_STATUS, [POINTER(HarvestPtr), ContextPtr, c_char_p, Params, Params]),
     "flickr_harvest_next": (_STATUS, [POINTER(ValuePtr), HarvestPtr]),

@@ -13,8 +13,9 @@ import queue
 import threading
 import time
 import weakref
+from collections.abc import Iterator
 from concurrent.futures import Future, InvalidStateError
-from typing import TYPE_CHECKING, Any, Callable, Generator, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from . import _ffi, _interrupt, _response, errors
 # Option keywords (STRING_OPTIONS, NUMBER_OPTIONS) are the C option names without FLICKR_OPT_, in
@@ -400,6 +401,59 @@ def _fetched_path(response: _ffi.Response) -> pathlib.Path:
     return pathlib.Path(_response.as_dict(response)["path"])
 
 
+
+class Walk(Iterator[dict[str, Any]]):
+    """A walk over every item of a paged method (made by :meth:`Flickr.walk`).
+
+    An iterator that may be continued after an exception: a failed page (a network error,
+    `OverBudget`) is asked again by the next ``next()``, while a listing the library found
+    lying (`ParseError`) fails again. ``page`` is the number of the last page the server
+    answered (0 before the first): with the first page's number, how many calls the walk made;
+    ``total`` the total Flickr announced on it (-1 before). ``close()`` (or the end) frees it.
+    """
+
+    def __init__(self, context: Any, method: str, item_path: str | None, params: dict[str, Any]) -> None:
+        self._pages = _ffi.Pages()
+        _ffi.lib().flickr_pages_new(self._pages.out, context, _ffi.encode(method, "method"),
+                                    _ffi.params_array(params), _ffi.encode(item_path, "item_path"))
+        self._page = 0
+        self._total = -1
+
+    def __next__(self) -> dict[str, Any]:
+        if not self._pages:  # ended or closed
+            raise StopIteration
+        lib = _ffi.lib()
+        item = _ffi.ValuePtr()
+        try:
+            lib.flickr_pages_next(ctypes.byref(item), self._pages)
+        finally:
+            self._page, self._total = int(lib.flickr_pages_page(self._pages)), int(lib.flickr_pages_total(self._pages))
+        if not item:
+            self.close()
+            raise StopIteration
+        return _response.value_json(item)  # type: ignore[no-any-return]
+
+    @property
+    def page(self) -> int:
+        """The number of the last page the server answered, 0 before the first."""
+        return self._page
+
+    @property
+    def total(self) -> int:
+        """The total Flickr announced on the last page answered, -1 before the first."""
+        return self._total
+
+    def close(self) -> None:
+        """Ends the walk and frees its page; ``page`` and ``total`` stay."""
+        self._pages.close()
+
+    def __enter__(self) -> "Walk":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
 class Flickr(Methods):
     """A libflickr context.
 
@@ -573,7 +627,7 @@ class Flickr(Methods):
             return _start_async(lambda request, key: lib.flickr_photo_fetch_async(
                 request, context, value, encoded, _on_done, key), self._dispatcher, convert=_fetched_path)
 
-    def walk(self, method: str, *, item_path: str | None = None, **params: Any) -> Generator[dict[str, Any], None, None]:
+    def walk(self, method: str, *, item_path: str | None = None, **params: Any) -> "Walk":
         """Yields every item of every page of a paged method, lazily, as dicts.
 
         Pages are fetched (GET, with retries) as the iteration reaches them;
@@ -581,17 +635,15 @@ class Flickr(Methods):
         the last page (and at Flickr's caps). The item list is found
         automatically (photos.photo, photosets.photoset...) unless `item_path`
         names it. `per_page` defaults to 500.
+
+        A listing that cannot be walked raises `ParseError` naming the method,
+        the page and why: a page that repeats the last one or brings no new id,
+        or more pages announced than items (docs/harvest.md, "Lying listings").
+        The result is a :class:`Walk`: after an error such as `OverBudget`, the
+        next ``next()`` asks the same page again; ``page`` and ``total`` say
+        where it is.
         """
-        lib = _ffi.lib()
-        with _ffi.Pages() as pages:
-            lib.flickr_pages_new(pages.out, self._live(), _ffi.encode(method, "method"),
-                                 _ffi.params_array(params), _ffi.encode(item_path, "item_path"))
-            item = _ffi.ValuePtr()
-            while True:
-                lib.flickr_pages_next(ctypes.byref(item), pages)
-                if not item:
-                    return
-                yield _response.value_json(item)
+        return Walk(self._live(), method, item_path, params)
 
     def harvest(self, method: str, *, dates: str = "upload", min_slice: int = 60, checkpoint: str | None = None,
                 shard: tuple[int, int] = (1, 1), **params: Any) -> Harvest:

@@ -24,7 +24,7 @@ from flickr.backup.job import taken_time
 from libtest import PYTHONPATH, SANDBOX_DIR, running_sandbox
 
 SEED_PHOTOS = "30"  # the default seed's 100 items of the sandbox user and 30 more, a video among them
-EXIT_INCOMPLETE = 7
+EXIT_INCOMPLETE = 8
 
 
 @pytest.fixture(scope="module")
@@ -215,7 +215,8 @@ def test_what_the_export_lacks_is_reported(exported, tmp_path):
     no_file = [line for line in lines if line.startswith("lacking (no-file)")]
     assert len(no_file) == in_second + 2  # the second zip's, the one Flickr left out, the one claimed twice
     # Given the rest (and the left-out file, as a later zip), the archive is complete: exit 0.
-    late = _extra_zip(tmp_path / "data-download-4.zip", {f"{absent}_0123456789_o.jpg": b"\xff\xd8 the last one"})
+    late = _extra_zip(tmp_path / "data-download-4.zip",
+                      {f"{absent}_0123456789_o.jpg": b"\xff\xd8\xff\xe0 the last one"})
     result = run_cli(tmp_path / "dir", "--from-export", folder / names[2], late)
     print(result.stderr[-1500:])
     # The file claimed twice is still claimed twice by what this call and the earlier one gave.
@@ -232,7 +233,7 @@ def test_what_the_export_lacks_is_reported(exported, tmp_path):
     assert result.returncode == 1
     assert "this directory holds the backup of 1@N01, not of 12037949@N00" in result.stderr
     # --help gives the exit code.
-    assert "7 --from-export: the archive is not complete" in " ".join(run_cli("--help").stdout.split())
+    assert "8 --from-export: the archive is not complete" in " ".join(run_cli("--help").stdout.split())
 
 
 def _patch_sizes(path: pathlib.Path, member: str, size: int, compressed: int | None = None) -> None:
@@ -343,7 +344,7 @@ def test_folders_twice_and_a_later_export(exported, from_zips, tmp_path):
     shutil.copytree(made, again, symlinks=True)
     before = {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in again.rglob("*") if p.is_file()
               and ".flickr-backup" not in p.parts and p.name not in ("index.json", "index.html")}
-    left = again / ".flickr-backup" / "cache" / ".export-52600000000-0123456789ab.part"
+    left = again / ".flickr-backup" / "cache" / ".export-52600000000.0123456789abcdef.part"
     left.write_bytes(b"a copy a killed run left")
     report = flickr.backup.from_export(again, [folder / n for n in names])
     assert (report.new, report.changed, report.fetched) == (0, 0, 0), report.summary()

@@ -181,6 +181,35 @@ def test_an_unexpected_error_fails_its_item_alone(server, tmp_path, monkeypatch)
     assert sidecar(media_files(tmp_path)[victim])["id"] == victim
 
 
+def test_repeated_titles_of_albums_and_the_account_never_stop_the_run(server, tmp_path):
+    """Once: an album whose getList entry had two <title> elements, or an account with two <realname>,
+    ended the whole run with TypeError (albums.py, index.html) after every item was fetched, on every
+    run. Such a title is read as none: the album is named by its id, the index is written."""
+    with client(server) as api:
+        items = small_account(api, 3)
+        album = api.call("flickr.photosets.create", title="Trip", primary_photo_id=sorted(items)[0])["photoset"]["id"]
+
+    def rewrite(method, params, body):
+        if method == "flickr.photosets.getList":
+            body = re.sub(rb"(<title>[^<]*</title>)", rb"\1<title>again</title>", body)
+        if method == "flickr.people.getInfo":
+            body = re.sub(rb"(<realname>[^<]*</realname>|<realname\s*/>)", rb"<realname>a</realname><realname>b</realname>",
+                          body)
+        return body
+
+    with rewriting(server, rewrite) as hostile:
+        api = flickr.Flickr(server.settings.api_key, server.settings.api_secret, base_url=hostile,
+                            oauth_token=server.settings.oauth_token,
+                            oauth_token_secret=server.settings.oauth_token_secret)
+        with api:
+            report = flickr.backup.run(api, tmp_path)
+    print(report.summary(), report.failed)
+    assert report.ok and report.done == len(items)
+    assert (tmp_path / "index.html").is_file() and (tmp_path / "albums" / f"{album}_untitled" / "album.json").is_file()
+    albums = json.loads((tmp_path / "albums" / "index.json").read_text())["albums"]
+    assert album in [a["id"] for a in albums] and all(a["title"] == "" for a in albums)  # the sandbox's, ours
+
+
 # (value, valid?) per rule: the boundaries, and what Python's own parsers would take.
 FIELD_CASES = {
     "latitude": [("48.8566", True), ("-90", True), ("90.0", True), ("0", True), (".5", True), (12.5, True),

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import pathlib
+import re
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,18 @@ FILE_TIMEOUT_MS = 3 * 3600 * 1000
 # down may be served. A 429 or a 5xx that outlasted the retries is the host's state, not the size's:
 # taking a smaller file then would keep it for good; the photo fails and is fetched later.
 SIZE_REFUSED = frozenset({403, 404, 410})
+
+
+# The library's photo cache names a download's temporary file "." entry "." pid "." unique ".part"
+# (CacheName.swift's grammar; entry = "flickr-cache-" key ["-u" stamp] ["-alt" 1|2] "." extension).
+_CACHE_TEMPORARY = re.compile(r"\.flickr-cache-[0-9a-z_-]{1,120}\.(jpg|jpeg|png|gif|webp|tif|tiff|heic|avif|mp4|img)"
+                              r"\.[0-9]{1,10}\.[0-9a-z]{1,13}\.part")
+
+
+def cache_temporary(name: str) -> bool:
+    """Whether `name` is a download the library's cache had not finished (a killed process's): in a
+    cache that only one process uses at a time, such a file is abandoned."""
+    return _CACHE_TEMPORARY.fullmatch(name) is not None
 
 
 def refuses_size(error: BaseException) -> bool:

@@ -11,9 +11,7 @@ item has no X, the largest below it (`up_to`), or X alone with --exact-size (`ex
 """
 from __future__ import annotations
 
-import posixpath
 import re
-import urllib.parse
 from typing import Any, NamedTuple
 
 
@@ -57,15 +55,6 @@ NOT_OFFERED = ("Flickr offers no original of it to this account (the owner's dow
                "2025 rule for free accounts)")
 # getSizes' video entries that are not a file (a player page).
 _NOT_FILES = {"Video Player", "Site MP4 Player"}
-_EXTENSION = re.compile(r"[a-z0-9]{1,8}")
-
-
-def extension(value: str, fallback: str) -> str:
-    """A safe lower-case file extension: `value` when it looks like one, else `fallback`."""
-    value = value.lower().lstrip(".")
-    if value == "jpeg":
-        value = "jpg"
-    return value if _EXTENSION.fullmatch(value) else fallback
 
 
 class Candidate(NamedTuple):
@@ -156,14 +145,6 @@ class Sizes:
         if candidate.label in _RANK:
             return LADDER[_RANK[candidate.label]].code
         return re.sub(r"[^a-z0-9]+", "-", candidate.label.lower()).strip("-")[:20] or "video"
-
-    @staticmethod
-    def extension_of(candidate: Candidate, video: bool, original_format: str) -> str:
-        """The file's extension: its URL's, else mp4 for a video, the original format for a photo."""
-        fallback = "mp4" if video else extension(original_format or "jpg", "jpg")
-        from_url = posixpath.splitext(urllib.parse.urlsplit(candidate.url).path)[1]
-        found = extension(from_url, fallback)
-        return fallback if found == "img" else found
 
     @staticmethod
     def why_not_original(photo: dict[str, Any], chosen: str) -> str:

@@ -19,7 +19,7 @@ from .engine import Backup, ProgressCallback, run
 from .options import Options
 from .lock import BackupLocked
 from .report import Report
-from .safedir import PlantedLink
+from .safedir import DiskFull, PlantedLink
 from .verify import Verifier
 
 
@@ -37,5 +37,5 @@ def verify(directory: str | os.PathLike[str]) -> dict[str, Any]:
     return Verifier(directory).run()
 
 
-__all__ = ["Backup", "Options", "ProgressCallback", "Report", "BackupLocked", "PlantedLink", "Verifier", "from_export", "run",
-           "verify"]
+__all__ = ["Backup", "DiskFull", "Options", "ProgressCallback", "Report", "BackupLocked", "PlantedLink", "Verifier",
+           "from_export", "run", "verify"]

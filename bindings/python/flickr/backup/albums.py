@@ -16,8 +16,8 @@ import json
 import stat
 from typing import TYPE_CHECKING, Any
 
-from ..values import text
 from .._media.sizes import as_list
+from .fields import one_text
 from .layout import ALBUMS, COLLECTIONS, Layout
 from .safedir import SafeDir
 from .sidecar import json_file
@@ -68,11 +68,11 @@ class Albums:
                         wanted[name] = "../../" + media[member]
                 with albums_dir.subdir(row["folder"]) as folder:
                     self._links(folder, wanted)
-                    folder.write_if_changed("album.json", json_file({"id": row["id"], "title": text(info.get("title")),
-                                                      "description": text(info.get("description")),
+                    folder.write_if_changed("album.json", json_file({"id": row["id"], "title": one_text(info.get("title")),
+                                                      "description": one_text(info.get("description")),
                                                       "items": [{"id": m, "path": media.get(m)} for m in members],
                                                       "flickr": info}))
-                index.append({"id": row["id"], "title": text(info.get("title")), "folder": f"{ALBUMS}/{row['folder']}",
+                index.append({"id": row["id"], "title": one_text(info.get("title")), "folder": f"{ALBUMS}/{row['folder']}",
                               "items": len(members)})
             albums_dir.write_if_changed("index.json", json_file({"albums": index}))
         collection_rows = state.albums("collection")
@@ -87,9 +87,9 @@ class Albums:
                 wanted.update({by_id[c]: f"../{by_id[c]}" for c in info.get("collections", []) if c in by_id})
                 with collections_dir.subdir(row["folder"]) as folder:
                     self._links(folder, wanted)
-                    folder.write_if_changed("collection.json", json_file({"id": row["id"], "title": text(info.get("title")),
+                    folder.write_if_changed("collection.json", json_file({"id": row["id"], "title": one_text(info.get("title")),
                                                            "albums": members, "flickr": info}))
-                listed.append({"id": row["id"], "title": text(info.get("title")),
+                listed.append({"id": row["id"], "title": one_text(info.get("title")),
                                "folder": f"{COLLECTIONS}/{row['folder']}"})
             collections_dir.write_if_changed("index.json", json_file({"collections": listed}))
 

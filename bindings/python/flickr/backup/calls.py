@@ -9,7 +9,6 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
 from .. import errors
-from .._media.sizes import as_list, number
 
 if TYPE_CHECKING:
     from ..client import Flickr
@@ -23,6 +22,7 @@ class Calls:
         self.on_wait = on_wait
         self.by_method: collections.Counter[str] = collections.Counter()
         self.waited = 0.0
+        self.totals: dict[str, int] = {}
 
     @property
     def total(self) -> int:
@@ -60,18 +60,26 @@ class Calls:
 
     def pages(self, method: str, list_key: str, item_key: str, on_page: Optional[Callable[[int, int], None]] = None,
               **params: Any) -> Iterator[dict[str, Any]]:
-        """Every item of every page of `method` (answer[list_key][item_key]), PER_PAGE a call."""
-        page, pages = 1, 1
-        while page <= pages:
-            answer = self.call(method, per_page=PER_PAGE, page=page, **params)[list_key]
-            pages = number(answer.get("pages"), 1)
-            total = number(answer.get("total"), 0)
-            if not answer.get("pages") and total:
-                pages = math.ceil(total / PER_PAGE)
-            items = as_list(answer.get(item_key))
-            if on_page is not None:
-                on_page(page, pages)
-            yield from items
-            if not items:
-                return
-            page += 1
+        """Every item of every page of `method` (answer[list_key][item_key]), PER_PAGE a call, through the
+        library's walk: a listing that repeats a page, brings no new id or announces more pages than
+        items raises `ParseError` (docs/harvest.md, "Lying listings"). Each page answered is counted as
+        a call; a budget with no slot is waited for as for a call, then the same page asked again.
+        ``totals[method]`` is the total the last page announced (-1 for none)."""
+        answered = 0
+        with self.client.walk(method, item_path=f"{list_key}.{item_key}", per_page=PER_PAGE, **params) as walk:
+            while True:
+                try:
+                    item = next(walk, None)
+                except errors.OverBudget as error:
+                    self._wait(error)
+                    continue
+                finally:
+                    if walk.page > answered:
+                        self.by_method[method] += walk.page - answered
+                        answered = walk.page
+                        self.totals[method] = walk.total
+                        if on_page is not None:
+                            on_page(answered, max(answered, math.ceil(walk.total / PER_PAGE)))
+                if item is None:
+                    return
+                yield item

@@ -21,17 +21,18 @@ from .. import errors
 from .albums import Albums
 from .._media.sizes import number
 from .calls import Calls
-from .._media.fetcher import Fetcher
+from .._media.fetcher import Fetcher, cache_temporary
+from .fields import one_text
 from .indexes import Indexes
 from .job import ItemFailed, ItemJob, ItemPending, asked_details, missing_details
 from .export.mapping import FROM_EXPORT
-from .layout import ALBUMS, COLLECTIONS, STATE_DIR, UNDATED, Layout
+from .layout import ALBUMS, COLLECTIONS, STATE_DIR, UNDATED, Layout, own_temporary
 from .licences import Licences
 from .listing import Listing, lastupdate
 from .lock import DirLock
 from .options import Options
 from .report import Report
-from .safedir import PlantedLink, SafeDir
+from .safedir import DiskFull, PlantedLink, SafeDir, disk_full
 from .state import State
 
 if TYPE_CHECKING:
@@ -39,7 +40,6 @@ if TYPE_CHECKING:
 
 #: Receives the run's events, one dict each (docs/backup.md, "Progress events").
 ProgressCallback = Callable[[dict[str, Any]], None]
-STATE_FILE = "state.sqlite3"
 CACHE = "cache"
 # What a change to decides between a new file and a new sidecar (docs/backup.md, "Incremental").
 _META = ("title", "description", "tags", "machine_tags", "license", "datetaken", "datetakengranularity",
@@ -79,15 +79,24 @@ class Backup:
     # -- the run ----------------------------------------------------------
 
     def run(self, progress: Optional[ProgressCallback] = None) -> Report:
+        try:
+            return self._run_in_place(progress)
+        except Exception as error:
+            if disk_full(error):  # anywhere: a file, a rename, the state database, the download cache
+                raise DiskFull(self.directory) from error
+            raise
+
+    def _run_in_place(self, progress: Optional[ProgressCallback]) -> Report:
         self._progress = progress
         self.report.started = time.time()
         with contextlib.ExitStack() as cleanup:
             self.root = cleanup.enter_context(SafeDir.open_root(self.directory))
             state_dir = cleanup.enter_context(self.root.subdir(STATE_DIR))
             cleanup.callback(DirLock(state_dir).release)
-            self.state = State(os.path.join(state_dir.path, STATE_FILE))
+            self.state = State.open(state_dir)
             cleanup.callback(self.state.close)
             _check_plain_dir(state_dir, CACHE)
+            self._remove_leftovers(state_dir)
             self.cache = os.path.join(state_dir.path, CACHE)
             self._open_client(cleanup)
             # Checksums, fsyncs and renames: on threads, so that one disk flush does not hold up the rest.
@@ -112,7 +121,6 @@ class Backup:
     def _run(self) -> None:
         run = self.state.run_started()
         self._run_id = run
-        self._remove_leftovers()
         listing = Listing(self.calls, self.options.user)
         self._listing = listing
         self.report.user = listing.who()
@@ -138,6 +146,7 @@ class Backup:
     def _finish(self) -> None:
         if hasattr(self, "_listing"):
             self.report.notes += self._listing.notes
+        self.report.notes += self.root.odd  # a FIFO (or the like) that stood at a final name
         self.report.ended = time.time()
         self.report.api_calls = self.calls.total
         self.report.api_calls_by_method = dict(self.calls.by_method)
@@ -169,6 +178,12 @@ class Backup:
             seen.add(str(photo.get("id")))
             self._note(photo)
         self.report.listed = len(seen)
+        announced = listing.total()
+        if len(seen) < announced:  # a page lost (an empty page 2, an error answered as a page): nothing is gone
+            self.report.notes.append(f"the listing gave {len(seen)} of the {announced} items it announced: "
+                                     "nothing was marked deleted on Flickr and nothing pruned this run")
+            self._emit("listed", items=self.report.listed, deleted=0)
+            return
         gone = sorted(self.state.ids() - seen)
         self.state.mark_deleted(gone)
         self.report.deleted = gone
@@ -282,7 +297,7 @@ class Backup:
             info = json.loads(row["info"])
             for member in json.loads(row["members"]):
                 self._memberships.setdefault(member, []).append(
-                    {"id": row["id"], "title": _text(info.get("title")), "folder": row["folder"]})
+                    {"id": row["id"], "title": one_text(info.get("title")), "folder": row["folder"]})
         for item in self.state.items():
             wanted = json.dumps(sorted(a["id"] for a in self._memberships.get(item["id"], [])))
             if item["albums"] != wanted:
@@ -354,6 +369,8 @@ class Backup:
             job.pending = True
             return None
         except Exception as error:  # noqa: BLE001: one item's failure, whatever it is, is that item's alone
+            if disk_full(error):
+                raise  # not this item's failure: the run stops (run() says so)
             if isinstance(error, (ItemFailed, errors.FlickrError, PlantedLink, ValueError)):
                 message = str(error)
             elif isinstance(error, OSError):
@@ -373,32 +390,27 @@ class Backup:
             fields["error"] = failure
         self._emit("item", **fields)
 
-    def _remove_leftovers(self) -> None:
-        """Temporary files of a run that was killed (the lock says none is running): `.*.part` in DIR,
-        its year and month folders, and the album and collection folders."""
-        self._remove_parts(self.root)
+    def _remove_leftovers(self, state_dir: SafeDir) -> None:
+        """Temporary files of a run that was killed (the lock says none is running), by their exact
+        names (`own_temporary`): in DIR, its year and month folders, the album and collection
+        folders; and the downloads the library's cache had not finished (`cache_temporary`)."""
+        self.root.remove_leftovers(own_temporary)
         for top in self.root.names():
             if not (top.isdigit() or top in (UNDATED, ALBUMS, COLLECTIONS)):
                 continue
             try:
                 with self.root.subdir(top, create=False) as folder:
-                    self._remove_parts(folder)
+                    folder.remove_leftovers(own_temporary)
                     for name in folder.names() if top != UNDATED else []:
                         try:
                             with folder.subdir(name, create=False) as inner:
-                                self._remove_parts(inner)
+                                inner.remove_leftovers(own_temporary)
                         except (OSError, ValueError):
                             continue  # a file, or a link planted there: not ours to clean
             except OSError:
                 continue  # a link or a file named like a year: the items' own errors will say
-
-    @staticmethod
-    def _remove_parts(folder: SafeDir) -> None:
-        for name in folder.names():
-            if name.startswith(".") and name.endswith(".part"):
-                found = folder.lstat(name)
-                if found is not None and stat.S_ISREG(found.st_mode):
-                    folder.remove(name)
+        with state_dir.subdir(CACHE, create=False) as cache:
+            cache.remove_leftovers(cache_temporary)
 
 
 def _check_plain_dir(parent: SafeDir, name: str) -> None:
@@ -406,15 +418,9 @@ def _check_plain_dir(parent: SafeDir, name: str) -> None:
     parent.subdir(name).close()
 
 
-def _text(value: Any) -> str:
-    from ..values import text
-
-    return text(value) if not isinstance(value, list) else ""
-
-
 def _meta(photo: dict[str, Any], key: str) -> str:
     value = photo.get(key)
-    return _text(value) if isinstance(value, dict) else str(value if value is not None else "")
+    return one_text(value) if isinstance(value, dict) else str(value if value is not None else "")
 
 
 def export_need(made: dict[str, Any], photo: dict[str, Any]) -> str:

@@ -13,10 +13,23 @@ import math
 import re
 from typing import Any, Callable, NamedTuple, Optional
 
+from ..values import text
+
 DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}")  # ASCII digits: \d takes any script's
 _DECIMAL = re.compile(r"-?(?:[0-9]{1,20}(?:\.[0-9]{0,20})?|\.[0-9]{1,20})")
 _COUNT = re.compile(r"[0-9]{1,18}")  # below 2^63
 _ID = re.compile(r"[0-9]{1,20}")
+
+
+def one_text(value: Any) -> str:
+    """The text of a title-like field an album, a collection or the account gives, or "" when it is not
+    one text (a repeated element, a number): names and indexes never stop on such a value; the raw
+    answer kept beside them ("flickr") still holds it as it came."""
+    try:
+        _text(value)
+    except _Invalid:
+        return ""
+    return text(value)
 
 
 class _Invalid(Exception):

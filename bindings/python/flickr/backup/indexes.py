@@ -12,8 +12,8 @@ import time
 import urllib.parse
 from typing import TYPE_CHECKING, Any
 
-from ..values import text
-from .fields import check
+from .._media.types import BY_EXTENSION
+from .fields import check, one_text
 from .layout import ALBUMS
 from .sidecar import json_file
 
@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from .context import RunContext
 
 FORMAT = "flickr-backup index 1"
-_IMAGES = ("jpg", "jpeg", "png", "gif", "webp")
 
 
 def _href(path: str) -> str:
@@ -40,7 +39,7 @@ class Indexes:
         found = []
         for row in state.items():
             listed = check(json.loads(row["listed"])).listing  # an invalid field is left out (fields.py)
-            found.append({"id": row["id"], "title": text(listed.get("title")), "media": listed.get("media", "photo"),
+            found.append({"id": row["id"], "title": one_text(listed.get("title")), "media": listed.get("media", "photo"),
                           "taken": listed.get("datetaken", ""), "path": files.get(row["id"], {}).get("media"),
                           "sidecar": files.get(row["id"], {}).get("json"),
                           "xmp": files.get(row["id"], {}).get("xmp"), "size": row["size_label"],
@@ -51,7 +50,7 @@ class Indexes:
 
     def write(self, account: dict[str, Any]) -> None:
         items = self.items()
-        albums = [{"id": row["id"], "title": text(json.loads(row["info"]).get("title")),
+        albums = [{"id": row["id"], "title": one_text(json.loads(row["info"]).get("title")),
                    "folder": f"{ALBUMS}/{row['folder']}"} for row in self.engine.state.albums("album")]
         document = {"format": FORMAT, "generated": int(time.time()), "user": self.engine.report.user,
                     "account": account, "licenses": self.engine.licences.as_dict(), "albums": albums,
@@ -65,7 +64,7 @@ class Indexes:
 
     @staticmethod
     def page(account: dict[str, Any], items: list[dict[str, Any]], albums: list[dict[str, Any]]) -> str:
-        who = text(account.get("realname")) or text(account.get("username")) or str(account.get("nsid", ""))
+        who = one_text(account.get("realname")) or one_text(account.get("username")) or str(account.get("nsid", ""))
         rows = []
         month = None
         for item in sorted(items, key=lambda i: (str(i["taken"]), i["id"]), reverse=True):
@@ -76,8 +75,8 @@ class Indexes:
                 month = here
                 rows.append(f"<h2>{html.escape(here)}</h2>")
             title = html.escape(item["title"] or "(untitled)")
-            ext = str(item["path"]).rsplit(".", 1)[-1].lower()
-            if ext in _IMAGES:
+            media = BY_EXTENSION.get(str(item["path"]).rsplit(".", 1)[-1].lower())
+            if media is None or not media.video:
                 shown = f'<img loading="lazy" src="{_href(item["path"])}" alt="{title}">'
             else:
                 shown = f'<video preload="none" controls src="{_href(item["path"])}"></video>'

@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING, Any, Generator, Optional
 from .. import errors
 from ..values import text
 from .fields import check
+from .._files import open_regular
 from .layout import Layout
 from .listing import unavailable
 from .safedir import SafeDir, digest_of_fd
 from .sidecar import Sidecar, json_file
+from .._media import types as media_types
 from .._media.fetcher import refuses_size
 from .._media.sizes import Candidate, Sizes
 from .xmp import xmp_document
@@ -196,9 +198,12 @@ class ItemJob:
             self.engine.report.unchanged_files += 1
             state.need(self.id, "sidecar")
             return
-        ext = Sizes.extension_of(candidate, self.listed.get("media") == "video",
-                                 str(self.listed.get("originalformat") or ""))
-        name = f"{base}.{ext}"
+        try:
+            media = media_types.of_path(cached)  # its bytes say what it is, never its URL
+        except media_types.UnknownMedia as error:
+            os.unlink(cached)  # fetched again by a later run
+            raise ItemFailed(f"{candidate.label}: {error}") from None
+        name = f"{base}.{media.extension}"
         why = Sizes.why_not_original(self.listed, candidate.label)
         if refused and why:
             why += " (refused: " + "; ".join(refused) + ")"
@@ -243,7 +248,7 @@ class ItemJob:
 
 
 def _digest(path: str) -> tuple[int, str]:
-    with open(path, "rb") as source:  # the cache is the backup's own: a plain open
+    with os.fdopen(open_regular(path), "rb") as source:
         return digest_of_fd(source.fileno())
 
 

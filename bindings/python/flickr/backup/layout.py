@@ -18,7 +18,8 @@ import re
 import unicodedata
 from typing import Any
 
-from ..values import text
+from .._files import temporary_final
+from .fields import one_text
 
 SLUG_BYTES = 60  # a slug's longest, in UTF-8 bytes: names stay far below 255 bytes
 UNDATED = "undated"
@@ -26,6 +27,9 @@ STATE_DIR = ".flickr-backup"
 ALBUMS = "albums"
 COLLECTIONS = "collections"
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-[0-9]{2}")  # ASCII digits only: \d takes every script's
+# Every name the backup writes in DIR and its folders: an item's files and album links ({id}_...),
+# album and collection folders ({id}[-{id}]_...), and the index and album files.
+_OWN = re.compile(r"[0-9]{1,20}(-[0-9]{1,20})?_.*|index\.json|index\.html|album\.json|collection\.json", re.DOTALL)
 # What a slug keeps: letters and digits of any script, and - _ . (joined runs of anything else
 # become one "-"). No separator, no control or format character, no leading dot.
 _UNSAFE = re.compile(r"[^\w.\-]+|_+")
@@ -50,6 +54,13 @@ def check_id(value: Any) -> str:
     return found
 
 
+def own_temporary(name: str) -> bool:
+    """Whether `name` is a temporary file the backup made (`_files.temporary_name`) for one of its
+    own names: what the next run removes when a run was killed."""
+    final = temporary_final(name)
+    return final is not None and _OWN.fullmatch(final) is not None
+
+
 class Layout:
     """Names and folders of items, albums and collections."""
 
@@ -68,7 +79,7 @@ class Layout:
 
     @staticmethod
     def album_folder(album_id: str, title: Any) -> str:
-        return f"{check_id(album_id)}_{slug(text(title))}"
+        return f"{check_id(album_id)}_{slug(one_text(title))}"
 
     @staticmethod
     def sidecar(base: str) -> str:

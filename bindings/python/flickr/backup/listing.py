@@ -52,6 +52,12 @@ class Listing:
             self.notes.append(f"flickr.people.getInfo failed: {error}")
             return {"nsid": self.nsid}
 
+    def total(self) -> int:
+        """The total the listing's last page announced (-1 when it said none): a listing that gave
+        fewer ids is short, and marks nothing deleted."""
+        return max((self.calls.totals.get(m, -1) for m in ("flickr.people.getPhotos", "flickr.people.getPublicPhotos")),
+                   default=-1)
+
     def items(self, on_page: Optional[Callable[[int, int], None]] = None) -> Iterator[dict[str, Any]]:
         if self.own:
             yield from self.calls.pages("flickr.people.getPhotos", "photos", "photo", on_page,
@@ -103,10 +109,10 @@ class Listing:
                 try:
                     answer = future.result().get("photoset", {})
                     members = _ids(answer)
-                    for page in range(2, number(answer.get("pages"), 1) + 1):
-                        members += _ids(self.calls.call("flickr.photosets.getPhotos", photoset_id=album_id,
-                                                        user_id=self.nsid, per_page=PER_PAGE, page=page)
-                                        .get("photoset", {}))
+                    if number(answer.get("pages"), 1) > 1:  # the rest through the walk: a lying count ends
+                        members += [str(p.get("id")) for p in self.calls.pages(
+                            "flickr.photosets.getPhotos", "photoset", "photo", photoset_id=album_id,
+                            user_id=self.nsid, page=2) if isinstance(p, dict)]
                     found[album_id] = members
                 except errors.APIError as error:
                     found[album_id] = error

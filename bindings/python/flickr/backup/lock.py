@@ -6,10 +6,12 @@ however it ends (kill -9 included), so a stale lock never needs cleaning up.
 """
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 
-from .safedir import SafeDir
+from .._files import NotRegularFile, open_regular
+from .safedir import PlantedLink, SafeDir
 
 
 class BackupLocked(RuntimeError):
@@ -20,8 +22,19 @@ class DirLock:
     NAME = "lock"
 
     def __init__(self, state_dir: SafeDir) -> None:
-        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-        self.fd = os.open(self.NAME, flags, 0o644, dir_fd=state_dir.fd)
+        # A file of the folder's own: a FIFO would not lock, and truncating a hard link (below) would
+        # empty another file.
+        try:
+            self.fd = open_regular(self.NAME, state_dir.fd, os.O_RDWR | os.O_CREAT, single=True,
+                                   shown=state_dir.shown(self.NAME))
+        except NotRegularFile as error:
+            raise PlantedLink(error.errno, f"{error.what} stands where the backup keeps its lock; it is not used"
+                              " (move it away)", error.filename) from None
+        except OSError as error:
+            if error.errno != errno.ELOOP:
+                raise
+            raise PlantedLink(errno.ELOOP, "a link stands where the backup keeps its lock; it is not followed"
+                              " (move it away)", state_dir.shown(self.NAME)) from None
         try:
             fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -6,26 +6,61 @@ name pointing at ~/.bashrc). Every name the backup touches is reached from DIR's
 component at a time with O_NOFOLLOW: a link where a directory should be is refused (`PlantedLink`),
 never followed; a file is written under a temporary name created O_EXCL|O_NOFOLLOW beside its final
 name (_files' rules), fsync'd, then renamed over the final name, which replaces a link there
-itself, never its target. Names are single components checked here: a title can never reach `..`.
+itself, never its target; a file is read only through `_files.open_regular` (no link, and a FIFO
+or a device planted at the name is reported, never waited on). Names are single components
+checked here: a title can never reach `..`.
 """
 from __future__ import annotations
 
 import errno
 import hashlib
 import os
-import secrets
 import stat
-from typing import Optional
+from typing import Callable, Optional
 
-from .._files import _CREATE
+from .._files import create_temporary, open_regular, read_regular, temporary_name
 
 _DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-_READ = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 _CHUNK = 1 << 20
 
 
 class PlantedLink(OSError):
     """A link (or another non-directory) stands where the backup needs a directory of its own."""
+
+
+class DiskFull(OSError):
+    """The disk (or the user's quota) holding DIR is full: the run stopped where it was. Every file
+    is put in place by a rename after it is whole and every change of the state is a transaction, so
+    nothing is lost: the next run, with space, goes on from there."""
+
+    def __init__(self, directory: str) -> None:
+        super().__init__(errno.ENOSPC, f"the disk holding {directory} is full: the backup stopped; nothing was"
+                         " lost (every finished file and the state are intact): free some space and run it again")
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
+
+_SQLITE_FULL = 13  # SQLite's "database or disk is full"
+
+
+def disk_full(error: BaseException) -> bool:
+    """Whether `error`, or an error it was raised from or while handling, says the disk is full:
+    ENOSPC or EDQUOT, SQLite's SQLITE_FULL, or the library's photo cache saying so (its message)."""
+    from .. import errors
+
+    seen: Optional[BaseException] = error
+    for _ in range(10):  # a chain, in case of a loop
+        if seen is None:
+            return False
+        if isinstance(seen, OSError) and seen.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        if getattr(seen, "sqlite_errorcode", None) == _SQLITE_FULL:
+            return True
+        if isinstance(seen, errors.FileError) and "the disk is full" in seen.message:
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def check_name(name: str) -> str:
@@ -39,9 +74,12 @@ def check_name(name: str) -> str:
 class SafeDir:
     """An open directory (its descriptor) and its path for messages. Close it, or use `with`."""
 
-    def __init__(self, fd: int, path: str) -> None:
+    def __init__(self, fd: int, path: str, odd: Optional[list[str]] = None) -> None:
         self.fd = fd
         self.path = path
+        # What stood at a final name and was neither a file nor a link (a FIFO, a socket...): it is
+        # replaced like a link, and said (shared by the directories opened from this one).
+        self.odd: list[str] = [] if odd is None else odd
 
     @classmethod
     def open_root(cls, path: str, create: bool = True) -> "SafeDir":
@@ -88,7 +126,7 @@ class SafeDir:
                     raise
                 os.close(fd)
                 fd = child
-            return SafeDir(fd, path)
+            return SafeDir(fd, path, self.odd)
         except BaseException:
             os.close(fd)
             raise
@@ -101,7 +139,7 @@ class SafeDir:
     def write(self, name: str, data: bytes, mtime: Optional[float] = None) -> None:
         """Replaces `name` with `data`: temporary (O_EXCL|O_NOFOLLOW), fsync, rename."""
         check_name(name)
-        temporary, fd = self._create_temporary(name)
+        fd, temporary = create_temporary(self.fd, name, 0o644)
         try:
             with os.fdopen(fd, "wb") as out:
                 out.write(data)
@@ -109,6 +147,7 @@ class SafeDir:
                 os.fsync(out.fileno())
             if mtime is not None:
                 os.utime(temporary, (mtime, mtime), dir_fd=self.fd, follow_symlinks=False)
+            self._note_odd(name)
             os.rename(temporary, name, src_dir_fd=self.fd, dst_dir_fd=self.fd)
         except BaseException:
             self._unlink_quietly(temporary)
@@ -124,44 +163,36 @@ class SafeDir:
         self.write(name, data)
         return True
 
-    def _create_temporary(self, name: str) -> tuple[str, int]:
-        base = name.encode("utf-8", "surrogateescape")[:200].decode("utf-8", "ignore")
-        for _ in range(100):
-            temporary = f".{base}.{secrets.token_hex(8)}.part"
-            try:
-                return temporary, os.open(temporary, _CREATE, 0o644, dir_fd=self.fd)
-            except FileExistsError:
-                continue
-        raise FileExistsError(errno.EEXIST, "no free temporary name", self.path)
+    def _note_odd(self, name: str) -> None:
+        found = self.lstat(name)
+        if found is not None and not (stat.S_ISREG(found.st_mode) or stat.S_ISLNK(found.st_mode)):
+            self.odd.append(f"{self.shown(name)} was not a file (a FIFO, a socket or a device): replaced")
 
     def adopt(self, source_path: str, name: str, mtime: Optional[float] = None) -> None:
         """Moves the finished file at `source_path` (the backup's own cache, same file system) to
         `name` here: fsync'd first, then renamed over whatever `name` was (a link is replaced)."""
         check_name(name)
-        fd = os.open(source_path, _READ)
+        fd = open_regular(source_path)
         try:
             os.fsync(fd)
         finally:
             os.close(fd)
         if mtime is not None:
             os.utime(source_path, (mtime, mtime), follow_symlinks=False)
+        self._note_odd(name)
         os.rename(source_path, name, dst_dir_fd=self.fd)
 
     def read(self, name: str) -> bytes:
-        """The regular file `name` (never through a link: ELOOP)."""
-        fd = os.open(check_name(name), _READ, dir_fd=self.fd)
-        with os.fdopen(fd, "rb") as file:
-            return file.read()
+        """The regular file `name` (never through a link: ELOOP; NotRegularFile for a FIFO...)."""
+        return read_regular(check_name(name), self.fd, self.shown(name))
 
     def digest(self, name: str) -> Optional[tuple[int, str]]:
         """(size, sha256) of the regular file `name`; None when it is missing or not a regular file."""
         try:
-            fd = os.open(check_name(name), _READ, dir_fd=self.fd)
+            fd = open_regular(check_name(name), self.fd)
         except OSError:
             return None
         with os.fdopen(fd, "rb") as file:
-            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-                return None
             return digest_of_fd(file.fileno())
 
     def lstat(self, name: str) -> Optional[os.stat_result]:
@@ -179,7 +210,7 @@ class SafeDir:
         found = self.lstat(name)
         if found is not None and stat.S_ISLNK(found.st_mode) and os.readlink(name, dir_fd=self.fd) == target:
             return
-        temporary = f".{name[:200]}.{secrets.token_hex(8)}.part"
+        temporary = temporary_name(name)
         os.symlink(target, temporary, dir_fd=self.fd)
         try:
             os.rename(temporary, name, src_dir_fd=self.fd, dst_dir_fd=self.fd)
@@ -194,6 +225,17 @@ class SafeDir:
             return True
         except FileNotFoundError:
             return False
+
+    def remove_leftovers(self, matches: Callable[[str], bool]) -> int:
+        """Removes the files and links here whose names `matches` (what a killed run left: names of
+        an exact pattern of the backup's or the library's own); the count removed. Nothing else is
+        touched, nor anything but files and links."""
+        removed = 0
+        for name in self.names():
+            found = self.lstat(name) if matches(name) else None
+            if found is not None and (stat.S_ISREG(found.st_mode) or stat.S_ISLNK(found.st_mode)):
+                removed += self.remove(name)
+        return removed
 
     def _unlink_quietly(self, name: str) -> None:
         try:

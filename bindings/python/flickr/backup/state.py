@@ -16,10 +16,18 @@ its `need` and is retried by the next run). Every change is committed at once (W
 """
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
+import os
 import sqlite3
+import stat
 import time
+import urllib.parse
 from typing import Any, Iterator, Optional
+
+from .._files import _CREATE, kind_of
+from .safedir import PlantedLink, SafeDir
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -62,8 +70,19 @@ CREATE TABLE IF NOT EXISTS runs (
 """
 
 
+# The database and the files SQLite keeps beside it: each must be a file of the folder's own.
+STATE_FILE = "state.sqlite3"
+_COMPANIONS = ("-wal", "-shm", "-journal")
+
+
 class State:
-    """The state database; one per DIR, used by one run at a time (the lock sees to that)."""
+    """The state database; one per DIR, used by one run at a time (the lock sees to that).
+
+    `open` follows the state folder's rules: the folder was opened without following a link, and
+    the database and its companions (-wal, -shm, -journal) must each be absent or a regular file of
+    the folder's own (no link, no other hard link, no FIFO): SQLite would follow a link and write its
+    tables (and WAL) into whatever file it names. SQLite is given the path through the folder's
+    descriptor (/proc/self/fd/N/state.sqlite3), so a folder swapped after it was checked is not used."""
 
     def __init__(self, path: str) -> None:
         self.db = sqlite3.connect(path, isolation_level=None)  # autocommit: every change at once
@@ -78,10 +97,33 @@ class State:
             raise ValueError(f"the state database is of version {found}; this flickr knows {SCHEMA_VERSION}")
 
     @classmethod
-    def read_only(cls, path: str) -> "State":
-        """For --verify: no write, no schema change (the file must exist)."""
+    def open(cls, state_dir: SafeDir) -> "State":
+        """The state in `state_dir` (created when missing), checked as the class doc says."""
+        _check_files(state_dir)
+        if state_dir.lstat(STATE_FILE) is None:
+            with contextlib.suppress(FileExistsError):  # an empty file is an empty database
+                os.close(os.open(STATE_FILE, _CREATE, 0o644, dir_fd=state_dir.fd))
+        identity = _own_file(state_dir, STATE_FILE)
+        state = cls(_through(state_dir))
+        try:
+            _check_files(state_dir)  # the WAL and its index SQLite made, and the database still the one checked
+            if identity != _own_file(state_dir, STATE_FILE):
+                raise PlantedLink(errno.EEXIST, "replaced while it was opened; it is not used",
+                                  state_dir.shown(STATE_FILE))
+        except BaseException:
+            state.close()
+            raise
+        return state
+
+    @classmethod
+    def read_only(cls, state_dir: SafeDir) -> "State":
+        """For --verify: no write, no schema change (the database must exist)."""
+        _check_files(state_dir)
+        if state_dir.lstat(STATE_FILE) is None:
+            raise FileNotFoundError(errno.ENOENT, "no backup here (its state database is missing)",
+                                    state_dir.shown(STATE_FILE))
         state = cls.__new__(cls)
-        state.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        state.db = sqlite3.connect(f"file:{urllib.parse.quote(_through(state_dir))}?mode=ro", uri=True)
         state.db.row_factory = sqlite3.Row
         return state
 
@@ -212,3 +254,30 @@ class State:
 
     def run_ended(self, run: int, report: dict[str, Any]) -> None:
         self.db.execute("UPDATE runs SET ended=?, report=? WHERE rowid=?", (time.time(), json.dumps(report), run))
+
+
+def _through(state_dir: SafeDir) -> str:
+    """The database's path through the folder's open descriptor (Linux's /proc), else its path."""
+    proc = f"/proc/self/fd/{state_dir.fd}"
+    return f"{proc}/{STATE_FILE}" if os.path.isdir(proc) else state_dir.shown(STATE_FILE)
+
+
+def _own_file(state_dir: SafeDir, name: str) -> tuple[int, int]:
+    """(device, inode) of the regular file `name`, which has no other link; PlantedLink otherwise.
+    By lstat alone: closing a descriptor of a file SQLite has open would drop its locks."""
+    found = state_dir.lstat(name)
+    if found is None:
+        raise FileNotFoundError(errno.ENOENT, "missing", state_dir.shown(name))
+    if stat.S_ISLNK(found.st_mode):
+        raise PlantedLink(errno.ELOOP, "a link stands where the backup keeps its state; it is not followed"
+                          " (move it away)", state_dir.shown(name))
+    if not stat.S_ISREG(found.st_mode) or found.st_nlink != 1:
+        raise PlantedLink(errno.EEXIST, f"{kind_of(found)} stands where the backup keeps its state; it is not used"
+                          " (move it away)", state_dir.shown(name))
+    return found.st_dev, found.st_ino
+
+
+def _check_files(state_dir: SafeDir) -> None:
+    for name in (STATE_FILE, *(STATE_FILE + companion for companion in _COMPANIONS)):
+        if state_dir.lstat(name) is not None:
+            _own_file(state_dir, name)

@@ -15,9 +15,7 @@ from typing import Any, Callable, Optional
 from .layout import STATE_DIR
 from .lock import DirLock
 from .safedir import SafeDir
-from .state import State
-
-STATE_FILE = "state.sqlite3"
+from .state import STATE_FILE, State
 
 
 class Verifier:
@@ -25,38 +23,43 @@ class Verifier:
         self.directory = os.fspath(directory)
 
     def run(self, progress: Optional[Callable[[dict[str, Any]], None]] = None) -> dict[str, Any]:
-        path = os.path.join(self.directory, STATE_DIR, STATE_FILE)
-        if not os.path.isfile(path):
-            raise FileNotFoundError(f"{self.directory} holds no backup ({STATE_DIR}/{STATE_FILE} is missing)")
-        with SafeDir.open_root(self.directory, create=False) as root, root.subdir(STATE_DIR, create=False) as state_dir:
+        missing = FileNotFoundError(f"{self.directory} holds no backup ({STATE_DIR}/{STATE_FILE} is missing)")
+        try:
+            root = SafeDir.open_root(self.directory, create=False)
+        except (FileNotFoundError, NotADirectoryError):
+            raise missing from None
+        with root, _state_dir(root, missing) as state_dir:
+            if state_dir.lstat(STATE_FILE) is None:
+                raise missing
             lock = DirLock(state_dir)  # a run in progress would be moving files under us
             try:
-                state = State.read_only(path)
+                state = State.read_only(state_dir)
                 try:
                     result = self._check(root, state, progress)
                     found = {str(r["path"]): (str(r["item"]), str(r["kind"])) for r in state.files()}
                 finally:
                     state.close()
-                result["not_recorded"] = self._record(path, [(p, found[p]) for p in result["missing"] + result["changed"]])
+                findings = [(p, found[p]) for p in result["missing"] + result["changed"]]
+                result["not_recorded"] = self._record(state_dir, findings)
                 return result
             finally:
                 lock.release()
 
     @staticmethod
-    def _record(path: str, findings: list[tuple[str, tuple[str, str]]]) -> Optional[str]:
+    def _record(state_dir: SafeDir, findings: list[tuple[str, tuple[str, str]]]) -> Optional[str]:
         """Each finding's item needs its file made again by the next run (a media file fetched again,
         sidecars written again); None when recorded (or nothing to), else why it was not."""
         if not findings:
             return None
         try:
-            state = State(path)
+            state = State.open(state_dir)
             try:
                 for where, (item, kind) in findings:
                     state.raise_need(item, "media" if kind == "media" else "sidecar")
                     state.failed(item, f"--verify found {where} missing or changed: made again by the next run")
             finally:
                 state.close()
-        except (sqlite3.Error, ValueError) as error:  # a read-only copy of a backup: say so, verified all the same
+        except (sqlite3.Error, ValueError, OSError) as error:  # a read-only copy of a backup: say so, verified all the same
             return f"not recorded in the state ({error}): the next run makes again only what is missing or truncated"
         return None
 
@@ -85,3 +88,10 @@ class Verifier:
                 progress({"event": "verify", "done": checked, "total": len(records), "path": record["path"]})
         return {"checked": checked, "bytes": size_total, "missing": missing, "changed": changed,
                 "ok": not missing and not changed}
+
+
+def _state_dir(root: SafeDir, missing: FileNotFoundError) -> SafeDir:
+    try:
+        return root.subdir(STATE_DIR, create=False)
+    except FileNotFoundError:
+        raise missing from None

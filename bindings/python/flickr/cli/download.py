@@ -13,6 +13,7 @@ import tempfile
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Union
 
 from .. import errors, urls
+from .._media import types as media_types
 from .._media.fetcher import Fetcher, refuses_size
 from .._media.sizes import CODES, NOT_OFFERED, ORIGINALS, Candidate, Sizes, number
 from ..values import text
@@ -185,11 +186,15 @@ def _why(item: Item, size: str, taken: Candidate, refused: list[str]) -> str:
     return _missing(size, item.video) + (f" (refused: {'; '.join(refused)})" if refused else "")
 
 
-def _file_name(photo_id: str, taken: Candidate, item: Item) -> str:
+def _file_name(photo_id: str, taken: Candidate, fetched: str) -> str:
     """ID_SIZE.EXT (like Flickr's own file names, the suffix-less 500 px size has no _SIZE); a
-    video's files other than its original go by their label (ID_site-mp4.mp4)."""
+    video's files other than its original go by their label (ID_site-mp4.mp4). EXT is the media
+    type's, read from the file's bytes (never from its URL: one ending in .html would make a page)."""
     code = Sizes.code_of(taken)
-    ext = Sizes.extension_of(taken, item.video, str(item.photo.get("originalformat") or ""))
+    try:
+        ext = media_types.of_path(fetched).extension
+    except media_types.UnknownMedia as error:
+        raise CLIError(str(error), EXIT_FAILURE) from None
     return (f"{photo_id}_{code}" if code else photo_id) + "." + ext
 
 
@@ -207,7 +212,7 @@ def _download(fetcher: Fetcher, item: Item, args: argparse.Namespace) -> dict[st
             refused.append(f"{candidate.label}: {error_text(error)}")
             last: Exception = error
             continue
-        target = os.path.join(args.dest, _file_name(photo_id, candidate, item))
+        target = os.path.join(args.dest, _file_name(photo_id, candidate, fetched))
         record = {"status": place(fetched, target, args.overwrite), "file": target,
                   "size": Sizes.code_of(candidate) or "-", "label": candidate.label}
         why = _why(item, args.size, candidate, refused)

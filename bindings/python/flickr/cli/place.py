@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from .._files import open_regular
 from .common import EXIT_FAILURE, CLIError
 
 _CHUNK = 1 << 16
@@ -41,7 +42,7 @@ def place(fetched: str, target: str, overwrite: bool) -> str:
 
 
 def _flush(path: str) -> None:
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    fd = open_regular(path)
     try:
         os.fsync(fd)
     finally:
@@ -49,10 +50,11 @@ def _flush(path: str) -> None:
 
 
 def _same_content(path: str, other_path: str) -> bool:
-    """Whether the files at `path` and `other_path` hold the same bytes (read a chunk at a time)."""
-    if os.stat(path).st_size != os.stat(other_path).st_size:
-        return False
-    with open(path, "rb") as mine, open(other_path, "rb") as theirs:
+    """Whether the files at `path` and `other_path` hold the same bytes (read a chunk at a time);
+    a FIFO or a device at either is no file to compare (NotRegularFile), never waited on."""
+    with os.fdopen(open_regular(path), "rb") as mine, os.fdopen(open_regular(other_path), "rb") as theirs:
+        if os.fstat(mine.fileno()).st_size != os.fstat(theirs.fileno()).st_size:
+            return False
         while True:
             block = mine.read(_CHUNK)
             if block != theirs.read(_CHUNK):

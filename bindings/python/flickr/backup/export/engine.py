@@ -14,24 +14,24 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import secrets
+import re
 from typing import Any, Generator, Iterator, Optional
 
 from ... import errors
-from ..._files import _CREATE
+from ..._files import create_temporary, temporary_final
 from ..._media.sizes import Candidate
 from ..albums import Albums
-from ..engine import Backup
+from ..engine import CACHE, Backup
 from ..indexes import Indexes
 from ..job import ItemJob, ItemPending
-from ..layout import Layout
+from ..layout import STATE_DIR, Layout
 from ..safedir import SafeDir
 from . import mapping
 from .reader import PHOTO_JSON, Entry, Refused, Sources, ids_in_name
 
 _META_DATA_ZIPS = "export_data_zips"  # the data-download-N numbers given so far, across calls
 _META_ACCOUNT = "export_account"  # account_profile.json as read: a later call may give data zips only
-_PART = ".export-"  # cache files being copied out of a zip: `.export-<id>-<random>.part`
+_COPY = "export-"  # a file being copied out of a zip: `_files.temporary_name("export-<id>")` in the cache
 
 
 class ExportJob(ItemJob):
@@ -80,14 +80,13 @@ class ExportBackup(Backup):
         super().__init__(None, directory, **options)  # type: ignore[arg-type]  # no client: no call is made
         self.sources = Sources([os.fspath(p) for p in paths])
         self.files_of: dict[str, Entry] = {}
+        self.cache_dir: SafeDir
         self.report.mode = "export"
 
     def _open_client(self, cleanup: contextlib.ExitStack) -> None:
         cleanup.callback(self.sources.close)
-        for name in os.listdir(self.cache):  # copies a killed run left (the lock says none runs)
-            if name.startswith(_PART) and name.endswith(".part"):
-                with contextlib.suppress(OSError):
-                    os.unlink(os.path.join(self.cache, name))
+        self.cache_dir = cleanup.enter_context(self.root.subdir(STATE_DIR, CACHE))
+        self.cache_dir.remove_leftovers(_copy_temporary)  # copies a killed run left (the lock says none runs)
 
     def lack(self, kind: str, detail: str, item: str = "") -> None:
         self.report.lacking.append({"kind": kind, "id": item, "detail": detail})
@@ -96,7 +95,6 @@ class ExportBackup(Backup):
 
     def _run(self) -> None:
         self._run_id = self.state.run_started()
-        self._remove_leftovers()
         metadata: dict[str, list[Entry]] = {"account": [], "albums": [], "galleries": [], "photos": []}
         files: list[Entry] = []
         for entry in self.sources.entries():
@@ -238,17 +236,21 @@ class ExportBackup(Backup):
 
     def copy_out(self, item_id: str, entry: Entry) -> str:
         """The entry's bytes into a new file of the backup's cache (on a file thread): its path."""
-        path = os.path.join(self.cache, f"{_PART}{item_id}-{secrets.token_hex(6)}.part")
-        fd = os.open(path, _CREATE, 0o644)
+        fd, name = create_temporary(self.cache_dir.fd, f"{_COPY}{item_id}", 0o644)
         try:
             with os.fdopen(fd, "wb") as out:
                 for chunk in self.sources.chunks(entry):
                     out.write(chunk)
         except BaseException:
             with contextlib.suppress(OSError):
-                os.unlink(path)
+                os.unlink(name, dir_fd=self.cache_dir.fd)
             raise
-        return path
+        return os.path.join(self.cache, name)
+
+
+def _copy_temporary(name: str) -> bool:
+    final = temporary_final(name)
+    return final is not None and re.fullmatch(_COPY + "[0-9]{1,20}", final) is not None
 
 
 def _kind(name: str) -> str:

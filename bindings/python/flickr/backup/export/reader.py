@@ -20,6 +20,8 @@ import zipfile
 import zlib
 from typing import Any, BinaryIO, Iterator, NamedTuple, Optional
 
+from ..._files import NotRegularFile, kind_of, open_regular
+
 MAX_JSON = 64 << 20  # a photo_<id>.json is about 1 KB; albums.json of a large account a few MB
 MAX_FILE = 1 << 40  # the fetcher's bound for a downloaded file (docs/backup.md)
 MAX_RATIO = 200  # inflated/compressed: JPEG, video and JSON stay far below; a bomb is ~1000
@@ -27,7 +29,6 @@ _RATIO_FROM = 16 << 20  # below this an entry's ratio is not looked at (it canno
 MAX_DIRECTORY = 64 << 20  # a zip's central directory, parsed whole by zipfile: about a million photo_<id>.json
 MAX_DEPTH = 8  # folders below a PATH that are looked into
 _CHUNK = 1 << 20
-_READ = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 DATA_ZIP = re.compile(r"data-download-([0-9]{1,6})(?:\.zip)?")
 PHOTO_JSON = re.compile(r"photo_([0-9]{1,20})\.json")
 _OLD_NAME = re.compile(r"([0-9]{1,20})_[0-9a-f]{1,40}(?:_o)?\.[A-Za-z0-9]{1,10}")
@@ -89,6 +90,7 @@ class Sources:
         self.refused: list[dict[str, str]] = []  # {"entry", "why"}
         self.data_zips: set[int] = set()
         self._zips: dict[str, zipfile.ZipFile] = {}
+        self._raw: list[BinaryIO] = []
         self._lock = threading.Lock()
 
     def entries(self) -> Iterator[Entry]:
@@ -97,7 +99,7 @@ class Sources:
             if stat.S_ISDIR(found.st_mode):
                 yield from self._folder(path, path, 0, _data_number(os.path.basename(os.path.normpath(path))))
             elif stat.S_ISREG(found.st_mode):
-                yield from self._zip(path)
+                yield from self._zip(os.path.realpath(path))  # then opened without following a link
             else:
                 raise Refused(f"{path}: neither a zip nor a folder")
 
@@ -120,6 +122,9 @@ class Sources:
                     yield from self._zip(child.path)
                 else:
                     yield Entry(child.name, folder, child.path, None, child.stat(follow_symlinks=False).st_size, number)
+            else:
+                self.refused.append({"entry": child.path, "why": f"{kind_of(child.stat(follow_symlinks=False))}, "
+                                     "not a regular file: not read"})
 
     def _zip(self, path: str) -> Iterator[Entry]:
         number = _data_number(os.path.basename(path))
@@ -129,7 +134,7 @@ class Sources:
                 self.refused.append({"entry": path, "why": f"its directory of entries is {directory} bytes, more "
                                      f"than the {MAX_DIRECTORY} read (a data zip of 500 files has about 50 KB)"})
                 return
-            with zipfile.ZipFile(path) as archive:
+            with _regular(path) as raw, zipfile.ZipFile(raw) as archive:  # zipfile leaves a file it was given open
                 members = archive.infolist()
         except ZIP_ERRORS as error:
             self.refused.append({"entry": path, "why": f"not a readable zip: {error}"})
@@ -152,19 +157,19 @@ class Sources:
         one archive from several threads, each at its own offset)."""
         with self._lock:
             if path not in self._zips:
-                self._zips[path] = zipfile.ZipFile(path)
+                raw = _regular(path)
+                self._raw.append(raw)  # zipfile does not close a file it was given
+                self._zips[path] = zipfile.ZipFile(raw)
             return self._zips[path]
 
     def _open(self, entry: Entry, limit: int) -> BinaryIO:
         if entry.size > limit:
             raise Refused(f"{entry.shown()}: {entry.size} bytes, more than the {limit} read of such a file")
         if entry.member is None:
-            fd = os.open(entry.path, _READ)
-            found = os.fstat(fd)
-            if not stat.S_ISREG(found.st_mode):
-                os.close(fd)
-                raise Refused(f"{entry.shown()}: not a regular file")
-            return os.fdopen(fd, "rb")
+            try:  # never through a link, never held by a FIFO put there since the folder was listed
+                return _regular(entry.path)
+            except NotRegularFile as error:
+                raise Refused(f"{entry.shown()}: {error.strerror}") from None
         member = entry.member
         if member.file_size > _RATIO_FROM and member.file_size > MAX_RATIO * max(member.compress_size, 1):
             raise Refused(f"{entry.shown()}: {member.file_size} bytes from {member.compress_size} compressed "
@@ -204,14 +209,22 @@ class Sources:
         with self._lock:
             for archive in self._zips.values():
                 archive.close()
+            for raw in self._raw:
+                raw.close()
             self._zips.clear()
+            self._raw.clear()
+
+
+def _regular(path: str) -> BinaryIO:
+    """The regular file at `path`, never through a link nor held by a FIFO (NotRegularFile, an OSError)."""
+    return os.fdopen(open_regular(path), "rb")
 
 
 def _directory_size(path: str) -> int:
     """The size of a zip's central directory as its end record says (zip64's too), read before
     zipfile reads and parses the whole of it into memory; 0 when no end record is found (zipfile
     then refuses the file itself)."""
-    with open(path, "rb") as file:
+    with _regular(path) as file:
         size = file.seek(0, os.SEEK_END)
         file.seek(max(size - 65_557, 0))  # the end record (22 bytes) and its comment (64 KiB at most)
         tail = file.read()

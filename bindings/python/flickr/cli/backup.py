@@ -9,8 +9,8 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any, Optional, TextIO
 
-from .common import (EXIT_FAILURE, EXIT_INCOMPLETE, EXIT_NO_SPACE, CLIError, add_credential_options, add_global_options, dumps_json,
-                     open_api, terminal_safe)
+from .common import (EXIT_FAILURE, EXIT_INCOMPLETE, EXIT_NO_SPACE, CLIError, add_credential_options,
+                     add_global_options, dumps_json, open_api, terminal_safe)
 
 if TYPE_CHECKING:
     from .common import Subparsers

@@ -288,6 +288,9 @@ def test_hostile_zips_and_json_hold(exported, tmp_path):
          "original": "https://live.staticflickr.com/../../etc/passwd", "tags": [{"tag": "../../x"}, 5],
          "comments": [{"user": 5, "comment": None}, "x"], "count_views": [1]}))
     os.symlink("/etc/passwd", json_folder / "photo_55555555555.json")
+    (json_folder / "albums.json").write_text(json.dumps({"albums": [
+        {"id": "../../x", "title": "escape", "photos": [ids[0]]}, "not an album",
+        {"id": "72157799999999999", "title": "../../etc/passwd", "photos": ["44444444444", "../x", 5]}]}))
     outside_before = sorted(os.listdir(tmp_path))
     target = tmp_path / "dir"
     result = run_cli(target, "--from-export", *(folder / n for n in names[:3]), hostile)
@@ -312,6 +315,11 @@ def test_hostile_zips_and_json_hold(exported, tmp_path):
     assert said("photo_55555555555.json", "a link: not followed")
     for item in ids:
         assert f"pending: {item} " in result.stderr
+    # Albums: one whose id is no id is reported and left out; a hostile title makes a safe folder.
+    assert said("an entry of albums that is none (id '../../x')") and said("(id 'not an album')")
+    assert (target / "albums" / "72157799999999999_etc-passwd").is_dir()
+    album = json.loads((target / "albums" / "72157799999999999_etc-passwd" / "album.json").read_text())
+    assert [i["id"] for i in album["items"]] == ["44444444444", "5"]
     # The odd values are dropped, one by one, and the item is kept.
     odd = json.loads(next(target.glob("undated/44444444444_*.json")).read_text())
     assert odd["title"] == "" and odd["location"] is None and odd["license"]["id"] == ""

@@ -15,7 +15,7 @@ import contextlib
 import json
 import os
 import re
-from typing import Any, Generator, Iterator, Optional
+from typing import Any, Callable, Generator, Iterator, Optional
 
 from ... import errors
 from ..._files import create_temporary, temporary_final
@@ -31,6 +31,7 @@ from .reader import PHOTO_JSON, Entry, Refused, Sources, ids_in_name
 
 _META_DATA_ZIPS = "export_data_zips"  # the data-download-N numbers given so far, across calls
 _META_ACCOUNT = "export_account"  # account_profile.json as read: a later call may give data zips only
+_Set = tuple[dict[str, Any], list[str]]  # an album's (a gallery's) info and its members' ids
 _COPY = "export-"  # a file being copied out of a zip: `_files.temporary_name("export-<id>")` in the cache
 
 
@@ -175,8 +176,9 @@ class ExportBackup(Backup):
         if need is not None:
             self.report.changed += 1
 
-    def _listed(self, entries: list[Entry], key: str) -> Iterator[Any]:
-        """Each value of the list `key` of each JSON file (albums.json's "albums"...)."""
+    def _listed(self, entries: list[Entry], key: str, read: Callable[[Any], Optional[_Set]]) -> Iterator[_Set]:
+        """Each album (gallery) of the list `key` of each JSON file, read by `read`; one that is
+        none (no object, an id that is no Flickr id) is reported and left out."""
         for entry in entries:
             try:
                 found = self.sources.json(entry)
@@ -184,11 +186,16 @@ class ExportBackup(Backup):
                 self.lack("refused", str(error))
                 continue
             values = found.get(key) if isinstance(found, dict) else None
-            yield from values if isinstance(values, list) else []
+            for value in values if isinstance(values, list) else []:
+                made = read(value)
+                if made is None:
+                    shown = repr(value.get("id") if isinstance(value, dict) else value)[:60]
+                    self.lack("refused", f"{entry.shown()}: an entry of {key} that is none (id {shown}): left out")
+                    continue
+                yield made
 
     def _albums_of_export(self, entries: list[Entry]) -> None:
-        for album in filter(None, map(mapping.album, self._listed(entries, "albums"))):
-            info, members = album
+        for info, members in self._listed(entries, "albums", mapping.album):
             known = self.state.album(info["id"])
             if known is not None and not json.loads(known["info"]).get(mapping.FROM_EXPORT):
                 continue  # listed by the API: kept as it gave it
@@ -197,8 +204,7 @@ class ExportBackup(Backup):
             self.report.albums += 1
 
     def _galleries(self, entries: list[Entry]) -> None:
-        for gallery in filter(None, map(mapping.gallery, self._listed(entries, "galleries"))):
-            info, members = gallery
+        for info, members in self._listed(entries, "galleries", mapping.gallery):
             self.state.put_album(info["id"], "gallery", Layout.album_folder(info["id"], info["title"]), "", info,
                                  members)
 

@@ -128,13 +128,9 @@ final class BudgetFile: @unchecked Sendable {
     ) throws(FlickrError) -> BudgetRing {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FlickrError(.io, "cannot read the budget file \(path)'s size") }
-        if Int(clamping: info.st_size) < bytes {
-            guard ftruncate(fd, off_t(bytes)) == 0 else {
-                throw FlickrError(.io, "cannot grow the budget file \(path): \(String(cString: strerror(errno)))")
-            }
-        }
         let length = max(bytes, min(Int(clamping: info.st_size), BudgetFile.maxBytes))
-        if length != mappedLength || mapping == nil { try map(length: length) }
+        // Formatting writes every page: each must be on the disk (a hole left by someone could not be).
+        if length != mappedLength || mapping == nil { try map(length: length) } else { try allocate(length) }
         guard let base = mapping,
             let ring = BudgetRing.format(base, length: mappedLength, capacity: capacity, keeping: kept,
                                          backoffUntilMs: backoffUntilMs, nowMs: nowMs)
@@ -142,7 +138,9 @@ final class BudgetFile: @unchecked Sendable {
         return ring
     }
 
+    /// Maps the first `length` bytes, their blocks allocated first.
     private func map(length: Int) throws(FlickrError) {
+        try allocate(length)
         unmap()
         let raw = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
         guard let raw, raw != UnsafeMutableRawPointer(bitPattern: -1) else {
@@ -150,6 +148,21 @@ final class BudgetFile: @unchecked Sendable {
         }
         mapping = raw
         mappedLength = length
+    }
+
+    /// Gives the first `length` bytes their disk blocks, growing the file if needed. A store through
+    /// the mapping into a hole (what `ftruncate` makes) on a full file system is not an error the
+    /// library could report: the kernel kills the process with SIGBUS. Reserved here, a full disk is
+    /// an error; on blocks already there it changes nothing.
+    private func allocate(_ length: Int) throws(FlickrError) {
+        var code: Int32
+        repeat { code = posix_fallocate(fd, 0, off_t(length)) } while code == EINTR
+        guard code != 0 else { return }
+        let reason = String(cString: strerror(code))
+        if code == ENOSPC || code == EDQUOT {
+            throw FlickrError(.io, "no space for the budget file \(path) (\(length) bytes): \(reason)")
+        }
+        throw FlickrError(.io, "cannot reserve \(length) bytes for the budget file \(path): \(reason)")
     }
 
     private func unmap() {

@@ -295,3 +295,40 @@ def test_async_flickr_takes_the_budget_too(server, cache):
     retry_after = asyncio.run(main())
     print(f"AsyncFlickr, budget 1: the second call refused, a slot in {retry_after:.0f} s")
     assert 3500 < retry_after <= 3600 and len(server.calls) == 1
+
+
+# In a file system of 16 KiB that a file has filled (a tmpfs, mounted in a mount namespace of its
+# own by `unshare -rm`: as root or not, nothing outside sees it): one budgeted call of 3600 an hour,
+# whose file (28.9 KB) has no room. Mapped over a hole, the file's first store killed the process
+# with SIGBUS.
+FULL_DISK = """
+import errno, os, sys, flickr
+cache, url = sys.argv[1], sys.argv[2]
+fd = os.open(os.path.join(cache, "filler"), os.O_WRONLY | os.O_CREAT, 0o600)
+try:
+    while True:
+        os.write(fd, bytes(4096))
+except OSError as error:
+    assert error.errno == errno.ENOSPC, error
+print("full:", os.statvfs(cache).f_bavail, "blocks free", flush=True)
+api = flickr.Flickr("budget-full-disk-key", "secret", base_url=url, budget_per_hour=3600, max_retries=0)
+try:
+    api.call("flickr.test.echo")
+    print("ok")
+except flickr.FlickrError as error:
+    print(type(error).__name__, error.code, error.library_message)
+"""
+
+
+def test_a_full_file_system_is_an_error_not_sigbus(server, tmp_path, library_path):
+    cache = tmp_path / "small"
+    cache.mkdir()
+    mount = 'mount -t tmpfs -o size=16k,mode=0700 tmpfs "$0" && exec "$@"'
+    env = dict(os.environ, PYTHONPATH=PYTHONPATH, XDG_CACHE_HOME=str(cache))
+    done = subprocess.run(["unshare", "-rm", "sh", "-c", mount, str(cache), sys.executable, "-c", FULL_DISK,
+                           str(cache), server.url], capture_output=True, text=True, env=env, timeout=60)
+    print(f"full disk: exit {done.returncode}: {done.stdout.strip()} {done.stderr.strip()[-300:]}")
+    assert done.returncode != -signal.SIGBUS, "the budget file's first store killed the process (SIGBUS)"
+    assert done.stdout.startswith("full: 0 blocks free"), done.stderr  # the mount and the filling worked
+    assert done.returncode == 0 and "FileError" in done.stdout and "no space for the budget file" in done.stdout
+    assert len(server.calls) == 0

@@ -31,7 +31,8 @@ package enum KeyBudget {
                 state.generation = ForkGuard.generation
             }
             if let file = state.byKey[apiKey] { return file }
-            let file = try BudgetFile(path: try BudgetDirectory.path(forKey: apiKey))
+            let file = try BudgetFile(
+                directory: try BudgetDirectory.forCache(), name: try BudgetDirectory.fileName(forKey: apiKey))
             state.byKey[apiKey] = file
             return file
         }

@@ -332,3 +332,46 @@ def test_a_full_file_system_is_an_error_not_sigbus(server, tmp_path, library_pat
     assert done.stdout.startswith("full: 0 blocks free"), done.stderr  # the mount and the filling worked
     assert done.returncode == 0 and "FileError" in done.stdout and "no space for the budget file" in done.stdout
     assert len(server.calls) == 0
+
+
+def _plant(case: str, folder, budget_file) -> None:
+    """Makes `case` at the budget folder (cache/libflickr/budget) or file, before the first call."""
+    folder.parent.mkdir(mode=0o700)
+    if case == "folder link":
+        (folder.parent / "elsewhere").mkdir(mode=0o700)
+        folder.symlink_to(folder.parent / "elsewhere")
+        return
+    folder.mkdir(mode=0o700)
+    if case == "hard link":
+        os.link(folder.parent.parent / "precious", budget_file)
+    elif case == "file others may write":
+        budget_file.touch(mode=0o600)
+        budget_file.chmod(0o666)
+    elif case == "folder others may write":
+        folder.parent.chmod(0o777)
+    elif case == "folder of another user":
+        assert os.geteuid() == 0, "this case makes a folder another user owns: run it as root (as CI does)"
+        os.chown(folder.parent, 65534, 65534)
+
+
+@pytest.mark.parametrize("case", ["hard link", "folder link", "file others may write", "folder others may write",
+                                  "folder of another user"])
+def test_links_and_what_others_may_write_are_refused(server, cache, case):
+    """The budget file or its folders planted by someone: refused with FLICKR_EIO saying why, and the
+    file behind a link never written."""
+    key = f"{API_KEY}-{case}"
+    folder = cache / "libflickr" / "budget"
+    budget_file = folder / (hashlib.sha256(key.encode()).hexdigest()[:32] + ".budget")
+    precious = b"someone else's file\n"
+    (cache / "precious").write_bytes(precious)
+    _plant(case, folder, budget_file)
+    with flickr.Flickr(key, SECRET, base_url=server.url, budget_per_hour=10, max_retries=0) as api:
+        with pytest.raises(flickr.FileError) as refused:
+            api.call("flickr.test.echo")
+    print(f"{case}: {refused.value}")
+    why = {"hard link": "hard link", "folder link": "symbolic link", "file others may write": "writable by other",
+           "folder others may write": "writable by other", "folder of another user": "belongs to another user"}
+    assert why[case] in str(refused.value) and refused.value.code == flickr.errors.EIO
+    assert (cache / "precious").read_bytes() == precious and len(server.calls) == 0
+    if case == "folder link":
+        assert os.listdir(cache / "libflickr" / "elsewhere") == []  # nothing made through the link

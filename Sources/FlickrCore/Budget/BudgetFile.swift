@@ -140,15 +140,15 @@ final class BudgetFile: @unchecked Sendable {
         if let base = mapping, let ring = BudgetRing.open(base, length: mappedLength) {
             if ring.capacity >= limit { return ring }
             // Another process asked for fewer: carry its starts into a larger ring.
-            let kept = ring.entries, backoff = ring.backoffUntilMs
-            return try rebuild(capacity: limit, bytes: wanted, keeping: kept, backoffUntilMs: backoff, nowMs: nowMs)
+            return try rebuild(
+                capacity: limit, bytes: wanted, keeping: ring.entries, backoff: ring.storedBackoff, nowMs: nowMs)
         }
         // New, torn, corrupt or foreign: never trusted, formatted afresh (at its size if larger).
-        return try rebuild(capacity: limit, bytes: wanted, keeping: [], backoffUntilMs: 0, nowMs: nowMs)
+        return try rebuild(capacity: limit, bytes: wanted, keeping: [], backoff: (0, 0), nowMs: nowMs)
     }
 
     private func rebuild(
-        capacity: Int, bytes: Int, keeping kept: [Int64], backoffUntilMs: Int64, nowMs: Int64
+        capacity: Int, bytes: Int, keeping kept: [Int64], backoff: (untilMs: Int64, host: Int64), nowMs: Int64
     ) throws(FlickrError) -> BudgetRing {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FlickrError(.io, "cannot read the budget file \(path)'s size") }
@@ -157,7 +157,7 @@ final class BudgetFile: @unchecked Sendable {
         if length != mappedLength || mapping == nil { try map(length: length) } else { try allocate(length) }
         guard let base = mapping,
             let ring = BudgetRing.format(base, length: mappedLength, capacity: capacity, keeping: kept,
-                                         backoffUntilMs: backoffUntilMs, nowMs: nowMs)
+                                         backoff: backoff, nowMs: nowMs)
         else { throw FlickrError(.io, "cannot format the budget file \(path)") }
         return ring
     }

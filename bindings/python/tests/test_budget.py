@@ -334,6 +334,56 @@ def test_a_full_file_system_is_an_error_not_sigbus(server, tmp_path, library_pat
     assert len(server.calls) == 0
 
 
+# A server answering every REST call HTTP 429 with Retry-After: 90000 (25 hours).
+class RefusingServer(CountingServer):
+    def __init__(self) -> None:
+        super().__init__()
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                with outer.lock:
+                    outer.calls.append(time.monotonic())
+                self.send_response(429)
+                self.send_header("Retry-After", "90000")
+                self.send_header("Content-Length", "9")
+                self.end_headers()
+                self.wfile.write(b"slow down")
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server.RequestHandlerClass = Handler
+
+
+def test_a_429_holds_back_its_host_only_and_at_most_an_hour(server, cache):
+    """One 429 with Retry-After: 90000 from a server of someone else's: the key's calls to that host
+    wait at most an hour, and say so naming the 429 and the host; its calls to another host, in
+    this process and in others, are not held back at all."""
+    hostile = RefusingServer()
+    key = (API_KEY + "-429", SECRET)
+    try:
+        with flickr.Flickr(*key, base_url=hostile.url, budget_per_hour=100, max_retries=0) as api:
+            with pytest.raises(flickr.HTTPError) as answered:
+                api.call("flickr.test.echo")
+            assert answered.value.http_status == 429
+            with pytest.raises(flickr.OverBudget) as held:
+                api.call("flickr.test.echo")
+        with flickr.Flickr(*key, base_url=server.url, budget_per_hour=100, max_retries=0) as other:
+            other.call("flickr.test.echo")
+        elsewhere = start_client(server.url, 100, 2, key=key)
+        outcome = elsewhere.communicate("stop\n", timeout=30)[0].strip()
+    finally:
+        hostile.close()
+    host = hostile.url
+    print(f"429 (Retry-After: 90000) from {host}: its next call refused, {held.value.retry_after:.0f} s to wait"
+          f" ({held.value}); another host: this process ok, another process {outcome}")
+    assert len(hostile.calls) == 1 and len(server.calls) == 3
+    assert outcome == "ok|ok"
+    assert 3500 < held.value.retry_after <= 3600
+    assert "429" in str(held.value) and host in str(held.value) and "budget_per_hour" not in str(held.value)
+
+
 def _plant(case: str, folder, budget_file) -> None:
     """Makes `case` at the budget folder (cache/libflickr/budget) or file, before the first call."""
     folder.parent.mkdir(mode=0o700)

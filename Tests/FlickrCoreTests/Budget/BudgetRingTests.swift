@@ -87,6 +87,13 @@ import Testing
         #expect(BudgetRing.open(memory.base, length: memory.length)?.backoff(for: 9, nowMs: 1000) == 2000)
     }
 
+    @Test func waitsAreSaidInUnitsPeopleRead() {
+        let said = [1, 250, 2500, 59_999, 3_599_353, 90_000_000].map { FlickrError.duration(ms: Int64($0)) }
+        print("waits: \(said)")
+        #expect(said == ["1 ms", "250 ms", "2.5 s", "59 s", "59 min 59 s", "25 h 0 min"])
+        #expect(FlickrError.budget("full", waitMs: 3_599_353).message == "full: a slot frees up in 59 min 59 s")
+    }
+
     @Test func aClockGoingBackMovesTheStartsWithIt() {
         let memory = Memory(bytes: BudgetRing.bytes(capacity: 2))
         let ring = memory.ring(capacity: 2, nowMs: 1_000_000)

@@ -91,7 +91,7 @@ class Backup:
             cleanup.callback(DirLock(state_dir).release)
             self.state = State.open(state_dir)
             cleanup.callback(self.state.close)
-            self.calls.on_wait = lambda resume: self._emit("wait", resume=round(resume, 3))
+            self.calls.on_wait = lambda resume, why: self._emit("wait", resume=round(resume, 3), reason=str(why))
             if self.options.budget and not self.client.get_option("budget_per_hour"):
                 # The key's budget, for this run, when the caller's client has none (docs/budget.md).
                 self.client.set_option("budget_per_hour", self.options.budget)

@@ -28,7 +28,7 @@ shift || true
 targets=("$@")
 # Smoke passes: inputs per target, with libFuzzer's seed fixed (a few seconds each).
 smoke_runs=${FUZZ_SMOKE_RUNS:-20000}
-((${#targets[@]})) || targets=(xml keypath callback photourl answer sizes link)
+((${#targets[@]})) || targets=(xml keypath callback photourl answer sizes link budget)
 jobs=${FUZZ_JOBS:-2}
 out=$root/build-fuzz
 bin=$out/flickr-fuzz

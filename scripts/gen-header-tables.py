@@ -20,14 +20,13 @@ running this script fails the build and CI. Standard library only.
 from __future__ import annotations
 
 import argparse
-import difflib
-import os
 import re
 import sys
-import tempfile
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
+
+import generated_files  # scripts/generated_files.py, beside this script
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMON_H = "include/flickr/common.h"
@@ -250,20 +249,6 @@ def expected() -> dict[str, str]:
             CONVENTIONS: conventions(statuses, (ROOT / CONVENTIONS).read_text(encoding="utf-8"))}
 
 
-def _write(path: Path, text: str) -> None:
-    """Replaces PATH at once: written under an exclusive temporary name, then renamed."""
-    mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff if a file is stale")
@@ -273,26 +258,7 @@ def main() -> int:
     except (HeaderError, OSError) as error:
         print(f"gen-header-tables: {error}", file=sys.stderr)
         return 2
-    stale = []
-    for relative, text in files.items():
-        path = ROOT / relative
-        current = path.read_text(encoding="utf-8") if path.exists() else ""
-        if current == text:
-            continue
-        stale.append(relative)
-        if check:
-            diff = difflib.unified_diff(current.splitlines(keepends=True), text.splitlines(keepends=True),
-                                        f"{relative} (as it is)", f"{relative} (from the header)")
-            sys.stdout.writelines(diff)
-        else:
-            _write(path, text)
-    if check:
-        print(f"gen-header-tables: {len(files)} files, {len(stale)} stale"
-              + (f" ({', '.join(stale)}): run scripts/gen-header-tables.py" if stale else ""),
-              file=sys.stderr if stale else sys.stdout)
-        return 1 if stale else 0
-    print(f"gen-header-tables: {len(files)} files, {len(stale)} rewritten" + (f": {', '.join(stale)}" if stale else ""))
-    return 0
+    return generated_files.sync(files, ROOT, check, "gen-header-tables", "the header")
 
 
 if __name__ == "__main__":

@@ -106,9 +106,10 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
     /// libflickr/budget/, named by a hash of the key, never the key). A call that finds no slot
     /// free waits for one within its time limit (FLICKR_OPT_TIMEOUT_MS; interruptible), or fails at
     /// once with FLICKR_EBUDGET when the slot is past it (flickr_error_retry_after_ms() says when
-    /// one frees up). An HTTP 429 answer from Flickr holds back every such context of the key, for
-    /// its Retry-After (30 s without one). Photo downloads never count. Flickr allows 3600 calls an
-    /// hour per key. 0 (default): off. Added in 0.5.0. docs/budget.md.
+    /// one frees up). An HTTP 429 answer holds back every such context's calls to the host that
+    /// sent it, for its Retry-After (30 s without one, at most an hour). Photo downloads never
+    /// count. Flickr allows 3600 calls an hour per key. 0 (default): off. Added in 0.5.0.
+    /// docs/budget.md.
     case budgetPerHour = 114
     /// 1 (default): a call's response keeps the body as received, for flickr_response_body(). 0: a
     /// successful call's response holds only what was mapped from it: the body is not gathered

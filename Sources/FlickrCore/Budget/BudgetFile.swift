@@ -17,6 +17,8 @@ import Glibc
 /// fault); a corrupt or foreign one is rebuilt in place, at its size or larger.
 final class BudgetFile: @unchecked Sendable {
     let path: String
+    private let directory: BudgetDirectory
+    private let name: String
     private var fd: Int32
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     // Guarded by the mutex and the flock.
@@ -32,13 +34,15 @@ final class BudgetFile: @unchecked Sendable {
     static let pathCheckMs: Int64 = 1000
 
     // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
-    convenience init(path: String) throws(FlickrError) {
-        let (fd, identity) = try BudgetFile.openFile(path)
-        self.init(path: path, fd: fd, identity: identity)
+    convenience init(directory: BudgetDirectory, name: String) throws(FlickrError) {
+        let (fd, identity) = try BudgetFile.openFile(name, in: directory)
+        self.init(directory: directory, name: name, fd: fd, identity: identity)
     }
 
-    private init(path: String, fd: Int32, identity: (device: UInt64, inode: UInt64)) {
-        self.path = path
+    private init(directory: BudgetDirectory, name: String, fd: Int32, identity: (device: UInt64, inode: UInt64)) {
+        self.directory = directory
+        self.name = name
+        self.path = directory.path + "/" + name
         self.fd = fd
         self.identity = identity
         pthread_mutex_init(mutex, nil)
@@ -51,10 +55,16 @@ final class BudgetFile: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Opens (creating, 0600) the file: never through a symbolic link, never a FIFO or a device,
-    /// never one another user owns.
-    private static func openFile(_ path: String) throws(FlickrError) -> (Int32, (device: UInt64, inode: UInt64)) {
-        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o600)
+    /// Opens (creating, 0600) the file in its folder (`BudgetDirectory.openFolder`): never through a
+    /// symbolic link, never a FIFO or a device, never one another user owns or may write, never one
+    /// with another name (a hard link: writing the ring would overwrite that other file).
+    private static func openFile(
+        _ name: String, in directory: BudgetDirectory
+    ) throws(FlickrError) -> (Int32, (device: UInt64, inode: UInt64)) {
+        let folder = try directory.openFolder()
+        defer { close(folder) }
+        let path = directory.path + "/" + name
+        let fd = openat(folder, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             let code = errno
             if code == ELOOP {
@@ -63,11 +73,24 @@ final class BudgetFile: @unchecked Sendable {
             throw FlickrError(.io, "cannot open the budget file \(path): \(String(cString: strerror(code)))")
         }
         var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == geteuid() else {
+        var refusal: FlickrError?
+        if fstat(fd, &info) != 0 || (info.st_mode & S_IFMT) != S_IFREG {
+            refusal = FlickrError(.io, "the budget file \(path) is not a regular file (remove it)")
+        } else {
+            refusal = BudgetDirectory.refusal(of: info, what: "the budget file \(path)") ?? linked(info, path)
+        }
+        if let refusal {
             close(fd)
-            throw FlickrError(.io, "the budget file \(path) is not a regular file of this user (remove it)")
+            throw refusal
         }
         return (fd, (UInt64(info.st_dev), UInt64(info.st_ino)))
+    }
+
+    /// A file with another name (a hard link) is another file too: the ring is never written over it.
+    private static func linked(_ info: stat, _ path: String) -> FlickrError? {
+        guard info.st_nlink > 1 else { return nil }
+        return FlickrError(.io, "the budget file \(path) has \(info.st_nlink) names (a hard link to another file):"
+                           + " it is never written (remove it)")
     }
 
     /// Runs `body` on the ring, holding the lock, once it is open with room for `limit` starts
@@ -106,6 +129,7 @@ final class BudgetFile: @unchecked Sendable {
         }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FlickrError(.io, "cannot read the budget file \(path)'s size") }
+        if let refusal = BudgetFile.linked(info, path) { throw refusal }  // linked since it was opened
         let size = Int(clamping: info.st_size)
         let wanted = BudgetRing.bytes(capacity: limit)
         // Never touch a page past the file's end (a fault, not an error): remap to the size seen now.
@@ -116,33 +140,31 @@ final class BudgetFile: @unchecked Sendable {
         if let base = mapping, let ring = BudgetRing.open(base, length: mappedLength) {
             if ring.capacity >= limit { return ring }
             // Another process asked for fewer: carry its starts into a larger ring.
-            let kept = ring.entries, backoff = ring.backoffUntilMs
-            return try rebuild(capacity: limit, bytes: wanted, keeping: kept, backoffUntilMs: backoff, nowMs: nowMs)
+            return try rebuild(
+                capacity: limit, bytes: wanted, keeping: ring.entries, backoff: ring.storedBackoff, nowMs: nowMs)
         }
         // New, torn, corrupt or foreign: never trusted, formatted afresh (at its size if larger).
-        return try rebuild(capacity: limit, bytes: wanted, keeping: [], backoffUntilMs: 0, nowMs: nowMs)
+        return try rebuild(capacity: limit, bytes: wanted, keeping: [], backoff: (0, 0), nowMs: nowMs)
     }
 
     private func rebuild(
-        capacity: Int, bytes: Int, keeping kept: [Int64], backoffUntilMs: Int64, nowMs: Int64
+        capacity: Int, bytes: Int, keeping kept: [Int64], backoff: (untilMs: Int64, host: Int64), nowMs: Int64
     ) throws(FlickrError) -> BudgetRing {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FlickrError(.io, "cannot read the budget file \(path)'s size") }
-        if Int(clamping: info.st_size) < bytes {
-            guard ftruncate(fd, off_t(bytes)) == 0 else {
-                throw FlickrError(.io, "cannot grow the budget file \(path): \(String(cString: strerror(errno)))")
-            }
-        }
         let length = max(bytes, min(Int(clamping: info.st_size), BudgetFile.maxBytes))
-        if length != mappedLength || mapping == nil { try map(length: length) }
+        // Formatting writes every page: each must be on the disk (a hole left by someone could not be).
+        if length != mappedLength || mapping == nil { try map(length: length) } else { try allocate(length) }
         guard let base = mapping,
             let ring = BudgetRing.format(base, length: mappedLength, capacity: capacity, keeping: kept,
-                                         backoffUntilMs: backoffUntilMs, nowMs: nowMs)
+                                         backoff: backoff, nowMs: nowMs)
         else { throw FlickrError(.io, "cannot format the budget file \(path)") }
         return ring
     }
 
+    /// Maps the first `length` bytes, their blocks allocated first.
     private func map(length: Int) throws(FlickrError) {
+        try allocate(length)
         unmap()
         let raw = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
         guard let raw, raw != UnsafeMutableRawPointer(bitPattern: -1) else {
@@ -150,6 +172,21 @@ final class BudgetFile: @unchecked Sendable {
         }
         mapping = raw
         mappedLength = length
+    }
+
+    /// Gives the first `length` bytes their disk blocks, growing the file if needed. A store through
+    /// the mapping into a hole (what `ftruncate` makes) on a full file system is not an error the
+    /// library could report: the kernel kills the process with SIGBUS. Reserved here, a full disk is
+    /// an error; on blocks already there it changes nothing.
+    private func allocate(_ length: Int) throws(FlickrError) {
+        var code: Int32
+        repeat { code = posix_fallocate(fd, 0, off_t(length)) } while code == EINTR
+        guard code != 0 else { return }
+        let reason = String(cString: strerror(code))
+        if code == ENOSPC || code == EDQUOT {
+            throw FlickrError(.io, "no space for the budget file \(path) (\(length) bytes): \(reason)")
+        }
+        throw FlickrError(.io, "cannot reserve \(length) bytes for the budget file \(path): \(reason)")
     }
 
     private func unmap() {
@@ -165,7 +202,7 @@ final class BudgetFile: @unchecked Sendable {
         let same = lstat(path, &info) == 0 && UInt64(info.st_dev) == identity.device
             && UInt64(info.st_ino) == identity.inode
         if same { return }
-        let (newFd, newIdentity) = try BudgetFile.openFile(path)
+        let (newFd, newIdentity) = try BudgetFile.openFile(name, in: directory)
         // The flock of the old open goes with it; this thread holds the mutex, so nobody else uses it.
         guard flock(newFd, LOCK_EX | LOCK_NB) == 0 else {
             close(newFd)

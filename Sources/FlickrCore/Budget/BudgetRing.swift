@@ -13,7 +13,8 @@
 /// version, capacity, head or count is out of line, and every sum saturates.
 ///
 /// Layout (native byte order, 8-byte fields): magic, version, capacity, head, count,
-/// backoffUntilMs, lastNowMs, reserved; then `capacity` entries.
+/// backoffUntilMs, lastNowMs, backoffHost; then `capacity` entries. The back-off (an HTTP 429) is
+/// one API host's: `backoffHost` names it by a hash (never 0).
 package struct BudgetRing {
     static let magic: UInt64 = 0x3154_4744_5542_464C  // "LFBUDGT1" as little-endian bytes
     static let version: Int64 = 1
@@ -25,9 +26,11 @@ package struct BudgetRing {
     /// No start is ever reserved further ahead than this (the longest time limit, 24 h, plus an
     /// hour): a file holding absurd times cannot hold calls back for longer.
     static let maxAheadMs: Int64 = 25 * 3_600_000
+    /// The longest back-off a 429 sets, and believes in the file (docs/budget.md, "The key's back-off").
+    static let longestBackoffMs: Int64 = 3_600_000
 
     private enum Field: Int {
-        case magic = 0, version, capacity, head, count, backoffUntilMs, lastNowMs
+        case magic = 0, version, capacity, head, count, backoffUntilMs, lastNowMs, backoffHost
     }
 
     private let base: UnsafeMutableRawPointer
@@ -56,8 +59,8 @@ package struct BudgetRing {
     /// Writes an empty ring of `capacity` entries (1...maxCapacity, fitting `length`) holding the
     /// `kept` start times (oldest first; only the newest `capacity` are kept).
     package static func format(
-        _ base: UnsafeMutableRawPointer, length: Int, capacity: Int, keeping kept: [Int64] = [], backoffUntilMs: Int64 = 0,
-        nowMs: Int64
+        _ base: UnsafeMutableRawPointer, length: Int, capacity: Int, keeping kept: [Int64] = [],
+        backoff: (untilMs: Int64, host: Int64) = (0, 0), nowMs: Int64
     ) -> BudgetRing? {
         guard capacity >= 1, capacity <= maxCapacity, bytes(capacity: capacity) <= length else { return nil }
         let ring = BudgetRing(base: base, capacity: capacity)
@@ -68,7 +71,8 @@ package struct BudgetRing {
         ring[.capacity] = Int64(capacity)
         ring[.head] = Int64(newest.count % capacity)
         ring[.count] = Int64(newest.count)
-        ring[.backoffUntilMs] = backoffUntilMs
+        ring[.backoffUntilMs] = backoff.untilMs
+        ring[.backoffHost] = backoff.host
         ring[.lastNowMs] = nowMs
         base.storeBytes(of: magic, as: UInt64.self)  // last: a torn format is never taken for a valid one
         return ring
@@ -95,7 +99,8 @@ package struct BudgetRing {
 
     /// How many start times the ring holds.
     package var count: Int { Int(self[.count]) }
-    package var backoffUntilMs: Int64 { self[.backoffUntilMs] }
+    /// The back-off as the file holds it, to carry into a larger ring.
+    package var storedBackoff: (untilMs: Int64, host: Int64) { (self[.backoffUntilMs], self[.backoffHost]) }
 
     /// The `back`-th latest start (1: the newest); `back` in 1...count.
     private func latest(_ back: Int) -> Int64 {
@@ -116,15 +121,16 @@ package struct BudgetRing {
     }
 
     /// Reserves the first start at which at most `limit` (1...capacity) starts fall in any window
-    /// of `windowMs`, not before the back-off ends nor before the latest reservation (so the ring
-    /// stays ordered); refuses, taking nothing, when that is at or past `deadlineMs`.
+    /// of `windowMs`, not before the latest reservation (so the ring stays ordered); refuses, taking
+    /// nothing, when that is at or past `deadlineMs`. A host's back-off is not in it (`backoff(for:)`):
+    /// a reservation waiting one out would hold back the calls to every other host behind it.
     package func reserve(limit: Int, nowMs: Int64, windowMs: Int64, deadlineMs: Int64?) -> Outcome {
         followClock(nowMs: nowMs)
         let held = count
         var due = nowMs
         if held > 0 { due = max(due, latest(1)) }
         if limit >= 1, limit <= held { due = max(due, latest(limit).addingSaturated(windowMs)) }
-        due = min(max(due, self[.backoffUntilMs]), nowMs.addingSaturated(BudgetRing.maxAheadMs))
+        due = min(due, nowMs.addingSaturated(BudgetRing.maxAheadMs))
         if let deadlineMs, due >= deadlineMs { return .full(freeAtMs: due) }
         let head = Int(self[.head])
         setEntry(head, due)
@@ -133,11 +139,27 @@ package struct BudgetRing {
         return .granted(atMs: due)
     }
 
-    /// Holds every start back until `untilMs` (the server said it is over its limit); never shortens one.
-    package func backOff(untilMs: Int64, nowMs: Int64) {
+    /// Holds the calls to `host` (a hash, not 0) back until `untilMs`, at most `longestBackoffMs`
+    /// from now (the server said it is over its limit); never shortens that host's. The file holds
+    /// one host's back-off: another host's replaces it when it ends later.
+    package func backOff(untilMs: Int64, host: Int64, nowMs: Int64) {
         followClock(nowMs: nowMs)
-        let bounded = min(untilMs, nowMs.addingSaturated(BudgetRing.maxAheadMs))
-        if bounded > self[.backoffUntilMs] { self[.backoffUntilMs] = bounded }
+        let bounded = min(untilMs, nowMs.addingSaturated(BudgetRing.longestBackoffMs))
+        let current = self[.backoffUntilMs]
+        let believed = current > nowMs && current <= nowMs.addingSaturated(BudgetRing.longestBackoffMs)
+        if bounded > (believed ? current : nowMs) {
+            self[.backoffUntilMs] = bounded
+            self[.backoffHost] = host
+        }
+    }
+
+    /// When the back-off of the calls to `host` ends, if one holds them now: the file's back-off when
+    /// it is that host's and ends within `longestBackoffMs` (a later end is not believed: damaged).
+    package func backoff(for host: Int64, nowMs: Int64) -> Int64? {
+        let until = self[.backoffUntilMs]
+        guard until > nowMs, self[.backoffHost] == host,
+            until <= nowMs.addingSaturated(BudgetRing.longestBackoffMs) else { return nil }
+        return until
     }
 
     /// When the wall clock went back (by more than a second) since the last writer, every time

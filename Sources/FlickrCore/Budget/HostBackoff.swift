@@ -47,11 +47,16 @@ package enum HostBackoff {
         let now = Engine.nowNs()
         guard let end = until.withLock({ $0[host] }), end > now else { return 0 }
         if deadlineNs != 0, end >= deadlineNs {
-            throw FlickrError.budget(
-                "the image host \(host) answered HTTP 429 (too many requests) and asked to wait past the call's"
-                    + " time limit (FLICKR_OPT_TIMEOUT_MS)",
-                waitMs: Int64(clamping: (end - now) / 1_000_000))
+            throw refusal("the image host \(host)", waitMs: Int64(clamping: (end - now) / 1_000_000))
         }
         return end
+    }
+
+    /// FLICKR_EBUDGET for a call to `host` ("the image host https://..."), which answered HTTP 429
+    /// and asked to wait `waitMs` more, past the call's time limit.
+    static func refusal(_ host: String, waitMs: Int64) -> FlickrError {
+        FlickrError.budget(
+            "\(host) answered HTTP 429 (too many requests) and asked to wait past the call's time limit"
+                + " (FLICKR_OPT_TIMEOUT_MS)", waitMs: waitMs)
     }
 }

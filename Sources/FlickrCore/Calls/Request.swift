@@ -102,7 +102,7 @@ package final class Request: @unchecked Sendable {
     private func attempt(endpoint: String, notBefore: UInt64 = 0) throws(FlickrError) {
         let request = try operation.httpRequest(endpoint: endpoint, settings: settings)
         // The key's budget or the image host's back-off, shared beyond this context: a slot is taken now.
-        let limitStart = try operation.limit.start(settings: settings, within: waitLimit)
+        let limitStart = try operation.limit.start(settings: settings, url: endpoint, within: waitLimit)
         // Only a caller's own thread may be asked; async requests are stopped by cancel.
         let interrupt = inline ? settings.interrupt : nil
         let parse = operation.parsesXML ? StreamingParse() : nil
@@ -171,7 +171,8 @@ package final class Request: @unchecked Sendable {
             finishOrRetry(.failure(operation.describeFailure(error)), retryAfterSeconds: nil, endpoint: endpoint)
         case .success(let http):
             if http.status == 429 {
-                operation.limit.overLimit(settings: settings, retryAfterSeconds: http.retryAfterSeconds, within: waitLimit)
+                operation.limit.overLimit(
+                    settings: settings, url: endpoint, retryAfterSeconds: http.retryAfterSeconds, within: waitLimit)
             }
             if (300..<400).contains(http.status), let location = http.location {
                 follow(location, from: endpoint, status: http.status, verb: verb)

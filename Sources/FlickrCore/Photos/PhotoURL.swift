@@ -7,15 +7,8 @@ package enum PhotoURL {
     package static let pageBase = "https://www.flickr.com/photos/"
     package static let shortBase = "https://flic.kr/p/"
 
-    /// The sizes flickr_photo_source_url accepts: s q t m n w "" z c b h k 3k 4k 5k 6k o.
-    package static let sizes: [String] = [
-        "s", "q", "t", "m", "n", "w", "", "z", "c", "b", "h", "k", "3k", "4k", "5k", "6k", "o",
-    ]
-
-    /// Sizes whose URL uses the photo's shared `secret`.
-    private static let sharedSecretSizes: Set<String> = ["s", "q", "t", "m", "n", "w", "", "z", "c", "b"]
-    /// Sizes with a secret of their own, only known from a `url_{size}` extra or getSizes.
-    private static let ownSecretSizes: Set<String> = ["h", "k", "3k", "4k", "5k", "6k"]
+    // The sizes, and where each URL takes its secret from: SizeTable.swift, generated from
+    // data/flickr-sizes.json by scripts/gen-sizes.py.
 
     /// `field` reads a photo's attribute by key path ("id", "secret", "server", "originalsecret", "originalformat",
     /// "url_h", "owner", "owner.nsid", "owner.path_alias", "pathalias", "path_alias", ...), returning nil when absent.
@@ -29,34 +22,31 @@ package enum PhotoURL {
     package static func source(
         size: String, field: (String) -> String?, host: String = staticHost
     ) throws(FlickrError) -> String {
-        if sharedSecretSizes.contains(size) {
+        switch secret(ofSize: size) {
+        case .shared:
             let parts = try idSecretServer(size: size, secretName: "secret", field: field)
             let suffix = size.isEmpty ? "" : "_" + size
             return "\(host)/\(parts.server)/\(parts.id)_\(parts.secret)\(suffix).jpg"
-        }
-        if ownSecretSizes.contains(size) {
-            let name = "url_" + size
+        case .own(let name):
             if let url = try extraURL(name, field: field) { return url }
             throw .invalid(
                 "\"\(name)\" is missing from the photo: size \"\(size)\" has its own secret, so its URL cannot be "
                     + "built from id/secret/server; request extras=\(name) or call flickr.photos.getSizes")
-        }
-        if size == "o" {
-            if let url = try extraURL("url_o", field: field) { return url }
+        case .original(let name):
+            if let url = try extraURL(name, field: field) { return url }
             let parts = try idSecretServer(size: size, secretName: "originalsecret", field: field)
             guard let format = nonEmpty(field("originalformat")) else {
                 throw .invalid(
-                    "\"originalformat\" is missing from the photo: size \"o\" needs originalsecret and originalformat "
-                        + "(request extras=original_format or url_o, or call flickr.photos.getInfo)")
+                    "\"originalformat\" is missing from the photo: size \"\(size)\" needs originalsecret and "
+                        + "originalformat (request extras=original_format or \(name), or call flickr.photos.getInfo)")
             }
             guard format.utf8.allSatisfy(isAlphanumeric) else {
                 throw .invalid("the photo's originalformat \"\(format)\" is not a file extension")
             }
-            return "\(host)/\(parts.server)/\(parts.id)_\(parts.secret)_o.\(format)"
+            return "\(host)/\(parts.server)/\(parts.id)_\(parts.secret)_\(size).\(format)"
+        case nil:
+            throw .invalid("unknown photo size \"\(size)\"; valid sizes are \(sizeNames)")
         }
-        throw .invalid(
-            "unknown photo size \"\(size)\"; valid sizes are s, q, t, m, n, w, \"\" (500 px), z, c, b, h, k, 3k, 4k, "
-                + "5k, 6k, o")
     }
 
     /// The image URL a context downloads from: `source` on FLICKR_OPT_PHOTO_ENDPOINT (a sandbox's

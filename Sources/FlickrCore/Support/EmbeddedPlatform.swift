@@ -22,6 +22,10 @@ func open(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t = 0) -> I
     flickr__open(path, flags, mode)
 }
 
+func openat(_ directory: Int32, _ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+    flickr__openat(directory, path, flags, mode)
+}
+
 func fcntl(_ descriptor: Int32, _ command: Int32, _ lock: UnsafeMutablePointer<flock>) -> Int32 {
     flickr__fcntl_lock(descriptor, command, lock)
 }

@@ -21,6 +21,12 @@ import Testing
 
     private static let window: Int64 = 1000
 
+    /// The budget file at `path`, in its folder (made by `path()`, so none below it to check).
+    private static func budgetFile(_ path: String) throws(FlickrError) -> BudgetFile {
+        try BudgetFile(directory: BudgetDirectory(root: String(path.dropLast("/key.budget".count)), folders: []),
+                       name: "key.budget")
+    }
+
     /// One reservation through `file`.
     private static func reserve(_ file: BudgetFile, limit: Int, now: Int64, deadline: Int64? = nil,
                                 within wait: WaitLimit = .unlimited) throws -> BudgetRing.Outcome {
@@ -43,7 +49,7 @@ import Testing
     @Test func twoOpensShareOneBudget() throws {
         let path = Self.path()
         defer { Self.remove(path) }
-        let first = try BudgetFile(path: path), second = try BudgetFile(path: path)
+        let first = try Self.budgetFile(path), second = try Self.budgetFile(path)
         #expect(try Self.reserve(first, limit: 2, now: 100) == .granted(atMs: 100))
         #expect(try Self.reserve(second, limit: 2, now: 110) == .granted(atMs: 110))
         #expect(try Self.reserve(first, limit: 2, now: 120, deadline: 500) == .full(freeAtMs: 1100))
@@ -54,7 +60,7 @@ import Testing
     @Test func aCorruptOrForeignFileIsRebuiltNeverTrusted() throws {
         let path = Self.path()
         defer { Self.remove(path) }
-        let first = try BudgetFile(path: path), second = try BudgetFile(path: path)
+        let first = try Self.budgetFile(path), second = try Self.budgetFile(path)
         _ = try Self.reserve(first, limit: 3, now: 100)
         var rebuilt = 0
         let damage: [[UInt8]] = [
@@ -86,7 +92,7 @@ import Testing
     @Test func aLargerBudgetGrowsTheFileAndKeepsTheStarts() throws {
         let path = Self.path()
         defer { Self.remove(path) }
-        let small = try BudgetFile(path: path), large = try BudgetFile(path: path)
+        let small = try Self.budgetFile(path), large = try Self.budgetFile(path)
         for t: Int64 in [100, 110] { _ = try Self.reserve(small, limit: 2, now: t) }
         #expect(Self.size(path) == BudgetRing.bytes(capacity: 2))
         // The process asking for 4 grows the ring, keeping the two starts: two slots are left.
@@ -101,7 +107,7 @@ import Testing
     @Test func aHeldLockIsWaitedForWithinTheDeadlineOnly() throws {
         let path = Self.path()
         defer { Self.remove(path) }
-        let file = try BudgetFile(path: path)
+        let file = try Self.budgetFile(path)
         let holder = open(path, O_RDWR)
         #expect(flock(holder, LOCK_EX) == 0)
         let start = Engine.nowNs()
@@ -122,10 +128,10 @@ import Testing
     @Test func aRemovedFileIsOpenedAgain() throws {
         let path = Self.path()
         defer { Self.remove(path) }
-        let first = try BudgetFile(path: path)
+        let first = try Self.budgetFile(path)
         _ = try Self.reserve(first, limit: 1, now: 1000)
         unlink(path)
-        let second = try BudgetFile(path: path)  // a process starting now makes a new file
+        let second = try Self.budgetFile(path)  // a process starting now makes a new file
         _ = try Self.reserve(second, limit: 1, now: 1100)
         // Past the path check, the first follows the path to the new file and sees its start.
         #expect(try Self.reserve(first, limit: 1, now: 1000 + BudgetFile.pathCheckMs, deadline: 2050)
@@ -136,7 +142,58 @@ import Testing
         let path = Self.path()
         defer { Self.remove(path) }
         #expect(symlink("/tmp/elsewhere-never-made", path) == 0)
-        #expect(throws: FlickrError.self) { try BudgetFile(path: path) }
+        #expect(throws: FlickrError.self) { try Self.budgetFile(path) }
         #expect(access("/tmp/elsewhere-never-made", F_OK) != 0)
+    }
+
+    /// A hard link at the path names another file: opening refuses it, and a link made after the
+    /// open is seen on the next use; the other file is never written.
+    @Test func aHardLinkIsNeverWritten() throws {
+        let path = Self.path()
+        defer { Self.remove(path) }
+        let other = path + ".other", second = path + ".second"
+        defer { unlink(other); unlink(second) }
+        let precious = Array("someone's data\n".utf8)
+        #expect(close(creat(other, 0o600)) == 0)
+        Self.write(precious, to: other)
+        #expect(link(other, path) == 0)
+        #expect(throws: FlickrError.self) { try Self.budgetFile(path) }
+        var kept = [UInt8](repeating: 0, count: 64)
+        let fd = open(other, O_RDONLY)
+        let read = kept.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, 64) }
+        close(fd)
+        #expect(Array(kept.prefix(max(read, 0))) == precious)  // the other file: never written
+        unlink(path)
+        let file = try Self.budgetFile(path)
+        _ = try Self.reserve(file, limit: 2, now: 100)
+        #expect(link(path, second) == 0)  // linked once open
+        do throws(FlickrError) {
+            _ = try file.withRing(holding: 2, nowMs: 200, within: .unlimited) { _ in 0 }
+            Issue.record("used a budget file with two names")
+        } catch {
+            #expect(error.code == .io && error.message.containsText("hard link"))
+        }
+    }
+
+    /// A budget file or folder others may write is refused; so is a folder that is a link.
+    @Test func filesAndFoldersOthersMayWriteAreRefused() throws {
+        let path = Self.path()
+        defer { Self.remove(path) }
+        #expect(close(creat(path, 0o600)) == 0 && chmod(path, 0o620) == 0)
+        #expect(throws: FlickrError.self) { try Self.budgetFile(path) }
+        unlink(path)
+        let root = String(path.dropLast("/key.budget".count))
+        let directory = BudgetDirectory(root: root, folders: ["libflickr", "budget"])
+        #expect(mkdir(root + "/libflickr", 0o700) == 0 && chmod(root + "/libflickr", 0o770) == 0)
+        #expect(throws: FlickrError.self) { try BudgetFile(directory: directory, name: "key.budget") }
+        #expect(chmod(root + "/libflickr", 0o700) == 0 && symlink(root, root + "/libflickr/budget") == 0)
+        #expect(throws: FlickrError.self) { try BudgetFile(directory: directory, name: "key.budget") }
+        #expect(access(path, F_OK) != 0)  // nothing made through the link
+        unlink(root + "/libflickr/budget")
+        let file = try BudgetFile(directory: directory, name: "key.budget")
+        #expect(try Self.reserve(file, limit: 1, now: 100) == .granted(atMs: 100))
+        unlink(root + "/libflickr/budget/key.budget")
+        rmdir(root + "/libflickr/budget")
+        rmdir(root + "/libflickr")
     }
 }

@@ -67,13 +67,31 @@ import Testing
         #expect(ring.entries == [100, 1100, 1100])
     }
 
-    @Test func aBackOffHoldsEveryStart() {
+    @Test func aBackOffHoldsItsHostOnlyAndNoLongerThanAnHour() {
         let memory = Memory(bytes: BudgetRing.bytes(capacity: 10))
         let ring = memory.ring(capacity: 10)
-        ring.backOff(untilMs: 5000, nowMs: 100)
-        ring.backOff(untilMs: 3000, nowMs: 100)  // never shortened
-        #expect(ring.reserve(limit: 10, nowMs: 200, windowMs: 1000, deadlineMs: 5000) == .full(freeAtMs: 5000))
-        #expect(ring.reserve(limit: 10, nowMs: 200, windowMs: 1000, deadlineMs: nil) == .granted(atMs: 5000))
+        ring.backOff(untilMs: 5000, host: 7, nowMs: 100)
+        ring.backOff(untilMs: 3000, host: 7, nowMs: 100)  // never shortened
+        ring.backOff(untilMs: 4000, host: 8, nowMs: 100)  // another host's, ending sooner: the file keeps host 7's
+        #expect(ring.backoff(for: 7, nowMs: 200) == 5000)
+        #expect(ring.backoff(for: 8, nowMs: 200) == nil)
+        #expect(ring.backoff(for: 7, nowMs: 5000) == nil)  // over
+        // The ring's slots are not held by it: calls to other hosts go on.
+        #expect(ring.reserve(limit: 10, nowMs: 200, windowMs: 1000, deadlineMs: 300) == .granted(atMs: 200))
+        // 25 hours asked: an hour held; a longer one in the file (damaged) is not believed.
+        ring.backOff(untilMs: 90_000_000, host: 9, nowMs: 1000)
+        #expect(ring.backoff(for: 9, nowMs: 1000) == 1000 + BudgetRing.longestBackoffMs)
+        _ = BudgetRing.format(memory.base, length: memory.length, capacity: 10, backoff: (90_000_000, 9), nowMs: 1000)
+        #expect(BudgetRing.open(memory.base, length: memory.length)?.backoff(for: 9, nowMs: 1000) == nil)
+        _ = BudgetRing.format(memory.base, length: memory.length, capacity: 10, backoff: (2000, 9), nowMs: 1000)
+        #expect(BudgetRing.open(memory.base, length: memory.length)?.backoff(for: 9, nowMs: 1000) == 2000)
+    }
+
+    @Test func waitsAreSaidInUnitsPeopleRead() {
+        let said = [1, 250, 2500, 59_999, 3_599_353, 90_000_000].map { FlickrError.duration(ms: Int64($0)) }
+        print("waits: \(said)")
+        #expect(said == ["1 ms", "250 ms", "2.5 s", "59 s", "59 min 59 s", "25 h 0 min"])
+        #expect(FlickrError.budget("full", waitMs: 3_599_353).message == "full: a slot frees up in 59 min 59 s")
     }
 
     @Test func aClockGoingBackMovesTheStartsWithIt() {

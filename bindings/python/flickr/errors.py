@@ -120,8 +120,8 @@ class HTTPError(TransportError):
 
 
 class OverBudget(TransportError):
-    """FLICKR_EBUDGET: the API key's budget (``budget_per_hour``), or an image host's back-off
-    after its HTTP 429, has no slot before the call's time limit; nothing was sent.
+    """FLICKR_EBUDGET: the API key's budget (``budget_per_hour``), or an API or image host's
+    back-off after its HTTP 429, has no slot before the call's time limit; nothing was sent.
     ``retry_after`` is how many seconds until one frees up (``retry_after_ms`` in ms)."""
 
     retry_after_ms: int = 0

@@ -2,9 +2,12 @@
 """`flickr backup` as a command: JSON progress, --verify, two runs on one DIR, Ctrl-C, --user."""
 import json
 import os
+import queue
+import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -162,3 +165,28 @@ def test_over_the_keys_budget_it_waits_and_says_until_when(server, tmp_path):
     print(waiting)
     assert waiting["api_calls"] == 5 and 3500 < waiting["resume"] - time.time() <= 3600
     assert code == 130 and took < 1.0 and "Traceback" not in stderr
+
+
+def test_a_wait_for_the_budget_is_said_on_stderr_when_piped(server, tmp_path):
+    """Piped (cron, a log), no progress display: a backup waiting for the key's budget says so on
+    stderr, until when and why, in hours, minutes and seconds (not "in 3599353 ms")."""
+    process = start_cli(server, "backup", str(tmp_path / "backup"), "--budget", "5", stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, text=True,
+                        env_extra={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    lines: "queue.Queue[str]" = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in process.stderr], daemon=True).start()
+    try:
+        said = []
+        while not any("waiting until" in line for line in said):
+            said.append(lines.get(timeout=60))  # queue.Empty, loudly, when the wait is never said
+        process.send_signal(signal.SIGINT)
+        code = process.wait(timeout=10)
+    finally:
+        process.kill()
+        process.wait()
+    waiting = said[-1].strip()
+    print(f"{len(said)} lines on stderr before the wait was said: {waiting}; exit {code}")
+    assert re.fullmatch(r"flickr: waiting until \d\d:\d\d:\d\d: the API key's budget .* a slot frees up in"
+                        r" (59 min \d+ s|1 h 0 min)", waiting), waiting
+    assert "--budget" in waiting or "budget_per_hour: 5" in waiting
+    assert code == 130 and process.stdout.read() == ""

@@ -295,3 +295,133 @@ def test_async_flickr_takes_the_budget_too(server, cache):
     retry_after = asyncio.run(main())
     print(f"AsyncFlickr, budget 1: the second call refused, a slot in {retry_after:.0f} s")
     assert 3500 < retry_after <= 3600 and len(server.calls) == 1
+
+
+# In a file system of 16 KiB that a file has filled (a tmpfs, mounted in a mount namespace of its
+# own by `unshare -rm`: as root or not, nothing outside sees it): one budgeted call of 3600 an hour,
+# whose file (28.9 KB) has no room. Mapped over a hole, the file's first store killed the process
+# with SIGBUS.
+FULL_DISK = """
+import errno, os, sys, flickr
+cache, url = sys.argv[1], sys.argv[2]
+fd = os.open(os.path.join(cache, "filler"), os.O_WRONLY | os.O_CREAT, 0o600)
+try:
+    while True:
+        os.write(fd, bytes(4096))
+except OSError as error:
+    assert error.errno == errno.ENOSPC, error
+print("full:", os.statvfs(cache).f_bavail, "blocks free", flush=True)
+api = flickr.Flickr("budget-full-disk-key", "secret", base_url=url, budget_per_hour=3600, max_retries=0)
+try:
+    api.call("flickr.test.echo")
+    print("ok")
+except flickr.FlickrError as error:
+    print(type(error).__name__, error.code, error.library_message)
+"""
+
+
+def test_a_full_file_system_is_an_error_not_sigbus(server, tmp_path, library_path):
+    cache = tmp_path / "small"
+    cache.mkdir()
+    mount = 'mount -t tmpfs -o size=16k,mode=0700 tmpfs "$0" && exec "$@"'
+    env = dict(os.environ, PYTHONPATH=PYTHONPATH, XDG_CACHE_HOME=str(cache))
+    done = subprocess.run(["unshare", "-rm", "sh", "-c", mount, str(cache), sys.executable, "-c", FULL_DISK,
+                           str(cache), server.url], capture_output=True, text=True, env=env, timeout=60)
+    print(f"full disk: exit {done.returncode}: {done.stdout.strip()} {done.stderr.strip()[-300:]}")
+    assert done.returncode != -signal.SIGBUS, "the budget file's first store killed the process (SIGBUS)"
+    assert done.stdout.startswith("full: 0 blocks free"), done.stderr  # the mount and the filling worked
+    assert done.returncode == 0 and "FileError" in done.stdout and "no space for the budget file" in done.stdout
+    assert len(server.calls) == 0
+
+
+# A server answering every REST call HTTP 429 with Retry-After: 90000 (25 hours).
+class RefusingServer(CountingServer):
+    def __init__(self) -> None:
+        super().__init__()
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                with outer.lock:
+                    outer.calls.append(time.monotonic())
+                self.send_response(429)
+                self.send_header("Retry-After", "90000")
+                self.send_header("Content-Length", "9")
+                self.end_headers()
+                self.wfile.write(b"slow down")
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server.RequestHandlerClass = Handler
+
+
+def test_a_429_holds_back_its_host_only_and_at_most_an_hour(server, cache):
+    """One 429 with Retry-After: 90000 from a server of someone else's: the key's calls to that host
+    wait at most an hour, and say so naming the 429 and the host; its calls to another host, in
+    this process and in others, are not held back at all."""
+    hostile = RefusingServer()
+    key = (API_KEY + "-429", SECRET)
+    try:
+        with flickr.Flickr(*key, base_url=hostile.url, budget_per_hour=100, max_retries=0) as api:
+            with pytest.raises(flickr.HTTPError) as answered:
+                api.call("flickr.test.echo")
+            assert answered.value.http_status == 429
+            with pytest.raises(flickr.OverBudget) as held:
+                api.call("flickr.test.echo")
+        with flickr.Flickr(*key, base_url=server.url, budget_per_hour=100, max_retries=0) as other:
+            other.call("flickr.test.echo")
+        elsewhere = start_client(server.url, 100, 2, key=key)
+        outcome = elsewhere.communicate("stop\n", timeout=30)[0].strip()
+    finally:
+        hostile.close()
+    host = hostile.url
+    print(f"429 (Retry-After: 90000) from {host}: its next call refused, {held.value.retry_after:.0f} s to wait"
+          f" ({held.value}); another host: this process ok, another process {outcome}")
+    assert len(hostile.calls) == 1 and len(server.calls) == 3
+    assert outcome == "ok|ok"
+    assert 3500 < held.value.retry_after <= 3600
+    assert "429" in str(held.value) and host in str(held.value) and "budget_per_hour" not in str(held.value)
+
+
+def _plant(case: str, folder, budget_file) -> None:
+    """Makes `case` at the budget folder (cache/libflickr/budget) or file, before the first call."""
+    folder.parent.mkdir(mode=0o700)
+    if case == "folder link":
+        (folder.parent / "elsewhere").mkdir(mode=0o700)
+        folder.symlink_to(folder.parent / "elsewhere")
+        return
+    folder.mkdir(mode=0o700)
+    if case == "hard link":
+        os.link(folder.parent.parent / "precious", budget_file)
+    elif case == "file others may write":
+        budget_file.touch(mode=0o600)
+        budget_file.chmod(0o666)
+    elif case == "folder others may write":
+        folder.parent.chmod(0o777)
+    elif case == "folder of another user":
+        assert os.geteuid() == 0, "this case makes a folder another user owns: run it as root (as CI does)"
+        os.chown(folder.parent, 65534, 65534)
+
+
+@pytest.mark.parametrize("case", ["hard link", "folder link", "file others may write", "folder others may write",
+                                  "folder of another user"])
+def test_links_and_what_others_may_write_are_refused(server, cache, case):
+    """The budget file or its folders planted by someone: refused with FLICKR_EIO saying why, and the
+    file behind a link never written."""
+    key = f"{API_KEY}-{case}"
+    folder = cache / "libflickr" / "budget"
+    budget_file = folder / (hashlib.sha256(key.encode()).hexdigest()[:32] + ".budget")
+    precious = b"someone else's file\n"
+    (cache / "precious").write_bytes(precious)
+    _plant(case, folder, budget_file)
+    with flickr.Flickr(key, SECRET, base_url=server.url, budget_per_hour=10, max_retries=0) as api:
+        with pytest.raises(flickr.FileError) as refused:
+            api.call("flickr.test.echo")
+    print(f"{case}: {refused.value}")
+    why = {"hard link": "hard link", "folder link": "symbolic link", "file others may write": "writable by other",
+           "folder others may write": "writable by other", "folder of another user": "belongs to another user"}
+    assert why[case] in str(refused.value) and refused.value.code == flickr.errors.EIO
+    assert (cache / "precious").read_bytes() == precious and len(server.calls) == 0
+    if case == "folder link":
+        assert os.listdir(cache / "libflickr" / "elsewhere") == []  # nothing made through the link

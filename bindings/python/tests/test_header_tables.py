@@ -21,16 +21,29 @@ FILES = [SCRIPT, "include/flickr/common.h", "include/flickr/context.h", "Sources
          "bindings/python/flickr/_header.py", "docs/conventions.md"]
 
 
-@pytest.fixture
-def tree(tmp_path: Path) -> Path:
-    for name in FILES:
+#: What every generator imports, beside it.
+SHARED = "scripts/generated_files.py"
+
+
+def copied(tmp_path: Path, names: list[str]) -> Path:
+    """A tree of the repository's NAMES (and the generators' shared module) below TMP_PATH."""
+    for name in [*names, SHARED]:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO / name, tmp_path / name)
     return tmp_path
 
 
+def run_script(tree: Path, script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(tree / script), *args], capture_output=True, text=True, timeout=60)
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    return copied(tmp_path, FILES)
+
+
 def run(tree: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(tree / SCRIPT), *args], capture_output=True, text=True, timeout=60)
+    return run_script(tree, SCRIPT, *args)
 
 
 def edit(tree: Path, name: str, old: str, new: str) -> None:

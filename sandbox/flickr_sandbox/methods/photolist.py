@@ -7,35 +7,13 @@ import hashlib
 import math
 import sqlite3
 from decimal import Decimal
-from typing import Optional, Tuple
 
 from ..downloads import RESTRICTED, may_download
 from ..envelope import Node
 from ..store import Store
+# Flickr's sizes, generated from data/flickr-sizes.json (scripts/gen-sizes.py); SIZES and Size re-exported.
+from .size_table import OWN_SECRET, SIZES as SIZES, SQUARES, Size as Size
 
-# label, URL suffix, sizes-page code, longest edge (None: original), extras key (None: no url_ extra).
-Size = Tuple[str, str, str, Optional[int], Optional[str]]
-SIZES: list[Size] = [
-    ("Square", "s", "sq", 75, "sq"),
-    ("Large Square", "q", "q", 150, "q"),
-    ("Thumbnail", "t", "t", 100, "t"),
-    ("Small", "m", "s", 240, "s"),
-    ("Small 320", "n", "n", 320, "n"),
-    ("Small 400", "w", "w", 400, "w"),
-    ("Medium", "", "m", 500, "m"),
-    ("Medium 640", "z", "z", 640, "z"),
-    ("Medium 800", "c", "c", 800, "c"),
-    ("Large", "b", "l", 1024, "l"),
-    ("Large 1600", "h", "h", 1600, "h"),
-    ("Large 2048", "k", "k", 2048, "k"),
-    ("X-Large 3K", "3k", "3k", 3072, "3k"),
-    ("X-Large 4K", "4k", "4k", 4096, "4k"),
-    ("X-Large 5K", "5k", "5k", 5120, "5k"),
-    ("X-Large 6K", "6k", "6k", 6144, "6k"),
-    ("Original", "o", "o", None, "o"),
-]
-# From 1600 px up each size has its own secret (docs/protocol.md §8).
-OWN_SECRET = {"h", "k", "3k", "4k", "5k", "6k"}
 # url_* extras in the order the interestingness fixture shows them, others slotted in.
 URL_EXTRAS = ["t", "s", "sq", "q", "w", "n", "z", "c", "o", "l", "h", "k", "3k", "4k", "5k", "6k", "m"]
 _BY_EXTRA = {s[4]: s for s in SIZES if s[4]}
@@ -55,7 +33,7 @@ def size_dims(photo: sqlite3.Row, size: Size) -> tuple[int, int] | None:
     width, height, longest = photo["width"], photo["height"], size[3]
     if longest is None:
         return width, height
-    if size[1] in ("s", "q"):
+    if size[1] in SQUARES:
         return longest, longest
     edge = max(width, height)
     if longest >= edge:

@@ -14,6 +14,9 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
+# Flickr's sizes, smallest first: generated from data/flickr-sizes.json (scripts/gen-sizes.py).
+from .size_table import LADDER as LADDER, Size as Size
+
 
 def as_list(value: Any) -> list[Any]:
     """A repeated element as a list, whatever shape the mapping gave it (one element: a dict)."""
@@ -30,20 +33,6 @@ def number(value: Any, default: int = 0) -> int:
         return default
 
 
-class Size(NamedTuple):
-    code: str  # the URL suffix, which the CLI's --size takes ("" is Flickr's suffix-less 500 px)
-    extra: str  # the photo lists' url_* extra
-    label: str  # flickr.photos.getSizes' label
-    edge: int  # the longest side in pixels; 0 for the original (as large as it is)
-
-
-# Flickr's sizes, smallest first (its URL documentation's order; the squares are crops).
-LADDER = [Size("s", "sq", "Square", 75), Size("q", "q", "Large Square", 150), Size("t", "t", "Thumbnail", 100),
-          Size("m", "s", "Small", 240), Size("n", "n", "Small 320", 320), Size("w", "w", "Small 400", 400),
-          Size("", "m", "Medium", 500), Size("z", "z", "Medium 640", 640), Size("c", "c", "Medium 800", 800),
-          Size("b", "l", "Large", 1024), Size("h", "h", "Large 1600", 1600), Size("k", "k", "Large 2048", 2048),
-          Size("3k", "3k", "X-Large 3K", 3072), Size("4k", "4k", "X-Large 4K", 4096),
-          Size("5k", "5k", "X-Large 5K", 5120), Size("6k", "6k", "X-Large 6K", 6144), Size("o", "o", "Original", 0)]
 CODES = tuple(size.code for size in LADDER)
 _RANK = {size.label: rank for rank, size in enumerate(LADDER)}
 _BY_CODE = {size.code: size for size in LADDER}

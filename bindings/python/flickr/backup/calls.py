@@ -17,7 +17,8 @@ PER_PAGE = 500  # Flickr's most per page: the fewest listing calls
 
 
 class Calls:
-    def __init__(self, client: "Flickr", on_wait: Optional[Callable[[float], None]] = None) -> None:
+    def __init__(self, client: "Flickr",
+                 on_wait: Optional[Callable[[float, "errors.OverBudget"], None]] = None) -> None:
         self.client = client
         self.on_wait = on_wait
         self.by_method: collections.Counter[str] = collections.Counter()
@@ -50,11 +51,12 @@ class Calls:
 
     def _wait(self, error: "errors.OverBudget") -> None:
         """The key's budget (the client's budget_per_hour, shared by every process using the key) has
-        no slot before the call's time limit: wait for one, saying until when, rather than risk the
-        key. On the run's thread: a Ctrl-C ends the wait at once."""
+        no slot before the call's time limit (or the API host asked to wait, HTTP 429): wait for one,
+        saying until when and why, rather than risk the key. On the run's thread: a Ctrl-C ends the
+        wait at once."""
         pause = max(error.retry_after, 0.05)
         if self.on_wait is not None:
-            self.on_wait(time.time() + pause)
+            self.on_wait(time.time() + pause, error)
         time.sleep(pause)
         self.waited += pause
 

@@ -110,7 +110,7 @@ class Backup:
 
     def _open_client(self, cleanup: contextlib.ExitStack) -> None:
         """The API side of the run: the key's budget and the files' fetcher (an export has neither)."""
-        self.calls.on_wait = lambda resume: self._emit("wait", resume=round(resume, 3))
+        self.calls.on_wait = lambda resume, why: self._emit("wait", resume=round(resume, 3), reason=str(why))
         if self.options.budget and not self.client.get_option("budget_per_hour"):
             # The key's budget, for this run, when the caller's client has none (docs/budget.md).
             self.client.set_option("budget_per_hour", self.options.budget)

@@ -109,11 +109,18 @@ class LiveLine:
 
 
 def _progress(mode: str) -> Optional[Any]:
-    if mode == "json":
-        return lambda event: print(dumps_json(event), flush=True)
     if mode == "line" or (mode == "auto" and sys.stderr.isatty()):
-        return LiveLine(sys.stderr)
-    return None
+        return LiveLine(sys.stderr)  # it shows a wait itself
+    show = (lambda event: print(dumps_json(event), flush=True)) if mode == "json" else None
+
+    def progress(event: dict[str, Any]) -> None:
+        if event["event"] == "wait":
+            # Piped or quiet, a wait of up to an hour must not pass for a hang: said on stderr, as a failure is.
+            resume = time.strftime('%H:%M:%S', time.localtime(event["resume"]))
+            print(terminal_safe(f"flickr: waiting until {resume}: {event['reason']}"), file=sys.stderr, flush=True)
+        if show is not None:
+            show(event)
+    return progress
 
 
 def _verify(args: argparse.Namespace) -> int:

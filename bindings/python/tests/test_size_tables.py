@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: MIT
+"""scripts/gen-sizes.py, which writes the copies of Flickr's size ladder from data/flickr-sizes.json
+(issue 41, "every Flickr fact written once"): the Swift core's, the binding's and the sandbox's.
+Run on a copy of the files it reads and writes, so the tree is never touched: a copy edited by
+hand, or the data changed without running the script, makes --check fail with a diff naming the
+file, and the script then writes it back; data it cannot read whole is refused. (ctest
+size_tables_are_current and the CMake build run --check on the tree itself.)"""
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from flickr._media import size_table as binding_table
+from flickr._media import sizes
+from flickr_sandbox.methods import photolist
+from flickr_sandbox.methods import size_table as sandbox_table
+from libtest import REPO
+from test_header_tables import copied, edit, run_script
+
+SCRIPT = "scripts/gen-sizes.py"
+DATA = "data/flickr-sizes.json"
+SWIFT = "Sources/FlickrCore/Photos/SizeTable.swift"
+BINDING = "bindings/python/flickr/_media/size_table.py"
+SANDBOX = "sandbox/flickr_sandbox/methods/size_table.py"
+COPIES = [SWIFT, BINDING, SANDBOX]
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    return copied(tmp_path, [SCRIPT, DATA, *COPIES])
+
+
+def run(tree: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return run_script(tree, SCRIPT, "--root", str(tree), *args)
+
+
+def test_the_tree_s_copies_are_current():
+    result = run_script(REPO, SCRIPT, "--check")
+    assert (result.returncode, result.stderr) == (0, ""), result.stdout + result.stderr
+    print(result.stdout.strip())
+
+
+@pytest.mark.parametrize(("copy", "old", "new"), [
+    (SWIFT, 'case "h": .own(extra: "url_h")', 'case "h": .shared'),
+    (BINDING, 'Size("b", "l", "Large", 1024)', 'Size("b", "l", "Large", 1000)'),
+    (SANDBOX, '("Large 1600", "h", "h", 1600, "h"),', '("Large 1600", "h", "h", 1600, "k"),'),
+])
+def test_a_copy_edited_by_hand_fails_the_check_then_is_written_back(tree, copy, old, new):
+    assert run(tree, "--check").returncode == 0, "the copy starts current"
+    original = (tree / copy).read_text()
+    edit(tree, copy, old, new)
+    check = run(tree, "--check")
+    print(check.stderr.strip())
+    assert check.returncode == 1 and f"3 files, 1 stale ({copy})" in check.stderr, check.stderr
+    assert f"--- {copy} (as it is)" in check.stdout and new in check.stdout, check.stdout
+    written = run(tree)
+    assert written.returncode == 0 and f"1 rewritten: {copy}" in written.stdout, written
+    assert (tree / copy).read_text() == original
+    assert run(tree, "--check").returncode == 0
+
+
+def test_changed_data_fails_the_check_for_every_copy_until_written(tree):
+    edit(tree, DATA, '"label": "Large 2048"', '"label": "Large 2049"')
+    check = run(tree, "--check")
+    assert check.returncode == 1 and "3 files, 2 stale" in check.stderr, check.stderr  # Swift has no labels
+    assert '+          Size("h", "h", "Large 1600", 1600), Size("k", "k", "Large 2049", 2048),' in check.stdout
+    assert '+    ("Large 2049", "k", "k", 2048, "k"),' in check.stdout
+    assert run(tree).returncode == 0 and run(tree, "--check").returncode == 0
+    edit(tree, DATA, '"suffix": "6k", "extra": "url_6k"', '"suffix": "8k", "extra": "url_8k"')
+    check = run(tree, "--check")
+    assert check.returncode == 1 and "3 files, 3 stale" in check.stderr, check.stderr
+    assert '+        case "8k": .own(extra: "url_8k")' in check.stdout
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ('"suffix": "k", "extra"', '"suffix": "h", "extra"', "suffix used twice: ['h']"),
+    ('"longest": 1600,', '"longest": "1600",', "longest is a number of pixels"),
+    ('"longest": null,', '"longest": 9000,', "longest is a number of pixels"),
+    ('"label": "Medium",', '"label": "Medium \\"500\\"",', "strings of letters"),
+    ('"secret": "own"}', '"secret": "private"}', "secret is one of"),
+    ('"square": true, ', "", "has not exactly the fields"),
+    ('"count": 17', '"count": 16', '"sizes" is not a non-empty list'),
+])
+def test_data_it_cannot_read_whole_is_refused(tree, old, new, message):
+    edit(tree, DATA, old, new)
+    before = {name: (tree / name).read_text() for name in COPIES}
+    for args in ((), ("--check",)):
+        result = run(tree, *args)
+        assert (result.returncode, result.stdout) == (2, ""), result
+        assert message in result.stderr and len(result.stderr.splitlines()) == 1, result.stderr
+    assert {name: (tree / name).read_text() for name in COPIES} == before, "half-read data was written"
+
+
+def test_the_python_copies_say_what_the_data_says():
+    data = json.loads((REPO / DATA).read_text())["sizes"]
+    assert len(data) == len(sizes.LADDER) == len(sandbox_table.SIZES) == 17
+    for row, size, sandboxed in zip(data, sizes.LADDER, sandbox_table.SIZES):
+        extra = row["extra"].removeprefix("url_")
+        assert tuple(size) == (row["suffix"], extra, row["label"], row["longest"] or 0)
+        assert sandboxed == (row["label"], row["suffix"], row["page"], row["longest"], extra)
+    assert sandbox_table.OWN_SECRET == {row["suffix"] for row in data if row["secret"] == "own"} \
+        == {"h", "k", "3k", "4k", "5k", "6k"}
+    assert sandbox_table.SQUARES == {"s", "q"}
+    # The sandbox answers the url_* extras in an order of its own (its fixture's): every one, once.
+    assert sorted(photolist.URL_EXTRAS) == sorted(row["extra"].removeprefix("url_") for row in data)
+    # The names other modules import from flickr._media.sizes stay there.
+    assert (sizes.Size, sizes.LADDER) == (binding_table.Size, binding_table.LADDER)
+    assert sizes.EXTRAS.startswith("url_o,url_6k,url_5k,") and sizes.CODES[:3] == ("s", "q", "t")

@@ -61,8 +61,11 @@ extension HarvestState {
             pending.append(slice)
         }
         if !current.isNull {
+            // No page past what a slice within the cap has: the harvest counts on from next_page.
+            let pageLimit = (query.cap + query.perPage - 1) / query.perPage
             guard let slice = current["slice"].flatMap(HarvestState.slice), let next = current["next_page"]?.int,
-                  let last = current["last_page"]?.int, next >= 0, last >= 0, let ids = current["ids"]?.array
+                  let last = current["last_page"]?.int, 0 <= next, next <= pageLimit + 1, 0 <= last, last <= pageLimit,
+                  let ids = current["ids"]?.array
             else { throw unusable("current") }
             self.current = slice
             nextPage = next

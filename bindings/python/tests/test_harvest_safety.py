@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: MIT
+"""A harvest never kills its process: checkpoint numbers near 2^63 (counts saturate, pages past
+what a slice has are refused). Each case that crashed the library runs in a child process, so that
+a crash is reported as one."""
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import urllib.parse
+
+import pytest
+
+import flickr
+from libtest import PYTHONPATH, answering
+
+QUERY = {"text": "x", "min_upload_date": 0, "max_upload_date": 10}
+BIG = 2**63 - 1
+
+
+def page_body(ids, total, pages, page=1) -> bytes:
+    photos = "".join(f'<photo id="{i}" title="t{i}"/>' for i in ids)
+    return (f'<?xml version="1.0" encoding="utf-8" ?>\n<rsp stat="ok"><photos page="{page}" pages="{pages}" '
+            f'perpage="500" total="{total}">{photos}</photos></rsp>').encode()
+
+
+@contextlib.contextmanager
+def paged_server(pages: dict, total: int, arrived=None, release=None):
+    """A server on 127.0.0.1 answering page N of any search with the ids pages[N] (none past the
+    last). With `arrived` and `release` (threading.Event), it sets `arrived` when a request comes
+    and answers only once `release` is set: a harvest step held inside the library."""
+    def answer(path: str) -> bytes:
+        page = int(urllib.parse.parse_qs(urllib.parse.urlsplit(path).query).get("page", ["1"])[0])
+        if arrived is not None:
+            arrived.set()
+            release.wait(30)
+        return page_body(pages.get(page, []), total, len(pages), page)
+
+    with answering(answer) as url:
+        try:
+            yield url
+        finally:
+            if release is not None:
+                release.set()  # before the server stops: a held request ends
+
+
+def run_child(code: str, *args: str) -> subprocess.CompletedProcess:
+    """Runs `code` in a new interpreter (the library's crash would end it, not the test run)."""
+    env = dict(os.environ, PYTHONPATH=PYTHONPATH)
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, timeout=120)
+    if done.returncode < 0:
+        pytest.fail(f"the child died of {signal.Signals(-done.returncode).name}: {done.stderr[-2000:]}")
+    return done
+
+
+# Resumes the checkpoint argv[2] against the server argv[1]; prints the ids given and the report,
+# or the error's class and message.
+RESUME = """
+import json, sys, flickr
+with flickr.Flickr("key", "secret", base_url=sys.argv[1]) as api:
+    try:
+        harvest = api.harvest("flickr.photos.search", checkpoint=sys.argv[2], **json.loads(sys.argv[3]))
+        ids = [item["id"] for item in harvest]
+        print(json.dumps({"ids": ids, "report": harvest.report.to_json()}))
+    except Exception as error:
+        print(json.dumps({"error": type(error).__name__, "message": str(error)}))
+"""
+
+
+def resume(url: str, path, query=QUERY) -> dict:
+    done = run_child(RESUME, url, str(path), json.dumps(query))
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout)
+
+
+def first_checkpoint(url: str, path, query=QUERY) -> dict:
+    """The checkpoint of a harvest that took page 1 of its one slice and stopped there."""
+    with flickr.Flickr("key", "secret", base_url=url) as api:
+        harvest = api.harvest("flickr.photos.search", checkpoint=str(path), **query)
+        next(harvest)
+        harvest.save()
+        harvest.close()
+    return json.loads(path.read_text())
+
+
+def test_counts_near_2_63_saturate_and_pages_past_the_slice_are_refused(library_path, tmp_path):
+    path = tmp_path / "ck.json"
+    # A slice of 501 items (2 pages): page 1 holds 1..500, page 2 holds 501.
+    with paged_server({1: range(1, 501), 2: [501]}, total=501) as url:
+        good = first_checkpoint(url, path)
+        assert good["current"]["next_page"] == 2 and good["current"]["last_page"] == 2
+        for name in ["calls", "items", "duplicates", "matched", "slices_done"]:
+            path.write_text(json.dumps(dict(good, counts=dict(good["counts"], **{name: BIG}))))
+            outcome = resume(url, path)
+            print(name, "=", BIG, "->", outcome.get("error") or outcome["report"][name])
+            assert outcome["ids"] == ["501"], outcome  # the harvest goes on: the count stays at its bound
+            assert outcome["report"][name] == BIG
+        # Pages no slice within the cap has (Flickr serves 4,000 results: 8 pages of 500).
+        for current in [dict(good["current"], next_page=BIG, last_page=BIG),
+                        dict(good["current"], next_page=BIG - 1, last_page=BIG),
+                        dict(good["current"], last_page=9), dict(good["current"], next_page=10)]:
+            path.write_text(json.dumps(dict(good, current=current)))
+            outcome = resume(url, path)
+            print(current["next_page"], current["last_page"], "->", outcome)
+            assert outcome.get("error") == "InvalidArgument" and "bad current" in outcome["message"]
+        path.write_text(json.dumps(dict(good, current=dict(good["current"], next_page=9, last_page=8))))
+        assert resume(url, path)["ids"] == []  # the largest accepted: the slice is done

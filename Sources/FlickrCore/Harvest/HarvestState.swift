@@ -20,7 +20,7 @@ struct HarvestState {
             ("calls", .int(report.calls)), ("slices_done", .int(report.slicesDone))])
         let slice: CheckpointJSON? = current.map { current in
             .object([("slice", HarvestState.json(current)), ("next_page", .int(nextPage)), ("last_page", .int(lastPage)),
-                     ("ids", .array(sliceIds.map { .int(Int64(bitPattern: $0)) }))])
+                     ("ids", .array(sliceIds.map(CheckpointJSON.number)))])
         }
         return .object([("query", query.json), ("pending", .array(pending.map(HarvestState.json))),
                         ("current", slice ?? .null), ("counts", counts),
@@ -71,8 +71,8 @@ extension HarvestState {
             nextPage = next
             lastPage = last
             for id in ids {
-                guard let value = id.int, value >= 0 else { throw unusable("current.ids") }
-                sliceIds.append(UInt64(value))
+                guard let value = id.uint else { throw unusable("current.ids") }
+                sliceIds.append(value)
             }
         }
         var numbers: [Int64] = []

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """A harvest never kills its process: checkpoint numbers near 2^63 (counts saturate, pages past
-what a slice has are refused). Each case that crashed the library runs in a child process, so that
-a crash is reported as one."""
+what a slice has are refused), item ids of 2^63 and above kept unsigned in the checkpoint. Each
+case that crashed the library runs in a child process, so that a crash is reported as one."""
 import contextlib
 import json
 import os
@@ -106,3 +106,22 @@ def test_counts_near_2_63_saturate_and_pages_past_the_slice_are_refused(library_
             assert outcome.get("error") == "InvalidArgument" and "bad current" in outcome["message"]
         path.write_text(json.dumps(dict(good, current=dict(good["current"], next_page=9, last_page=8))))
         assert resume(url, path)["ids"] == []  # the largest accepted: the slice is done
+
+
+@pytest.mark.parametrize("ids", [[2**63, 2**64 - 1, 5], [2**63 - 1, 2**63]])
+def test_ids_of_2_63_and_above_round_trip_through_the_checkpoint(library_path, tmp_path, ids):
+    path = tmp_path / "ck.json"
+    with paged_server({1: ids, 2: [7]}, total=501) as url:
+        saved = first_checkpoint(url, path)
+        print("saved ids:", saved["current"]["ids"])
+        assert saved["current"]["ids"] == ids  # unsigned, as the server gave them
+        outcome = resume(url, path)
+        print("resumed:", outcome)
+        assert outcome.get("ids") == ["7"], outcome  # the checkpoint is the library's own: taken back
+        again = json.loads(path.read_text())
+        assert again["current"] is None and again["counts"]["items"] == len(ids) + 1
+    # Out of range: refused as before.
+    path.write_text(json.dumps(dict(saved, current=dict(saved["current"], ids=[2**64]))))
+    with paged_server({1: ids}, total=1) as url:
+        outcome = resume(url, path)
+    assert outcome.get("error") == "InvalidArgument" and "not a harvest checkpoint" in outcome["message"]

@@ -1,19 +1,22 @@
 # SPDX-License-Identifier: MIT
 """A harvest never kills its process: checkpoint numbers near 2^63 (counts saturate, pages past
-what a slice has are refused), item ids of 2^63 and above kept unsigned in the checkpoint. Each
-case that crashed the library runs in a child process, so that a crash is reported as one."""
+what a slice has are refused), item ids of 2^63 and above kept unsigned in the checkpoint, and one
+harvest stepped from several threads (the others are refused as a busy generator is, with
+ValueError "generator already executing"). Each case that crashed the library runs in a child
+process, so that a crash is reported as one."""
 import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
+import threading
 import urllib.parse
 
 import pytest
 
 import flickr
-from libtest import PYTHONPATH, answering
+from libtest import PYTHONPATH, answering, running_sandbox
 
 QUERY = {"text": "x", "min_upload_date": 0, "max_upload_date": 10}
 BIG = 2**63 - 1
@@ -125,3 +128,71 @@ def test_ids_of_2_63_and_above_round_trip_through_the_checkpoint(library_path, t
     with paged_server({1: ids}, total=1) as url:
         outcome = resume(url, path)
     assert outcome.get("error") == "InvalidArgument" and "not a harvest checkpoint" in outcome["message"]
+
+
+def test_a_second_thread_stepping_a_harvest_is_refused(library_path):
+    arrived, release = threading.Event(), threading.Event()
+    with paged_server({1: [1, 2]}, total=2, arrived=arrived, release=release) as url, \
+            flickr.Flickr("key", "secret", base_url=url) as api:
+        harvest = api.harvest("flickr.photos.search", **QUERY)
+        taken = []
+        stepping = threading.Thread(target=lambda: taken.append(next(harvest)))
+        stepping.start()
+        assert arrived.wait(30), "the first step never reached the server"
+        # The first step is inside the library, waiting for its page: every other use is refused.
+        refused = []
+        for use in [lambda: next(harvest), harvest.close, lambda: harvest.report, harvest.save,
+                    lambda: harvest.extra]:
+            with pytest.raises(ValueError, match="generator already executing") as caught:
+                use()
+            refused.append(caught.value)
+        # The library's own refusal, under the binding's: FLICKR_ESTATE for a handle in use.
+        item = flickr._ffi.ValuePtr()
+        with pytest.raises(flickr.errors.StateError, match="in use by another call"):
+            flickr._ffi.lib().flickr_harvest_next(flickr._ffi.ctypes.byref(item), harvest._handle)
+        release.set()
+        stepping.join(30)
+        rest = list(harvest)
+        print(f"{len(refused)} uses refused while a step ran; then {len(taken)} + {len(rest)} items")
+        assert [item["id"] for item in taken + rest] == ["1", "2"]
+        assert harvest.report.items == 2
+
+
+# Four threads step one harvest until it ends; prints the ids each took and the errors seen.
+THREADS = """
+import collections, json, sys, threading, flickr
+settings = json.loads(sys.argv[1])
+errors = collections.Counter()
+taken = [[] for _ in range(4)]
+with flickr.Flickr(settings["key"], settings["secret"], base_url=settings["url"], oauth_token=settings["token"],
+                   oauth_token_secret=settings["token_secret"]) as api:
+    harvest = api.harvest("flickr.photos.search", user_id="me")
+    def step(mine):
+        while True:
+            try:
+                mine.append(next(harvest)["id"])
+            except StopIteration:
+                return
+            except Exception as error:
+                errors[f"{type(error).__name__}: {error}"] += 1
+    threads = [threading.Thread(target=step, args=(taken[i],)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    print(json.dumps({"taken": taken, "errors": errors, "items": harvest.report.items}))
+"""
+
+
+def test_four_threads_stepping_one_harvest(library_path):
+    with running_sandbox("--seed-photos", "5000") as server:
+        s = server.settings
+        settings = {"key": s.api_key, "secret": s.api_secret, "url": server.url, "token": s.oauth_token,
+                    "token_secret": s.oauth_token_secret}
+        done = run_child(THREADS, json.dumps(settings))
+    assert done.returncode == 0, done.stderr[-2000:]
+    outcome = json.loads(done.stdout)
+    ids = [i for mine in outcome["taken"] for i in mine]
+    print(f"{len(ids)} items by 4 threads ({[len(mine) for mine in outcome['taken']]}), refused: {outcome['errors']}")
+    assert len(ids) == len(set(ids)) == outcome["items"] == 5100  # each once, none lost
+    assert set(outcome["errors"]) <= {"ValueError: generator already executing"}

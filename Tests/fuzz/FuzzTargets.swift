@@ -14,6 +14,7 @@
 //   sizes     size and header arithmetic (AnswerTargets.swift)
 //   link      Flickr URLs people paste (flickr_url_parse): any text, never a trap; what it
 //             accepts has the shape it promises and round-trips through the URL builders
+//   checkpoint  a harvest checkpoint file, read and continued from (CheckpointTarget.swift)
 //
 // Any crash, trap, sanitizer report or timeout is a finding: save the input under
 // Tests/fuzz/regressions/<target>/ (scripts/fuzz.sh replays them on every run).
@@ -22,7 +23,7 @@
 import Glibc
 #endif
 
-private enum Target { case xml, keypath, callback, photourl, answer, sizes, link }
+private enum Target { case xml, keypath, callback, photourl, answer, sizes, link, checkpoint }
 
 nonisolated(unsafe) private var target: Target = .xml
 
@@ -44,8 +45,9 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMu
     case "answer": target = .answer
     case "sizes": target = .sizes
     case "link": target = .link
+    case "checkpoint": target = .checkpoint
     default:
-        fputs("FLICKR_FUZZ_TARGET must be xml, keypath, callback, photourl, answer, sizes or link\n", stderr)
+        fputs("FLICKR_FUZZ_TARGET must be xml, keypath, callback, photourl, answer, sizes, link or checkpoint\n", stderr)
         exit(2)
     }
     return 0
@@ -186,6 +188,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     case .answer: fuzzAnswer(bytes)
     case .sizes: fuzzSizes(bytes)
     case .link: fuzzLink(bytes)
+    case .checkpoint: fuzzCheckpoint(bytes)
     }
     return 0
 }

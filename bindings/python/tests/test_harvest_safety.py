@@ -158,19 +158,20 @@ def test_a_second_thread_stepping_a_harvest_is_refused(library_path):
         assert harvest.report.items == 2
 
 
-# Four threads step one harvest until it ends; prints the ids each took and the errors seen.
+# Four threads step one harvest (or walk: argv[2]) until it ends; prints the ids each took and the
+# errors seen.
 THREADS = """
 import collections, json, sys, threading, flickr
-settings = json.loads(sys.argv[1])
+settings, kind = json.loads(sys.argv[1]), sys.argv[2]
 errors = collections.Counter()
 taken = [[] for _ in range(4)]
 with flickr.Flickr(settings["key"], settings["secret"], base_url=settings["url"], oauth_token=settings["token"],
                    oauth_token_secret=settings["token_secret"]) as api:
-    harvest = api.harvest("flickr.photos.search", user_id="me")
+    items = getattr(api, kind)("flickr.photos.search", user_id="me")
     def step(mine):
         while True:
             try:
-                mine.append(next(harvest)["id"])
+                mine.append(next(items)["id"])
             except StopIteration:
                 return
             except Exception as error:
@@ -180,19 +181,27 @@ with flickr.Flickr(settings["key"], settings["secret"], base_url=settings["url"]
         thread.start()
     for thread in threads:
         thread.join()
-    print(json.dumps({"taken": taken, "errors": errors, "items": harvest.report.items}))
+    print(json.dumps({"taken": taken, "errors": errors}))
 """
 
 
-def test_four_threads_stepping_one_harvest(library_path):
+@pytest.fixture(scope="module")
+def seeded():
     with running_sandbox("--seed-photos", "5000") as server:
-        s = server.settings
-        settings = {"key": s.api_key, "secret": s.api_secret, "url": server.url, "token": s.oauth_token,
-                    "token_secret": s.oauth_token_secret}
-        done = run_child(THREADS, json.dumps(settings))
+        yield server
+
+
+# A walk of a search stops at Flickr's 4,000 results; the harvest goes past it.
+@pytest.mark.parametrize("kind, expected", [("harvest", 5100), ("walk", 4000)])
+def test_four_threads_stepping_one_iterator(library_path, seeded, kind, expected):
+    s = seeded.settings
+    settings = {"key": s.api_key, "secret": s.api_secret, "url": seeded.url, "token": s.oauth_token,
+                "token_secret": s.oauth_token_secret}
+    done = run_child(THREADS, json.dumps(settings), kind)
     assert done.returncode == 0, done.stderr[-2000:]
     outcome = json.loads(done.stdout)
     ids = [i for mine in outcome["taken"] for i in mine]
-    print(f"{len(ids)} items by 4 threads ({[len(mine) for mine in outcome['taken']]}), refused: {outcome['errors']}")
-    assert len(ids) == len(set(ids)) == outcome["items"] == 5100  # each once, none lost
+    print(f"{kind}: {len(ids)} items by 4 threads ({[len(mine) for mine in outcome['taken']]}), "
+          f"refused: {outcome['errors']}")
+    assert len(ids) == len(set(ids)) == expected  # each once, none lost
     assert set(outcome["errors"]) <= {"ValueError: generator already executing"}

@@ -9,14 +9,13 @@ Slices never overlap and ids are remembered besides, so each item is given out o
 """
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import json
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 from .. import _ffi, _response, errors
+from .._threaded_iter import OneAtATime
 from .report import Report
 
 
@@ -39,23 +38,12 @@ class Harvest(Iterator[dict[str, Any]]):
             options["checkpoint"] = str(checkpoint)
         self._handle = _ffi.HarvestHandle()
         self._last: Report | None = None  # the report when closed
-        # Held through each use: an item is read from the page the library lends until the next step.
-        self._busy = threading.Lock()
+        self._busy = OneAtATime()
         _ffi.lib().flickr_harvest_new(self._handle.out, context, _ffi.encode(method, "method"),
                                       _ffi.params_array(params), _ffi.params_array(options))
 
-    @contextlib.contextmanager
-    def _alone(self) -> Iterator[None]:
-        """One use at a time, as a generator: another thread's meanwhile raises ValueError."""
-        if not self._busy.acquire(blocking=False):
-            raise ValueError("generator already executing")
-        try:
-            yield
-        finally:
-            self._busy.release()
-
     def __next__(self) -> dict[str, Any]:
-        with self._alone():
+        with self._busy:
             item = _ffi.ValuePtr()
             _ffi.lib().flickr_harvest_next(ctypes.byref(item), self._handle)
             if not item:
@@ -64,7 +52,7 @@ class Harvest(Iterator[dict[str, Any]]):
 
     def close(self) -> None:
         """Ends the harvest (the checkpoint keeps the last page taken in full); ``report`` stays."""
-        with self._alone():
+        with self._busy:
             if self._last is None:
                 self._last = self._report()
             self._handle.close()
@@ -73,7 +61,7 @@ class Harvest(Iterator[dict[str, Any]]):
     def report(self) -> Report:
         if self._last is not None:
             return self._last
-        with self._alone():
+        with self._busy:
             return self._report()
 
     def _report(self) -> Report:
@@ -82,18 +70,18 @@ class Harvest(Iterator[dict[str, Any]]):
     @property
     def extra(self) -> dict[str, Any]:
         """The caller's JSON object in the checkpoint (the one continued from, until set)."""
-        with self._alone():
+        with self._busy:
             value = json.loads(self._text(_ffi.lib().flickr_harvest_extra))
         return value if isinstance(value, dict) else {}
 
     @extra.setter
     def extra(self, value: dict[str, Any]) -> None:
-        with self._alone():
+        with self._busy:
             _ffi.lib().flickr_harvest_set_extra(self._handle, _ffi.encode(json.dumps(value), "extra"))
 
     def save(self) -> None:
         """Writes the checkpoint now (it is also written after each page taken in full)."""
-        with self._alone():
+        with self._busy:
             _ffi.lib().flickr_harvest_save(self._handle)
 
     def _text(self, function: Any) -> str:

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # libFuzzer over FlickrCore: the response parser, key-path lookup, the OAuth callback
 # parser, the photo URL helpers, whole HTTP answers through libcurl and the call path,
-# size arithmetic, and the Flickr URL reader (Tests/fuzz/*.swift, compiled with every Sources/FlickrCore file by
-# swiftc -sanitize=fuzzer,address -D FLICKR_FUZZING into build-fuzz/flickr-fuzz).
+# size arithmetic, the Flickr URL reader and the harvest checkpoint reader (Tests/fuzz/*.swift,
+# compiled with every Sources/FlickrCore file by swiftc -sanitize=fuzzer,address -D FLICKR_FUZZING
+# into build-fuzz/flickr-fuzz).
 #
 #   scripts/fuzz.sh --smoke                    what scripts/test.sh runs: the regressions, then a
 #                                              fixed-seed pass of a fixed number of inputs per target
@@ -28,7 +29,7 @@ shift || true
 targets=("$@")
 # Smoke passes: inputs per target, with libFuzzer's seed fixed (a few seconds each).
 smoke_runs=${FUZZ_SMOKE_RUNS:-20000}
-((${#targets[@]})) || targets=(xml keypath callback photourl answer sizes link budget)
+((${#targets[@]})) || targets=(xml keypath callback photourl answer sizes link budget checkpoint)
 jobs=${FUZZ_JOBS:-2}
 out=$root/build-fuzz
 bin=$out/flickr-fuzz

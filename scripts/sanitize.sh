@@ -9,7 +9,8 @@
 #                              runs every C test of ctest but the install/export checks.
 #   scripts/sanitize.sh tsan   build-tsan/: libflickr and the C tests with ThreadSanitizer; runs
 #                              test_stress (8 threads x 500 calls plus async requests and cancels
-#                              on one shared context), test_async and test_faults.
+#                              on one shared context), test_async, test_faults and
+#                              test_concurrent_handles (8 threads on one harvest, walk, source...).
 #   scripts/sanitize.sh        both.
 #
 # Uses the Swift toolchain's clang (it has the sanitizer runtimes). Prints ctest's counts and
@@ -52,7 +53,7 @@ for mode in "${modes[@]}"; do
         if configure_and_build build-tsan thread "-fsanitize=thread -fno-omit-frame-pointer -g" \
             "-L$swift_lib -Wl,-rpath,$swift_lib -Wl,--no-as-needed -ldispatch -lBlocksRuntime"; then
             TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/Tests/c/tsan.supp" \
-                ctest --test-dir build-tsan --output-on-failure -R '^(test_stress|test_async|test_faults)$' \
+                ctest --test-dir build-tsan --output-on-failure -R '^(test_stress|test_async|test_faults|test_concurrent_handles)$' \
                 || failed+=(tsan)
         else
             failed+=("tsan(build)")

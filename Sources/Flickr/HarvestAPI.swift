@@ -26,7 +26,9 @@ public func flickr_harvest_next(_ itemOut: UnsafeMutablePointer<OpaquePointer?>?
     boundary { () throws(FlickrError) in
         guard let itemOut else { throw .invalid("item_out must not be NULL") }
         itemOut.pointee = nil
-        itemOut.pointee = try harvesters.object(harvest).next().map { OpaquePointer($0) }
+        let harvester = try harvesters.claim(harvest)
+        defer { harvesters.finish(harvest, harvester) }
+        itemOut.pointee = try harvester.next().map { OpaquePointer($0) }
     }
 }
 
@@ -36,22 +38,28 @@ public func flickr_harvest_report(_ out: UnsafeMutablePointer<UnsafeMutablePoint
     boundary { () throws(FlickrError) in
         guard let out else { throw .invalid("out must not be NULL") }
         out.pointee = nil
-        out.pointee = try ownedCString(try harvesters.object(harvest).reportJSON)
+        let harvester = try harvesters.claim(harvest)
+        defer { harvesters.finish(harvest, harvester) }
+        out.pointee = try ownedCString(harvester.reportJSON)
     }
 }
 
 @c @implementation
 public func flickr_harvest_save(_ harvest: OpaquePointer?) -> CInt {
     boundary { () throws(FlickrError) in
-        try harvesters.object(harvest).save()
+        let harvester = try harvesters.claim(harvest)
+        defer { harvesters.finish(harvest, harvester) }
+        try harvester.save()
     }
 }
 
 @c @implementation
 public func flickr_harvest_set_extra(_ harvest: OpaquePointer?, _ json: UnsafePointer<CChar>?) -> CInt {
     boundary { () throws(FlickrError) in
-        let harvester = try harvesters.object(harvest)
-        try harvester.setExtra(try requiredString(json, "json"))
+        let text = try requiredString(json, "json")
+        let harvester = try harvesters.claim(harvest)
+        defer { harvesters.finish(harvest, harvester) }
+        try harvester.setExtra(text)
     }
 }
 
@@ -61,7 +69,9 @@ public func flickr_harvest_extra(_ out: UnsafeMutablePointer<UnsafeMutablePointe
     boundary { () throws(FlickrError) in
         guard let out else { throw .invalid("out must not be NULL") }
         out.pointee = nil
-        out.pointee = try ownedCString(try harvesters.object(harvest).extraJSON)
+        let harvester = try harvesters.claim(harvest)
+        defer { harvesters.finish(harvest, harvester) }
+        out.pointee = try ownedCString(harvester.extraJSON)
     }
 }
 

@@ -26,18 +26,32 @@ public func flickr_pages_next(_ itemOut: UnsafeMutablePointer<OpaquePointer?>?, 
     boundary { () throws(FlickrError) in
         guard let itemOut else { throw .invalid("item_out must not be NULL") }
         itemOut.pointee = nil
-        itemOut.pointee = try pagers.object(pages).next().map { OpaquePointer($0) }
+        let pager = try pagers.claim(pages)
+        defer { pagers.finish(pages, pager) }
+        itemOut.pointee = try pager.next().map { OpaquePointer($0) }
     }
 }
 
 @c @implementation
 public func flickr_pages_total(_ pages: OpaquePointer?) -> Int64 {
-    (try? pagers.object(pages))?.total ?? -1
+    var total: Int64 = -1
+    _ = boundary { () throws(FlickrError) in
+        let pager = try pagers.claim(pages)
+        defer { pagers.finish(pages, pager) }
+        total = pager.total
+    }
+    return total
 }
 
 @c @implementation
 public func flickr_pages_page(_ pages: OpaquePointer?) -> Int64 {
-    (try? pagers.object(pages))?.page ?? -1
+    var page: Int64 = -1
+    _ = boundary { () throws(FlickrError) in
+        let pager = try pagers.claim(pages)
+        defer { pagers.finish(pages, pager) }
+        page = pager.page
+    }
+    return page
 }
 
 @c @implementation

@@ -89,14 +89,20 @@ public func flickr_upload_source_new_stream(
 @c @implementation
 public func flickr_upload_source_set_filename(_ src: OpaquePointer?, _ filename: UnsafePointer<CChar>?) -> CInt {
     boundary { () throws(FlickrError) in
-        try uploadSources.object(src).setFilename(try requiredString(filename, "filename"))
+        let name = try requiredString(filename, "filename")
+        let source = try uploadSources.claim(src)
+        defer { uploadSources.finish(src, source) }
+        try source.setFilename(name)
     }
 }
 
 @c @implementation
 public func flickr_upload_source_set_mime_type(_ src: OpaquePointer?, _ mimeType: UnsafePointer<CChar>?) -> CInt {
     boundary { () throws(FlickrError) in
-        try uploadSources.object(src).setMIMEType(try requiredString(mimeType, "mime_type"))
+        let type = try requiredString(mimeType, "mime_type")
+        let source = try uploadSources.claim(src)
+        defer { uploadSources.finish(src, source) }
+        try source.setMIMEType(type)
     }
 }
 

@@ -20,23 +20,8 @@ func fuzzAnswer(_ bytes: UnsafeRawBufferPointer) {
     guard bytes.count >= 2 else { return }
     let readSize = 1024 + Int(bytes[0]) * 64
     let mode = bytes[1]
-    let answer = Array(bytes[2...])
-    var opened: [Int32] = []
-    Transfer.fuzzingSocket = {
-        var pair: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0
-        else { return nil }
-        var size: Int32 = 1 << 20
-        setsockopt(pair[0], SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        _ = answer.withUnsafeBytes { send(pair[0], $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        shutdown(pair[0], Int32(SHUT_WR))
-        opened.append(pair[0])
-        return (pair[1], readSize)  // libcurl closes its end
-    }
-    defer {
-        Transfer.fuzzingSocket = nil
-        for fd in opened { close(fd) }
-    }
+    let opened = answeringEveryAttempt(with: Array(bytes[2...]), readSize: readSize)
+    defer { closeAnswers(opened) }
     do throws(FlickrError) {
         let context = try Context(apiKey: "key", sharedSecret: "secret")
         try context.set(.restEndpoint, string: "http://127.0.0.1:9/services/rest/")
@@ -60,6 +45,29 @@ func fuzzAnswer(_ bytes: UnsafeRawBufferPointer) {
     } catch {
         check(error.message)
     }
+}
+
+/// Sets every transfer's connection to a fresh socketpair that holds `answer`, read `readSize` bytes
+/// at a time; `closeAnswers` with what it returns ends the script (the test's ends of the pairs).
+func answeringEveryAttempt(with answer: [UInt8], readSize: Int) -> Locked<[Int32]> {
+    let opened = Locked<[Int32]>([])
+    Transfer.fuzzingSocket = {
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0
+        else { return nil }
+        var size: Int32 = 1 << 20
+        setsockopt(pair[0], SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        _ = answer.withUnsafeBytes { send(pair[0], $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        shutdown(pair[0], Int32(SHUT_WR))
+        opened.withLock { $0.append(pair[0]) }
+        return (pair[1], readSize)  // libcurl closes its end
+    }
+    return opened
+}
+
+func closeAnswers(_ opened: Locked<[Int32]>) {
+    Transfer.fuzzingSocket = nil
+    for fd in opened.withLock({ $0 }) { close(fd) }
 }
 
 /// Messages never carry a control character, whatever the server sent.

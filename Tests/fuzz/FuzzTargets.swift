@@ -15,6 +15,7 @@
 //   link      Flickr URLs people paste (flickr_url_parse): any text, never a trap; what it
 //             accepts has the shape it promises and round-trips through the URL builders
 //   budget    the key's budget file as another process or a person left it (BudgetTarget.swift)
+//   checkpoint  a harvest checkpoint file, read and continued from (CheckpointTarget.swift)
 //
 // Any crash, trap, sanitizer report or timeout is a finding: save the input under
 // Tests/fuzz/regressions/<target>/ (scripts/fuzz.sh replays them on every run).
@@ -23,7 +24,7 @@
 import Glibc
 #endif
 
-private enum Target { case xml, keypath, callback, photourl, answer, sizes, link, budget }
+private enum Target { case xml, keypath, callback, photourl, answer, sizes, link, budget, checkpoint }
 
 nonisolated(unsafe) private var target: Target = .xml
 
@@ -46,8 +47,9 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMu
     case "sizes": target = .sizes
     case "link": target = .link
     case "budget": target = .budget
+    case "checkpoint": target = .checkpoint
     default:
-        fputs("FLICKR_FUZZ_TARGET must be xml, keypath, callback, photourl, answer, sizes, link or budget\n", stderr)
+        fputs("FLICKR_FUZZ_TARGET must be xml, keypath, callback, photourl, answer, sizes, link, budget or checkpoint\n", stderr)
         exit(2)
     }
     return 0
@@ -189,6 +191,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     case .sizes: fuzzSizes(bytes)
     case .link: fuzzLink(bytes)
     case .budget: fuzzBudget(bytes)
+    case .checkpoint: fuzzCheckpoint(bytes)
     }
     return 0
 }

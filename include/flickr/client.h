@@ -201,16 +201,20 @@ FLICKR_API int flickr_pages_new(flickr_pages **out, flickr_context *ctx, const c
  *         passing failure: the same page is fetched again). FLICKR_EPARSE for a listing that
  *         cannot be walked: a page that repeats the last one or brings no new id, or more pages
  *         announced than items; every later call gives the same error (docs/harvest.md, "Lying
- *         listings").
- * @note Added in 0.1. One thread at a time per walk.
+ *         listings"). FLICKR_ESTATE while another thread is in a call on this walk.
+ * @note Added in 0.1. One thread at a time per walk: since 0.5.0 a second call meanwhile (another
+ *       thread's, or one from a log or interrupt callback inside the first) fails with
+ *       FLICKR_ESTATE instead of racing (docs/threading.md).
  */
 FLICKR_API int flickr_pages_next(const flickr_value **item_out, flickr_pages *pages);
 
 /**
  * @brief The total number of items Flickr announced on the last page fetched.
  * @param pages the walk.
- * @return the total, or -1 before the first page (or for a walk that is not live).
- * @note Added in 0.1. One thread at a time per walk.
+ * @return the total, or -1 before the first page (or for a walk that is not live, or in use by
+ *         another thread: then flickr_error_last() says FLICKR_EINVAL or FLICKR_ESTATE).
+ * @note Added in 0.1. One thread at a time per walk (FLICKR_ESTATE since 0.5.0, as
+ *       flickr_pages_next()).
  */
 FLICKR_API int64_t flickr_pages_total(flickr_pages *pages);
 
@@ -218,8 +222,9 @@ FLICKR_API int64_t flickr_pages_total(flickr_pages *pages);
  * @brief The number of the last page the server answered: how many listing calls the walk made
  *        (less its first page's number, plus one), for progress and a caller's count of calls.
  * @param pages the walk.
- * @return the page number, 0 before the first answer, or -1 for a walk that is not live.
- * @note Added in 0.5.0. One thread at a time per walk.
+ * @return the page number, 0 before the first answer, or -1 for a walk that is not live or is in
+ *         use by another thread (then flickr_error_last() says FLICKR_EINVAL or FLICKR_ESTATE).
+ * @note Added in 0.5. One thread at a time per walk (as flickr_pages_next()).
  */
 FLICKR_API int64_t flickr_pages_page(flickr_pages *pages);
 
@@ -273,8 +278,12 @@ FLICKR_API int flickr_harvest_new(flickr_harvest **out, flickr_context *ctx, con
  * @param harvest       the harvest.
  * @return FLICKR_OK (also at the end), a call's error (the harvest may be continued: the same
  *         page is asked again), FLICKR_EPARSE for an answer whose total, pages or ids are not
- *         numbers, or FLICKR_EIO when the checkpoint cannot be written.
- * @note Added in 0.5.0. One thread at a time per harvest.
+ *         numbers, FLICKR_EIO when the checkpoint cannot be written, or FLICKR_ESTATE while
+ *         another thread is in a call on this harvest.
+ * @note Added in 0.5.0. One thread at a time per harvest: a call of any flickr_harvest_ function
+ *       but free while another call runs on the same harvest (another thread's, or one from a log
+ *       or interrupt callback inside it) fails with FLICKR_ESTATE, never waits and never races
+ *       (docs/threading.md).
  */
 FLICKR_API int flickr_harvest_next(const flickr_value **item_out, flickr_harvest *harvest);
 
@@ -289,7 +298,7 @@ FLICKR_API int flickr_harvest_next(const flickr_value **item_out, flickr_harvest
  *
  * @param[out] out receives a new string; free it with flickr_free(). NULL on failure.
  * @param harvest  the harvest.
- * @return FLICKR_OK or FLICKR_EINVAL.
+ * @return FLICKR_OK, FLICKR_EINVAL, or FLICKR_ESTATE (another thread's call on it is running).
  * @note Added in 0.5.0. One thread at a time per harvest.
  */
 FLICKR_API int flickr_harvest_report(char **out, flickr_harvest *harvest);
@@ -298,7 +307,8 @@ FLICKR_API int flickr_harvest_report(char **out, flickr_harvest *harvest);
  * @brief Write the harvest's checkpoint now (it is also written after each page taken in full
  *        and at the end); nothing when the harvest has no "checkpoint" option.
  * @param harvest the harvest.
- * @return FLICKR_OK, FLICKR_EINVAL, or FLICKR_EIO.
+ * @return FLICKR_OK, FLICKR_EINVAL, FLICKR_EIO, or FLICKR_ESTATE (another thread's call on it is
+ *         running).
  * @note Added in 0.5.0. One thread at a time per harvest.
  */
 FLICKR_API int flickr_harvest_save(flickr_harvest *harvest);
@@ -314,7 +324,8 @@ FLICKR_API int flickr_harvest_save(flickr_harvest *harvest);
  * @param harvest the harvest.
  * @param json    a JSON object (whole numbers, strings, true, false, null, arrays, objects; up to
  *                1 MiB); copied.
- * @return FLICKR_OK, or FLICKR_EINVAL when json is NULL, not UTF-8 or not such an object.
+ * @return FLICKR_OK, FLICKR_EINVAL when json is NULL, not UTF-8 or not such an object, or
+ *         FLICKR_ESTATE (another thread's call on it is running).
  * @note Added in 0.5.0. One thread at a time per harvest.
  */
 FLICKR_API int flickr_harvest_set_extra(flickr_harvest *harvest, const char *json);
@@ -324,7 +335,7 @@ FLICKR_API int flickr_harvest_set_extra(flickr_harvest *harvest, const char *jso
  *        else the one of the checkpoint the harvest continued from, else "{}".
  * @param[out] out receives a new string; free it with flickr_free(). NULL on failure.
  * @param harvest  the harvest.
- * @return FLICKR_OK or FLICKR_EINVAL.
+ * @return FLICKR_OK, FLICKR_EINVAL, or FLICKR_ESTATE (another thread's call on it is running).
  * @note Added in 0.5.0. One thread at a time per harvest.
  */
 FLICKR_API int flickr_harvest_extra(char **out, flickr_harvest *harvest);

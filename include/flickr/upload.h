@@ -122,8 +122,10 @@ FLICKR_API int flickr_upload_source_new_stream(flickr_upload_source **out, flick
  * @brief Set the file name sent with the photo (and used to guess its MIME type).
  * @param src      the source.
  * @param filename UTF-8 without control characters, copied.
- * @return FLICKR_OK or FLICKR_EINVAL.
- * @note Added in 0.1. Not thread-safe with uploads of the same source in progress.
+ * @return FLICKR_OK, FLICKR_EINVAL, or FLICKR_ESTATE while another thread changes the same source.
+ * @note Added in 0.1. Uploads of the source in progress keep the name and type they started with
+ *       or take the new one; two threads changing one source at once: the second call fails with
+ *       FLICKR_ESTATE (since 0.5.0; docs/threading.md).
  */
 FLICKR_API int flickr_upload_source_set_filename(flickr_upload_source *src, const char *filename);
 
@@ -131,8 +133,10 @@ FLICKR_API int flickr_upload_source_set_filename(flickr_upload_source *src, cons
  * @brief Set the photo part's MIME type instead of guessing it from the file name's extension.
  * @param src       the source.
  * @param mime_type e.g. "image/jpeg"; copied.
- * @return FLICKR_OK or FLICKR_EINVAL.
- * @note Added in 0.1. Not thread-safe with uploads of the same source in progress.
+ * @return FLICKR_OK, FLICKR_EINVAL, or FLICKR_ESTATE while another thread changes the same source.
+ * @note Added in 0.1. Uploads of the source in progress keep the name and type they started with
+ *       or take the new one; two threads changing one source at once: the second call fails with
+ *       FLICKR_ESTATE (since 0.5.0; docs/threading.md).
  */
 FLICKR_API int flickr_upload_source_set_mime_type(flickr_upload_source *src, const char *mime_type);
 

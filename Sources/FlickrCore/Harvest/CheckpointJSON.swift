@@ -2,11 +2,13 @@
 
 /// The JSON of a harvest checkpoint, read back: objects, arrays, strings, whole numbers, true,
 /// false and null (a checkpoint has no fractions). The file is the caller's, so everything is
-/// checked: nesting is bounded, numbers must fit an Int64, strings must be valid escapes.
+/// checked: nesting is bounded, numbers must fit an Int64 or a UInt64, strings must be valid escapes.
 indirect enum CheckpointJSON: Equatable {
     case null
     case bool(Bool)
     case int(Int64)
+    /// A whole number above Int64.max (an item id of 2^63 or more): never one `int` holds.
+    case uint(UInt64)
     case string(String)
     case array([CheckpointJSON])
     case object([(String, CheckpointJSON)])
@@ -17,6 +19,7 @@ indirect enum CheckpointJSON: Equatable {
         case (.null, .null): return true
         case let (.bool(x), .bool(y)): return x == y
         case let (.int(x), .int(y)): return x == y
+        case let (.uint(x), .uint(y)): return x == y
         case let (.string(x), .string(y)): return x == y
         case let (.array(x), .array(y)):
             // Element by element: `x == y` specialised Array's == with this function inlined, 6 KB.
@@ -35,6 +38,20 @@ indirect enum CheckpointJSON: Equatable {
     }
 
     var int: Int64? { if case let .int(value) = self { return value } else { return nil } }
+
+    /// A number from 0 to UInt64.max (an item id), whichever case holds it.
+    var uint: UInt64? {
+        switch self {
+        case let .int(value): return value >= 0 ? UInt64(value) : nil
+        case let .uint(value): return value
+        default: return nil
+        }
+    }
+
+    /// `value` as JSON: `int` when it fits, so that small numbers compare equal to those read back.
+    static func number(_ value: UInt64) -> CheckpointJSON {
+        value <= UInt64(Int64.max) ? .int(Int64(value)) : .uint(value)
+    }
     var array: [CheckpointJSON]? { if case let .array(value) = self { return value } else { return nil } }
     var isNull: Bool { if case .null = self { return true } else { return false } }
 
@@ -44,6 +61,7 @@ indirect enum CheckpointJSON: Equatable {
         case .null: return "null"
         case let .bool(value): return value ? "true" : "false"
         case let .int(value): return String(value)
+        case let .uint(value): return String(value)
         case let .string(value): return JSONWriter.quoted(Array(value.utf8))
         case let .array(items):
             return "[" + items.map { $0.text }.joined(separator: ",") + "]"
@@ -139,12 +157,13 @@ indirect enum CheckpointJSON: Equatable {
                 magnitude = sum
                 index += 1
             }
-            guard index > start, index - start < 20 || magnitude <= UInt64(Int64.max) else { return nil }
+            guard index > start else { return nil }
             if index < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) {
                 return nil  // no fractions in a checkpoint
             }
+            if !negative { return .number(magnitude) }
             guard magnitude <= UInt64(Int64.max) else { return nil }
-            return .int(negative ? -Int64(magnitude) : Int64(magnitude))
+            return .int(-Int64(magnitude))
         }
 
         @_optimize(size)

@@ -21,7 +21,7 @@ struct HarvestState {
             ("justified", .int(report.justified))])
         let slice: CheckpointJSON? = current.map { current in
             .object([("slice", HarvestState.json(current)), ("next_page", .int(nextPage)), ("last_page", .int(lastPage)),
-                     ("ids", .array(sliceIds.map { .int(Int64(bitPattern: $0)) }))])
+                     ("ids", .array(sliceIds.map(CheckpointJSON.number)))])
         }
         return .object([("query", query.json), ("pending", .array(pending.map(HarvestState.json))),
                         ("current", slice ?? .null), ("counts", counts),
@@ -63,15 +63,18 @@ extension HarvestState {
             pending.append(slice)
         }
         if !current.isNull {
+            // No page past what a slice within the cap has: the harvest counts on from next_page.
+            let pageLimit = (query.cap + query.perPage - 1) / query.perPage
             guard let slice = current["slice"].flatMap(HarvestState.slice), let next = current["next_page"]?.int,
-                  let last = current["last_page"]?.int, next >= 0, last >= 0, let ids = current["ids"]?.array
+                  let last = current["last_page"]?.int, 0 <= next, next <= pageLimit + 1, 0 <= last, last <= pageLimit,
+                  let ids = current["ids"]?.array
             else { throw unusable("current") }
             self.current = slice
             nextPage = next
             lastPage = last
             for id in ids {
-                guard let value = id.int, value >= 0 else { throw unusable("current.ids") }
-                sliceIds.append(UInt64(value))
+                guard let value = id.uint else { throw unusable("current.ids") }
+                sliceIds.append(value)
             }
         }
         var numbers: [Int64] = []

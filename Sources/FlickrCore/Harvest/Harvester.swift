@@ -125,7 +125,7 @@ package final class Harvester: @unchecked Sendable {
             if let slice = current {
                 if nextPage > lastPage {
                     current = nil
-                    report.slicesDone += 1
+                    report.slicesDone = report.slicesDone.addingSaturated(1)
                     countPending()
                     continue
                 }
@@ -158,13 +158,13 @@ package final class Harvester: @unchecked Sendable {
                     items.append(item)
                     sliceIds.append(id)
                 } else {
-                    report.duplicates += 1
+                    report.duplicates = report.duplicates.addingSaturated(1)
                 }
             }
             _ = try listing.check(page: nextPage - 1, pages: answer.pages, total: answer.total, count: answer.ids.count,
                                   fresh: items.count, fingerprint: ListingGuard.fingerprint(answer.ids))
             page = answer.response
-            report.items += Int64(items.count)
+            report.items = report.items.addingSaturated(Int64(items.count))
             if !items.isEmpty {
                 pageGiven = true
                 return true
@@ -225,7 +225,7 @@ package final class Harvester: @unchecked Sendable {
         var arguments = query.parameters + [("page", String(number)), ("per_page", String(query.perPage))]
         arguments += slice.arguments(taken: query.taken)
         if slice.license == nil, let license = query.license { arguments.append(("license", license)) }
-        report.calls += 1
+        report.calls = report.calls.addingSaturated(1)
         let call = try RESTCall(method: query.method, parameters: arguments, verb: .get)
         return try HarvestPage(try context.perform(call), method: query.method)
     }
@@ -233,7 +233,7 @@ package final class Harvester: @unchecked Sendable {
     @_optimize(size)
     private func licenses() throws(FlickrError) -> [Int64] {
         if let known = query.licenses { return known }
-        report.calls += 1
+        report.calls = report.calls.addingSaturated(1)
         let method = "flickr.photos.licenses.getInfo"
         let response = try context.perform(try RESTCall(method: method, parameters: [], verb: .get))
         guard let list = response.root.lookup(path: "licenses.license") else {

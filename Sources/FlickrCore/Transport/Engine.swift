@@ -395,7 +395,8 @@ final class Engine: @unchecked Sendable {
             // Sleep until curl has work, a delayed transfer is due, or submit/cancel/shutdown wakes us.
             var timeoutMs: Int32 = active.isEmpty ? 60_000 : 1000
             if let nextDue {
-                let wait = nextDue > Engine.nowNs() ? (nextDue - Engine.nowNs()) / 1_000_000 + 1 : 0
+                let now = Engine.nowNs()  // read once: a second read past nextDue made the difference negative (a trap)
+                let wait = nextDue > now ? (nextDue - now) / 1_000_000 + 1 : 0
                 timeoutMs = min(timeoutMs, Int32(clamping: wait))
             }
             curl_multi_poll(multi, nil, 0, timeoutMs, nil)

@@ -19,8 +19,9 @@ package final class UploadSource: @unchecked Sendable {
     package static let maxLength: Int64 = 1 << 50
 
     package let kind: Kind
-    private var filenameOverride: String?
-    private var mimeTypeOverride: String?
+    /// The caller's file name and MIME type: set on one thread while uploads of the source read
+    /// them on others (their workers), so behind a lock.
+    private let overrides = Locked<(filename: String?, mimeType: String?)>((nil, nil))
 
     // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
     package convenience init(_ kind: Kind, filename: String? = nil) throws(FlickrError) {
@@ -53,25 +54,25 @@ package final class UploadSource: @unchecked Sendable {
 
     /// The file name sent in the multipart body: set, else the path's last component, else "photo".
     package var filename: String {
-        if let filenameOverride { return filenameOverride }
+        if let name = overrides.withLock({ $0.filename }) { return name }
         if case .file(let file) = kind, !file.name.isEmpty { return file.name }
         return "photo"
     }
 
-    package var mimeType: String { mimeTypeOverride ?? MIMEType.guess(filename: filename) }
+    package var mimeType: String { overrides.withLock { $0.mimeType } ?? MIMEType.guess(filename: filename) }
 
     package func setFilename(_ name: String) throws(FlickrError) {
         guard !name.isEmpty, !name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
             throw .invalid("the file name must be non-empty, without control characters")
         }
-        filenameOverride = name
+        overrides.withLock { $0.filename = name }
     }
 
     package func setMIMEType(_ type: String) throws(FlickrError) {
         let bytes = Array(type.utf8)
         guard bytes.contains(UInt8(ascii: "/")), bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") })
         else { throw .invalid("the MIME type must look like type/subtype") }
-        mimeTypeOverride = type
+        overrides.withLock { $0.mimeType = type }
     }
 
     /// The bytes of one transfer attempt.

@@ -47,11 +47,22 @@ import Testing
 
     @Test func checkpointJSONRefusesWhatIsNotOne() {
         let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
-        for text in ["", "{", "[1,]", "{\"a\":}", "1.5", "1e3", "9223372036854775808", "-", "\"\\x\"", "\"\\ud800\"",
+        for text in ["", "{", "[1,]", "{\"a\":}", "1.5", "1e3", "18446744073709551616", "-9223372036854775808", "-", "\"\\x\"", "\"\\ud800\"",
                      "\"a\u{1}\"", "tru", "nul", "[1] x", deep, "{\"a\" 1}", "\"\\u12\""] {
             #expect(CheckpointJSON.parse(Array(text.utf8)) == nil, "\(text.prefix(20))")
         }
         #expect(CheckpointJSON.parse(Array("-9223372036854775807".utf8)) == .int(-9_223_372_036_854_775_807))
+    }
+
+    @Test func checkpointJSONKeepsIdsOf2To63AndAboveUnsigned() {
+        // Item ids are UInt64: those past Int64.max are written and read back as such, not negative.
+        for id in [UInt64(0), UInt64(Int64.max), UInt64(Int64.max) + 1, UInt64.max] {
+            let text = CheckpointJSON.number(id).text
+            #expect(text == String(id))
+            #expect(CheckpointJSON.parse(Array(text.utf8))?.uint == id)
+        }
+        #expect(CheckpointJSON.parse(Array("9223372036854775808".utf8)) == .uint(1 << 63))
+        #expect(CheckpointJSON.parse(Array("-1".utf8))?.uint == nil)
     }
 
     @Test func queryOptionsAreChecked() throws {

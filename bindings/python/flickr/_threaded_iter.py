@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: MIT
 """A blocking iterator (a walk, a harvest) as an asynchronous one: each step runs on the event
 loop's default executor. Leaving the loop (break, an exception, a cancelled task) closes the
-iterator; a step still running then is finished on its thread and dropped."""
+iterator; a step still running then is finished on its thread and dropped. And the guard that
+keeps such an iterator to one step at a time, as a generator is (`OneAtATime`)."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import AsyncIterator, Iterator
 from typing import Any, Optional, TypeVar
 
@@ -33,3 +35,22 @@ def _close(items: Iterator[Any]) -> None:
     close = getattr(items, "close", None)
     if close is not None:
         close()
+
+
+class OneAtATime:
+    """Held through each use of an iterator that steps a library handle (a harvest, a walk):
+    another thread's use meanwhile raises ValueError("generator already executing"), as a
+    generator's does. The library refuses a second call on a handle too (FLICKR_ESTATE), but an
+    item is read from the page the library lends until the next step: the guard covers that read."""
+
+    __slots__ = ("_lock",)
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> None:
+        if not self._lock.acquire(blocking=False):
+            raise ValueError("generator already executing")
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._lock.release()

@@ -22,6 +22,7 @@ from . import _ffi, _interrupt, _response, errors
 # lower case, generated from include/flickr/context.h by scripts/gen-header-tables.py.
 from ._header import NUMBER_OPTIONS as NUMBER_OPTIONS, STRING_OPTIONS as STRING_OPTIONS
 from ._harvest import Harvest
+from ._threaded_iter import OneAtATime
 from .api import Methods
 from .upload import Progress, Source
 
@@ -418,20 +419,22 @@ class Walk(Iterator[dict[str, Any]]):
                                     _ffi.params_array(params), _ffi.encode(item_path, "item_path"))
         self._page = 0
         self._total = -1
+        self._busy = OneAtATime()  # a second thread's step raises, as a generator's would
 
     def __next__(self) -> dict[str, Any]:
-        if not self._pages:  # ended or closed
-            raise StopIteration
-        lib = _ffi.lib()
-        item = _ffi.ValuePtr()
-        try:
-            lib.flickr_pages_next(ctypes.byref(item), self._pages)
-        finally:
-            self._page, self._total = int(lib.flickr_pages_page(self._pages)), int(lib.flickr_pages_total(self._pages))
-        if not item:
-            self.close()
-            raise StopIteration
-        return _response.value_json(item)  # type: ignore[no-any-return]
+        with self._busy:
+            if not self._pages:  # ended or closed
+                raise StopIteration
+            lib = _ffi.lib()
+            item = _ffi.ValuePtr()
+            try:
+                lib.flickr_pages_next(ctypes.byref(item), self._pages)
+            finally:
+                self._page, self._total = int(lib.flickr_pages_page(self._pages)), int(lib.flickr_pages_total(self._pages))
+            if not item:
+                self._pages.close()
+                raise StopIteration
+            return _response.value_json(item)  # type: ignore[no-any-return]
 
     @property
     def page(self) -> int:
@@ -445,7 +448,8 @@ class Walk(Iterator[dict[str, Any]]):
 
     def close(self) -> None:
         """Ends the walk and frees its page; ``page`` and ``total`` stay."""
-        self._pages.close()
+        with self._busy:
+            self._pages.close()
 
     def __enter__(self) -> "Walk":
         return self

@@ -64,14 +64,16 @@ def run_cli(sandbox, *argv, token=True, env_extra=None):
 
 
 @contextlib.contextmanager
-def answering(body: bytes):
-    """A server on 127.0.0.1 answering every GET with `body` (a hostile server's answer); its URL."""
+def answering(body):
+    """A server on 127.0.0.1 answering every GET with `body` (a hostile server's answer), or with
+    what `body(path)` returns when it is a function (on the request's thread); its URL."""
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
+            answer = body(self.path) if callable(body) else body
             self.send_response(200)
-            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Content-Length", str(len(answer)))
             self.end_headers()
-            self.wfile.write(body)
+            self.wfile.write(answer)
 
         def log_message(self, *args):
             pass

@@ -110,7 +110,7 @@ def test_the_listing_waits_for_the_budget_and_counts_each_page(monkeypatch):
 
     sleeps, waits = [], []
     monkeypatch.setattr("flickr.backup.calls.time.sleep", sleeps.append)
-    calls = Calls(Client(), on_wait=waits.append)  # type: ignore[arg-type]
+    calls = Calls(Client(), on_wait=lambda resume, why: waits.append(resume))  # type: ignore[arg-type]
     pages = []
     items = list(calls.pages(LISTING, "photos", "photo", lambda page, of: pages.append((page, of)), user_id="me"))
     print(f"items {items}, waits {waits}, sleeps {sleeps}, calls {dict(calls.by_method)}, pages {pages}")

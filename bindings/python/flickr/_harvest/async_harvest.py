@@ -11,7 +11,9 @@ from .report import Report
 
 
 class AsyncHarvest:
-    """``async for item in harvest``; ``report`` and ``save`` are the blocking harvest's."""
+    """``async for item in harvest``; ``report`` and ``save`` are the blocking harvest's (while a
+    step runs on the executor they raise ``ValueError``, as the blocking harvest's do on another
+    thread)."""
 
     def __init__(self, harvest: Harvest) -> None:
         self.harvest = harvest

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .. import _ffi, _response, errors
+from .._threaded_iter import OneAtATime
 from .report import Report
 
 
@@ -23,6 +24,9 @@ class Harvest(Iterator[dict[str, Any]]):
 
     Made by `Flickr.harvest`. ``report`` tells the completeness so far; ``extra`` is a JSON object
     of the caller's own, kept in the checkpoint (the CLI's output size); ``close()`` ends it.
+
+    Like a generator, it is used by one thread at a time: while one thread is inside a step (or
+    any other use), another's raises ``ValueError("generator already executing")``.
     """
 
     def __init__(self, context: Any, method: str, *, dates: str = "upload", min_slice: int = 60,
@@ -34,41 +38,51 @@ class Harvest(Iterator[dict[str, Any]]):
             options["checkpoint"] = str(checkpoint)
         self._handle = _ffi.HarvestHandle()
         self._last: Report | None = None  # the report when closed
+        self._busy = OneAtATime()
         _ffi.lib().flickr_harvest_new(self._handle.out, context, _ffi.encode(method, "method"),
                                       _ffi.params_array(params), _ffi.params_array(options))
 
     def __next__(self) -> dict[str, Any]:
-        item = _ffi.ValuePtr()
-        _ffi.lib().flickr_harvest_next(ctypes.byref(item), self._handle)
-        if not item:
-            raise StopIteration
-        return _response.value_json(item)  # type: ignore[no-any-return]
+        with self._busy:
+            item = _ffi.ValuePtr()
+            _ffi.lib().flickr_harvest_next(ctypes.byref(item), self._handle)
+            if not item:
+                raise StopIteration
+            return _response.value_json(item)  # type: ignore[no-any-return]
 
     def close(self) -> None:
         """Ends the harvest (the checkpoint keeps the last page taken in full); ``report`` stays."""
-        if self._last is None:
-            self._last = self.report
-        self._handle.close()
+        with self._busy:
+            if self._last is None:
+                self._last = self._report()
+            self._handle.close()
 
     @property
     def report(self) -> Report:
         if self._last is not None:
             return self._last
-        return Report.from_json(json.loads(self._text(_ffi.lib().flickr_harvest_report)))
+        with self._busy:
+            return self._report()
+
+    def _report(self) -> Report:
+        return self._last or Report.from_json(json.loads(self._text(_ffi.lib().flickr_harvest_report)))
 
     @property
     def extra(self) -> dict[str, Any]:
         """The caller's JSON object in the checkpoint (the one continued from, until set)."""
-        value = json.loads(self._text(_ffi.lib().flickr_harvest_extra))
+        with self._busy:
+            value = json.loads(self._text(_ffi.lib().flickr_harvest_extra))
         return value if isinstance(value, dict) else {}
 
     @extra.setter
     def extra(self, value: dict[str, Any]) -> None:
-        _ffi.lib().flickr_harvest_set_extra(self._handle, _ffi.encode(json.dumps(value), "extra"))
+        with self._busy:
+            _ffi.lib().flickr_harvest_set_extra(self._handle, _ffi.encode(json.dumps(value), "extra"))
 
     def save(self) -> None:
         """Writes the checkpoint now (it is also written after each page taken in full)."""
-        _ffi.lib().flickr_harvest_save(self._handle)
+        with self._busy:
+            _ffi.lib().flickr_harvest_save(self._handle)
 
     def _text(self, function: Any) -> str:
         out = ctypes.c_void_p()

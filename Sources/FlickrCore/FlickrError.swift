@@ -25,6 +25,7 @@ package struct FlickrError: Error, Equatable, Sendable {
     }
 
     /// FLICKR_EBUDGET: nothing may start before `waitMs` from now; the message ends with the wait.
+    @_optimize(size)
     package static func budget(_ message: String, waitMs: Int64) -> FlickrError {
         var error = FlickrError(.budget, "\(message): a slot frees up in \(FlickrError.duration(ms: max(waitMs, 1)))")
         error.retryAfterMs = max(waitMs, 1)
@@ -33,6 +34,7 @@ package struct FlickrError: Error, Equatable, Sendable {
 
     /// `ms` as people read it: "250 ms", "2.5 s", "59 min 59 s", "25 h 0 min" (truncated, never
     /// rounded up past what it says; the exact figure is flickr_error_retry_after_ms's).
+    @_optimize(size)
     static func duration(ms: Int64) -> String {
         let seconds = ms / 1000, minutes = seconds / 60, hours = minutes / 60
         if ms < 1000 { return "\(ms) ms" }

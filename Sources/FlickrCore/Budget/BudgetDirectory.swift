@@ -90,6 +90,7 @@ struct BudgetDirectory {
         return nil
     }
 
+    @_optimize(size)
     private func failure(_ doing: String, _ path: String) -> FlickrError {
         FlickrError(.io, "\(doing) the budget folder \(path): \(String(cString: strerror(errno)))")
     }

@@ -37,12 +37,12 @@ final class HandleRegistry<Object: AnyObject & Sendable>: Sendable {
 
     /// The live object behind `handle`, or FLICKR_EINVAL.
     func object(_ handle: OpaquePointer?) throws(FlickrError) -> Object {
-        guard let handle else { throw .invalid("the \(kind) must not be NULL") }
+        guard let handle else { throw .invalid(.message(["the ", kind, " must not be NULL"])) }
         let found: Object? = table.withLock { table in
             guard table.live[UInt(bitPattern: UnsafeRawPointer(handle))] != nil else { return nil }
             return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
         }
-        guard let found else { throw .invalid("the \(kind) is not a live handle (already freed?)") }
+        guard let found else { throw .invalid(.message(["the ", kind, " is not a live handle (already freed?)"])) }
         return found
     }
 
@@ -50,7 +50,7 @@ final class HandleRegistry<Object: AnyObject & Sendable>: Sendable {
     /// `object`, FLICKR_ESTATE while another call uses it. The reference returned keeps the object
     /// alive after a concurrent free, so its address (the mark) cannot be reused meanwhile.
     func claim(_ handle: OpaquePointer?) throws(FlickrError) -> Object {
-        guard let handle else { throw .invalid("the \(kind) must not be NULL") }
+        guard let handle else { throw .invalid(.message(["the ", kind, " must not be NULL"])) }
         let key = UInt(bitPattern: UnsafeRawPointer(handle))
         var inUse = false
         let found: Object? = table.withLock { table in
@@ -63,10 +63,10 @@ final class HandleRegistry<Object: AnyObject & Sendable>: Sendable {
             return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
         }
         if inUse {
-            throw FlickrError(.state, "the \(kind) is in use by another call (one call at a time per \(kind): "
-                              + "another thread's, or a callback's within it)")
+            throw FlickrError(.state, .message(["the ", kind, " is in use by another call (one call at a time per ", kind,
+                                                 ": another thread's, or a callback's within it)"]))
         }
-        guard let found else { throw .invalid("the \(kind) is not a live handle (already freed?)") }
+        guard let found else { throw .invalid(.message(["the ", kind, " is not a live handle (already freed?)"])) }
         return found
     }
 

@@ -70,16 +70,16 @@ final class BudgetFile: @unchecked Sendable {
         guard fd >= 0 else {
             let code = errno
             if code == ELOOP {
-                throw FlickrError(.io, "the budget file \(path) is a symbolic link: it is never followed (remove it)")
+                throw FlickrError(.io, .message(["the budget file ", path, " is a symbolic link: it is never followed (remove it)"]))
             }
-            throw FlickrError(.io, "cannot open the budget file \(path): \(String(cString: strerror(code)))")
+            throw FlickrError(.io, .message(["cannot open the budget file ", path, ": ", String(cString: strerror(code))]))
         }
         var info = stat()
         var refusal: FlickrError?
         if fstat(fd, &info) != 0 || (info.st_mode & S_IFMT) != S_IFREG {
-            refusal = FlickrError(.io, "the budget file \(path) is not a regular file (remove it)")
+            refusal = FlickrError(.io, .message(["the budget file ", path, " is not a regular file (remove it)"]))
         } else {
-            refusal = BudgetDirectory.refusal(of: info, what: "the budget file \(path)") ?? linked(info, path)
+            refusal = BudgetDirectory.refusal(of: info, what: "the budget file " + path) ?? linked(info, path)
         }
         if let refusal {
             close(fd)
@@ -92,8 +92,8 @@ final class BudgetFile: @unchecked Sendable {
     @_optimize(size)
     private static func linked(_ info: stat, _ path: String) -> FlickrError? {
         guard info.st_nlink > 1 else { return nil }
-        return FlickrError(.io, "the budget file \(path) has \(info.st_nlink) names (a hard link to another file):"
-                           + " it is never written (remove it)")
+        return FlickrError(.io, .message(["the budget file ", path, " has ", String(info.st_nlink),
+                                          " names (a hard link to another file): it is never written (remove it)"]))
     }
 
     /// Runs `body` on the ring, holding the lock, once it is open with room for `limit` starts
@@ -190,9 +190,9 @@ final class BudgetFile: @unchecked Sendable {
         guard code != 0 else { return }
         let reason = String(cString: strerror(code))
         if code == ENOSPC || code == EDQUOT {
-            throw FlickrError(.io, "no space for the budget file \(path) (\(length) bytes): \(reason)")
+            throw FlickrError(.io, .message(["no space for the budget file ", path, " (", String(length), " bytes): ", reason]))
         }
-        throw FlickrError(.io, "cannot reserve \(length) bytes for the budget file \(path): \(reason)")
+        throw FlickrError(.io, .message(["cannot reserve ", String(length), " bytes for the budget file ", path, ": ", reason]))
     }
 
     private func unmap() {

@@ -138,6 +138,7 @@ def swift(sizes: list[Size]) -> str:
              "    /// The sizes, as a message lists them.",
              f'    static let sizeNames = "{names}"', "",
              "    /// Where the URL of `size` takes its secret from; nil when `size` is not one of `sizes`.",
+             "    @_optimize(size)",
              "    static func secret(ofSize size: String) -> SizeSecret? {",
              "        switch size {"]
     shared = [size.suffix for size in sizes if size.secret == "shared"]

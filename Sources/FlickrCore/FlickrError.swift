@@ -25,21 +25,23 @@ package struct FlickrError: Error, Equatable, Sendable {
     }
 
     /// FLICKR_EBUDGET: nothing may start before `waitMs` from now; the message ends with the wait.
+    @_optimize(size)
     package static func budget(_ message: String, waitMs: Int64) -> FlickrError {
-        var error = FlickrError(.budget, "\(message): a slot frees up in \(FlickrError.duration(ms: max(waitMs, 1)))")
+        var error = FlickrError(.budget, .message([message, ": a slot frees up in ", FlickrError.duration(ms: max(waitMs, 1))]))
         error.retryAfterMs = max(waitMs, 1)
         return error
     }
 
     /// `ms` as people read it: "250 ms", "2.5 s", "59 min 59 s", "25 h 0 min" (truncated, never
     /// rounded up past what it says; the exact figure is flickr_error_retry_after_ms's).
+    @_optimize(size)
     static func duration(ms: Int64) -> String {
         let seconds = ms / 1000, minutes = seconds / 60, hours = minutes / 60
-        if ms < 1000 { return "\(ms) ms" }
-        if ms < 10_000 { return "\(seconds).\(ms % 1000 / 100) s" }
-        if seconds < 60 { return "\(seconds) s" }
-        if minutes < 60 { return "\(minutes) min \(seconds % 60) s" }
-        return "\(hours) h \(minutes % 60) min"
+        if ms < 1000 { return .message([String(ms), " ms"]) }
+        if ms < 10_000 { return .message([String(seconds), ".", String(ms % 1000 / 100), " s"]) }
+        if seconds < 60 { return .message([String(seconds), " s"]) }
+        if minutes < 60 { return .message([String(minutes), " min ", String(seconds % 60), " s"]) }
+        return .message([String(hours), " h ", String(minutes % 60), " min"])
     }
 
     package static func invalid(_ message: String) -> FlickrError {

@@ -56,8 +56,8 @@ struct BudgetDirectory {
             fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             guard fd >= 0 else {
                 if errno == ELOOP || errno == ENOTDIR {
-                    throw FlickrError(.io, "the budget folder \(path) is a symbolic link or not a folder: it is never"
-                                      + " followed (remove it)")
+                    throw FlickrError(.io, .message(["the budget folder ", path,
+                                                     " is a symbolic link or not a folder: it is never followed (remove it)"]))
                 }
                 throw failure("cannot open", path)
             }
@@ -66,7 +66,7 @@ struct BudgetDirectory {
                 close(fd)
                 throw failure("cannot read", path)
             }
-            if let refusal = BudgetDirectory.refusal(of: info, what: "the budget folder \(path)") {
+            if let refusal = BudgetDirectory.refusal(of: info, what: "the budget folder " + path) {
                 close(fd)
                 throw refusal
             }
@@ -80,18 +80,19 @@ struct BudgetDirectory {
     static func refusal(of info: stat, what: String) -> FlickrError? {
         if info.st_uid != geteuid() {
             return FlickrError(
-                .io, "\(what) belongs to another user (uid \(info.st_uid)): it is never used (remove it)")
+                .io, .message([what, " belongs to another user (uid ", String(info.st_uid), "): it is never used (remove it)"]))
         }
         if info.st_mode & 0o022 != 0 {
             let mode = String(info.st_mode & 0o7777, radix: 8)
             return FlickrError(
-                .io, "\(what) is writable by other users (mode \(mode)): it is never used (chmod go-w it)")
+                .io, .message([what, " is writable by other users (mode ", mode, "): it is never used (chmod go-w it)"]))
         }
         return nil
     }
 
+    @_optimize(size)
     private func failure(_ doing: String, _ path: String) -> FlickrError {
-        FlickrError(.io, "\(doing) the budget folder \(path): \(String(cString: strerror(errno)))")
+        FlickrError(.io, .message([doing, " the budget folder ", path, ": ", String(cString: strerror(errno))]))
     }
 
     @_optimize(size)

@@ -34,6 +34,7 @@ final class BudgetFile: @unchecked Sendable {
     static let pathCheckMs: Int64 = 1000
 
     // Convenience, so that a failure throws before the object exists (see EmbeddedPlatform.swift).
+    @_optimize(size)
     convenience init(directory: BudgetDirectory, name: String) throws(FlickrError) {
         let (fd, identity) = try BudgetFile.openFile(name, in: directory)
         self.init(directory: directory, name: name, fd: fd, identity: identity)
@@ -58,6 +59,7 @@ final class BudgetFile: @unchecked Sendable {
     /// Opens (creating, 0600) the file in its folder (`BudgetDirectory.openFolder`): never through a
     /// symbolic link, never a FIFO or a device, never one another user owns or may write, never one
     /// with another name (a hard link: writing the ring would overwrite that other file).
+    @_optimize(size)
     private static func openFile(
         _ name: String, in directory: BudgetDirectory
     ) throws(FlickrError) -> (Int32, (device: UInt64, inode: UInt64)) {
@@ -68,16 +70,16 @@ final class BudgetFile: @unchecked Sendable {
         guard fd >= 0 else {
             let code = errno
             if code == ELOOP {
-                throw FlickrError(.io, "the budget file \(path) is a symbolic link: it is never followed (remove it)")
+                throw FlickrError(.io, .message(["the budget file ", path, " is a symbolic link: it is never followed (remove it)"]))
             }
-            throw FlickrError(.io, "cannot open the budget file \(path): \(String(cString: strerror(code)))")
+            throw FlickrError(.io, .message(["cannot open the budget file ", path, ": ", String(cString: strerror(code))]))
         }
         var info = stat()
         var refusal: FlickrError?
         if fstat(fd, &info) != 0 || (info.st_mode & S_IFMT) != S_IFREG {
-            refusal = FlickrError(.io, "the budget file \(path) is not a regular file (remove it)")
+            refusal = FlickrError(.io, .message(["the budget file ", path, " is not a regular file (remove it)"]))
         } else {
-            refusal = BudgetDirectory.refusal(of: info, what: "the budget file \(path)") ?? linked(info, path)
+            refusal = BudgetDirectory.refusal(of: info, what: "the budget file " + path) ?? linked(info, path)
         }
         if let refusal {
             close(fd)
@@ -87,10 +89,11 @@ final class BudgetFile: @unchecked Sendable {
     }
 
     /// A file with another name (a hard link) is another file too: the ring is never written over it.
+    @_optimize(size)
     private static func linked(_ info: stat, _ path: String) -> FlickrError? {
         guard info.st_nlink > 1 else { return nil }
-        return FlickrError(.io, "the budget file \(path) has \(info.st_nlink) names (a hard link to another file):"
-                           + " it is never written (remove it)")
+        return FlickrError(.io, .message(["the budget file ", path, " has ", String(info.st_nlink),
+                                          " names (a hard link to another file): it is never written (remove it)"]))
     }
 
     /// Runs `body` on the ring, holding the lock, once it is open with room for `limit` starts
@@ -147,6 +150,7 @@ final class BudgetFile: @unchecked Sendable {
         return try rebuild(capacity: limit, bytes: wanted, keeping: [], backoff: (0, 0), nowMs: nowMs)
     }
 
+    @_optimize(size)
     private func rebuild(
         capacity: Int, bytes: Int, keeping kept: [Int64], backoff: (untilMs: Int64, host: Int64), nowMs: Int64
     ) throws(FlickrError) -> BudgetRing {
@@ -163,6 +167,7 @@ final class BudgetFile: @unchecked Sendable {
     }
 
     /// Maps the first `length` bytes, their blocks allocated first.
+    @_optimize(size)
     private func map(length: Int) throws(FlickrError) {
         try allocate(length)
         unmap()
@@ -178,15 +183,16 @@ final class BudgetFile: @unchecked Sendable {
     /// the mapping into a hole (what `ftruncate` makes) on a full file system is not an error the
     /// library could report: the kernel kills the process with SIGBUS. Reserved here, a full disk is
     /// an error; on blocks already there it changes nothing.
+    @_optimize(size)
     private func allocate(_ length: Int) throws(FlickrError) {
         var code: Int32
         repeat { code = posix_fallocate(fd, 0, off_t(length)) } while code == EINTR
         guard code != 0 else { return }
         let reason = String(cString: strerror(code))
         if code == ENOSPC || code == EDQUOT {
-            throw FlickrError(.io, "no space for the budget file \(path) (\(length) bytes): \(reason)")
+            throw FlickrError(.io, .message(["no space for the budget file ", path, " (", String(length), " bytes): ", reason]))
         }
-        throw FlickrError(.io, "cannot reserve \(length) bytes for the budget file \(path): \(reason)")
+        throw FlickrError(.io, .message(["cannot reserve ", String(length), " bytes for the budget file ", path, ": ", reason]))
     }
 
     private func unmap() {
@@ -197,6 +203,7 @@ final class BudgetFile: @unchecked Sendable {
 
     /// When the path no longer names the open file (removed, or replaced by another), the processes
     /// that open it now would count apart from this one: open what the path names now.
+    @_optimize(size)
     private func reopenIfReplaced() throws(FlickrError) {
         var info = stat()
         let same = lstat(path, &info) == 0 && UInt64(info.st_dev) == identity.device

@@ -58,6 +58,7 @@ package struct BudgetRing {
 
     /// Writes an empty ring of `capacity` entries (1...maxCapacity, fitting `length`) holding the
     /// `kept` start times (oldest first; only the newest `capacity` are kept).
+    @_optimize(size)
     package static func format(
         _ base: UnsafeMutableRawPointer, length: Int, capacity: Int, keeping kept: [Int64] = [],
         backoff: (untilMs: Int64, host: Int64) = (0, 0), nowMs: Int64

@@ -54,6 +54,7 @@ package enum HostBackoff {
 
     /// FLICKR_EBUDGET for a call to `host` ("the image host https://..."), which answered HTTP 429
     /// and asked to wait `waitMs` more, past the call's time limit.
+    @_optimize(size)
     static func refusal(_ host: String, waitMs: Int64) -> FlickrError {
         FlickrError.budget(
             "\(host) answered HTTP 429 (too many requests) and asked to wait past the call's time limit"

@@ -89,6 +89,7 @@ package enum KeyBudget {
     /// Flickr answered `url` that the key is over its limit (HTTP 429): every context of the key, in
     /// every process, holds back its calls to that host (scheme, host and port) for
     /// `retryAfterSeconds` (30 s without one; at most BudgetRing.longestBackoffMs).
+    @_optimize(size)
     static func backOff(settings: Settings, url: String, retryAfterSeconds: Int?, within wait: WaitLimit) {
         let perHour = settings.number(.budgetPerHour)
         guard perHour > 0, let file = try? file(forKey: settings.apiKey) else { return }
@@ -101,6 +102,7 @@ package enum KeyBudget {
 
     /// The back-off's name for the host of `url` in the file: 64 bits of the SHA-256 of its scheme,
     /// host and port, never 0 (a file's zeroes name no host).
+    @_optimize(size)
     private static func hostTag(_ url: String) -> Int64 {
         let host = HostBackoff.key(ofURL: url) ?? url
         guard let digest = Crypto.sha256(Array(host.utf8)), digest.count >= 8 else { return 1 }

@@ -23,19 +23,19 @@ struct ListingGuard {
     @_optimize(size)
     mutating func check(page number: Int64, pages: Int64?, total: Int64?, count: Int, fresh: Int,
                         fingerprint: UInt64?) throws(FlickrError) -> Int64? {
-        let place = "\(method) page \(number)"
+        let place = String.message([method, " page ", String(number)])
         if let pages, let total, pages > Swift.max(total, 1) {
-            throw FlickrError(.parse, "\(place) announces \(pages) pages for \(total) items: "
-                              + "a listing cannot have more pages than items")
+            throw FlickrError(.parse, .message([place, " announces ", String(pages), " pages for ", String(total),
+                                                " items: a listing cannot have more pages than items"]))
         }
         if count > 0 {
             if let fingerprint, fingerprint == previous {
-                throw FlickrError(.parse, "\(place) repeats page \(previousNumber) (the same \(count) ids): "
-                                  + "the server's listing does not move on")
+                throw FlickrError(.parse, .message([place, " repeats page ", String(previousNumber), " (the same ",
+                                                    String(count), " ids): the server's listing does not move on"]))
             }
             if fresh <= 0 {
-                throw FlickrError(.parse, "\(place) brings no new id (its \(count) items were all given already): "
-                                  + "the server's listing does not move on")
+                throw FlickrError(.parse, .message([place, " brings no new id (its ", String(count), " items were all",
+                                                    " given already): the server's listing does not move on"]))
             }
             previous = fingerprint
             previousNumber = number

@@ -187,10 +187,12 @@ package final class Harvester: @unchecked Sendable {
         let claimed = report.overCap.reduce(report.matched) { $0.addingSaturated($1.1) }.addingSaturated(total)
         let bound = report.justified.multipliedSaturated(by: 2).addingSaturated(query.cap)
         guard claimed <= bound else {
-            throw FlickrError(.parse, "\(query.method): the slice \(HarvestSlice.utc(slice.lo)) to \(HarvestSlice.utc(slice.hi))"
-                              + (slice.license.map { " (license \($0))" } ?? "") + " answers total=\(total), but its parts "
-                              + "and the slices before it would then hold \(claimed) items, more than twice the "
-                              + "\(report.justified) the whole range answered: the server's totals are not counts")
+            throw FlickrError(.parse, .message([
+                query.method, ": the slice ", HarvestSlice.utc(slice.lo), " to ", HarvestSlice.utc(slice.hi),
+                slice.license.map { " (license " + String($0) + ")" } ?? "", " answers total=", String(total),
+                ", but its parts and the slices before it would then hold ", String(claimed),
+                " items, more than twice the ", String(report.justified),
+                " the whole range answered: the server's totals are not counts"]))
         }
     }
 
@@ -211,9 +213,10 @@ package final class Harvester: @unchecked Sendable {
             return false
         }
         guard pending.count - 1 + parts.count <= Harvester.maxPending else {
-            throw FlickrError(.parse, "\(query.method): cutting a slice of total=\(total) would leave "
-                              + "\(pending.count - 1 + parts.count) slices pending, more than the "
-                              + "\(Harvester.maxPending) a harvest keeps: the server's totals cannot be counts")
+            throw FlickrError(.parse, .message([
+                query.method, ": cutting a slice of total=", String(total), " would leave ",
+                String(pending.count - 1 + parts.count), " slices pending, more than the ",
+                String(Harvester.maxPending), " a harvest keeps: the server's totals cannot be counts"]))
         }
         pending.replaceSubrange(0..<1, with: parts)
         countPending()

@@ -22,6 +22,7 @@ extension PhotoURL {
     static let sizeNames = "s, q, t, m, n, w, \"\" (500 px), z, c, b, h, k, 3k, 4k, 5k, 6k, o"
 
     /// Where the URL of `size` takes its secret from; nil when `size` is not one of `sizes`.
+    @_optimize(size)
     static func secret(ofSize size: String) -> SizeSecret? {
         switch size {
         case "s", "q", "t", "m", "n", "w", "", "z", "c", "b": .shared

@@ -23,10 +23,19 @@ from .safedir import DiskFull, PlantedLink
 from .verify import Verifier
 
 
+def from_export(directory: str | os.PathLike[str], paths: list[str], progress: ProgressCallback | None = None,
+                **options: Any) -> Report:
+    """Flickr's account export (its zips, or the folders they were unpacked into) made into the same
+    archive as `run`, with no key and no network; the report's `lacking` lists what it lacks."""
+    from .export.engine import ExportBackup
+
+    return ExportBackup(directory, paths, **options).run(progress)
+
+
 def verify(directory: str | os.PathLike[str]) -> dict[str, Any]:
     """{"checked", "bytes", "missing": [paths], "changed": [paths], "ok"}: no API call."""
     return Verifier(directory).run()
 
 
 __all__ = ["Backup", "DiskFull", "Options", "ProgressCallback", "Report", "BackupLocked", "PlantedLink", "Verifier",
-           "run", "verify"]
+           "from_export", "run", "verify"]

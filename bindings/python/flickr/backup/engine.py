@@ -25,6 +25,7 @@ from .._media.fetcher import Fetcher, cache_temporary
 from .fields import one_text
 from .indexes import Indexes
 from .job import ItemFailed, ItemJob, ItemPending, asked_details, missing_details
+from .export.mapping import FROM_EXPORT
 from .layout import ALBUMS, COLLECTIONS, STATE_DIR, UNDATED, Layout, own_temporary
 from .licences import Licences
 from .listing import Listing, lastupdate
@@ -55,6 +56,8 @@ class Backup:
     media are fetched through a context of the backup's own (see fetcher.py).
     """
 
+    job_class: type[ItemJob] = ItemJob  # an item's work: ExportJob takes its file from an export instead
+
     def __init__(self, client: "Flickr", directory: str | os.PathLike[str], **options: Any) -> None:
         self.client = client
         self.directory = os.fspath(directory)
@@ -71,6 +74,7 @@ class Backup:
         self.state: State
         self.fetcher: Fetcher
         self.files: ThreadPoolExecutor
+        self.cache: str  # .flickr-backup/cache: files on their way into place
 
     # -- the run ----------------------------------------------------------
 
@@ -91,15 +95,10 @@ class Backup:
             cleanup.callback(DirLock(state_dir).release)
             self.state = State.open(state_dir)
             cleanup.callback(self.state.close)
-            self.calls.on_wait = lambda resume, why: self._emit("wait", resume=round(resume, 3), reason=str(why))
-            if self.options.budget and not self.client.get_option("budget_per_hour"):
-                # The key's budget, for this run, when the caller's client has none (docs/budget.md).
-                self.client.set_option("budget_per_hour", self.options.budget)
-                cleanup.callback(self.client.set_option, "budget_per_hour", 0)
             _check_plain_dir(state_dir, CACHE)
             self._remove_leftovers(state_dir)
-            self.fetcher = Fetcher(self.client, os.path.join(state_dir.path, CACHE), self.options.concurrency)
-            cleanup.callback(self.fetcher.close)
+            self.cache = os.path.join(state_dir.path, CACHE)
+            self._open_client(cleanup)
             # Checksums, fsyncs and renames: on threads, so that one disk flush does not hold up the rest.
             self.files = ThreadPoolExecutor(self.options.concurrency, thread_name_prefix="flickr-backup")
             try:
@@ -108,6 +107,16 @@ class Backup:
                 self.files.shutdown(wait=True, cancel_futures=True)
                 self._finish()
         return self.report
+
+    def _open_client(self, cleanup: contextlib.ExitStack) -> None:
+        """The API side of the run: the key's budget and the files' fetcher (an export has neither)."""
+        self.calls.on_wait = lambda resume, why: self._emit("wait", resume=round(resume, 3), reason=str(why))
+        if self.options.budget and not self.client.get_option("budget_per_hour"):
+            # The key's budget, for this run, when the caller's client has none (docs/budget.md).
+            self.client.set_option("budget_per_hour", self.options.budget)
+            cleanup.callback(self.client.set_option, "budget_per_hour", 0)
+        self.fetcher = Fetcher(self.client, self.cache, self.options.concurrency)
+        cleanup.callback(self.fetcher.close)
 
     def _run(self) -> None:
         run = self.state.run_started()
@@ -197,8 +206,11 @@ class Backup:
             self.report.new += 1
             return
         before = json.loads(row["listed"])
-        if _content(before) != _content(photo):
-            need: Optional[str] = "media"
+        need: Optional[str]
+        if before.get(FROM_EXPORT):
+            need = export_need(before, photo)  # first listed since an export: its file is Flickr's original
+        elif _content(before) != _content(photo):
+            need = "media"
         elif self.options.recheck and row["lastupdate"] != stamp:
             need = "check"
         elif any(_meta(before, key) != _meta(photo, key) for key in _META):
@@ -276,6 +288,10 @@ class Backup:
         if collections is not None:
             Albums.store_collections(self.state, collections)
             self.report.collections = len(self.state.albums("collection"))
+        self._load_memberships()
+
+    def _load_memberships(self) -> None:
+        """Each item's albums from the stored albums; an item whose albums changed gets new sidecars."""
         self._memberships = {}
         for row in self.state.albums("album"):
             info = json.loads(row["info"])
@@ -316,7 +332,7 @@ class Backup:
         try:
             while queue or active:
                 while queue and len(active) < self.options.concurrency:
-                    job = ItemJob(self, queue.pop())
+                    job = self.job_class(self, queue.pop())
                     active.append((job, job.work(), []))  # nothing to wait for: advanced below
                 pending = [f for _, _, futures in active for f in futures if not f.done()]
                 if pending:
@@ -405,6 +421,20 @@ def _check_plain_dir(parent: SafeDir, name: str) -> None:
 def _meta(photo: dict[str, Any], key: str) -> str:
     value = photo.get(key)
     return one_text(value) if isinstance(value, dict) else str(value if value is not None else "")
+
+
+def export_need(made: dict[str, Any], photo: dict[str, Any]) -> str:
+    """What an item backed up from an export needs when the API first lists it: its file is the
+    original Flickr exported, so only a replace since (another original secret or format) fetches
+    it; anything else rewrites its sidecars from the API's richer answer (privacy, licence ids)."""
+    secret = str(photo.get("originalsecret") or "")
+    if secret and secret != made.get("originalsecret"):
+        return "media"
+    # A video's originalformat in a listing is not its file's (the export names the file's).
+    if photo.get("media") != "video" and str(photo.get("originalformat") or made.get("originalformat")) \
+            != str(made.get("originalformat")):
+        return "media"
+    return "sidecar"
 
 
 def _content(photo: dict[str, Any]) -> tuple[str, ...]:

@@ -55,6 +55,10 @@ class Indexes:
         document = {"format": FORMAT, "generated": int(time.time()), "user": self.engine.report.user,
                     "account": account, "licenses": self.engine.licences.as_dict(), "albums": albums,
                     "items": items}
+        galleries = self.engine.state.albums("gallery")  # from an export's galleries.json: others' photos
+        if galleries:
+            document["galleries"] = [{**json.loads(row["info"]), "items": json.loads(row["members"])}
+                                     for row in galleries]
         self.engine.root.write("index.json", json_file(document))
         self.engine.root.write("index.html", self.page(account, items, albums).encode("utf-8"))
 

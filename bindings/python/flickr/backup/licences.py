@@ -7,7 +7,7 @@ any other id is kept as a number, its name left empty: nothing is guessed.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from .._media.sizes import as_list
 from .calls import Calls
@@ -48,6 +48,12 @@ class Licences:
         key = str(licence_id) if licence_id is not None else ""
         name, url = self.table.get(key, ("", ""))
         return {"id": key, "name": name, "url": url}
+
+    def id_of(self, name: str) -> Optional[str]:
+        """The id of the licence Flickr names `name` (an export names licences, the API numbers
+        them); None for a name none of the table's has (no near match is guessed)."""
+        found = [key for key, (known, _) in self.table.items() if known == name]
+        return found[0] if len(found) == 1 else None
 
     def as_dict(self) -> dict[str, dict[str, str]]:
         return {key: {"name": name, "url": url} for key, (name, url) in self.table.items()}

@@ -10,7 +10,7 @@ from typing import Any
 class Report:
     dir: str
     user: str = ""
-    mode: str = "full"  # full: the whole listing; quick: recentlyUpdated only (no deletions seen)
+    mode: str = "full"  # full: the whole listing; quick: recentlyUpdated only (no deletions seen); export
     started: float = 0.0
     ended: float = 0.0
     listed: int = 0
@@ -34,6 +34,8 @@ class Report:
     api_calls: int = 0
     api_calls_by_method: dict[str, int] = dataclasses.field(default_factory=dict)
     notes: list[str] = dataclasses.field(default_factory=list)
+    # What an account export lacks (--from-export): {"kind", "id", "detail"}; the archive is not complete.
+    lacking: list[dict[str, str]] = dataclasses.field(default_factory=list)
     interrupted: bool = False
 
     @property
@@ -48,16 +50,21 @@ class Report:
 
     def summary(self) -> str:
         seconds = max(self.ended - self.started, 0.0)
-        parts = [f"{self.listed} items listed", f"{self.new} new", f"{self.changed} changed",
-                 f"{self.fetched} files fetched ({self.bytes / 1e6:.1f} MB)", f"{self.done} done"]
+        export = self.mode == "export"
+        parts = [f"{self.listed} items {'read' if export else 'listed'}", f"{self.new} new", f"{self.changed} changed",
+                 f"{self.fetched} files {'put in place' if export else 'fetched'} ({self.bytes / 1e6:.1f} MB)",
+                 f"{self.done} done"]
         if self.pending:
-            parts.append(f"{len(self.pending)} pending (videos Flickr is still processing)")
+            parts.append(f"{len(self.pending)} " + ("without their file" if export
+                                                    else "pending (videos Flickr is still processing)"))
         if self.failed:
             parts.append(f"{len(self.failed)} failed (retried next run)")
         if self.deleted:
             parts.append(f"{len(self.deleted)} deleted on Flickr" + ("" if self.pruned else " (kept)"))
         if self.pruned:
             parts.append(f"{len(self.pruned)} pruned")
+        if self.lacking:
+            parts.append(f"{len(self.lacking)} things the export lacks (the archive is not complete)")
         if self.not_original:
             parts.append(f"{len(self.not_original)} without their original")
         parts.append(f"{self.api_calls} API calls in {seconds:.1f} s")

@@ -12,6 +12,7 @@ from typing import Any, Optional
 
 from ..values import text
 from .._media.sizes import as_list, number
+from .export.mapping import FROM_EXPORT, tags as export_tags
 from .fields import check
 from .licences import Licences
 
@@ -65,7 +66,7 @@ class Sidecar:
                            "family": _flag(visibility.get("isfamily"))},
             "safety_level": number(info.get("safety_level"), -1) if "safety_level" in info else None,
             "original_format": str(info.get("originalformat") or listed.get("originalformat") or ""),
-            "tags": Sidecar._tags(listed, info),
+            "tags": Sidecar._tags(listed, info, details.get("export")),
             "location": Sidecar._location(listed, info),
             "counts": {"views": number(info.get("views") or listed.get("views")),
                        "faves": number(listed.get("count_faves")) if "count_faves" in listed else None,
@@ -102,12 +103,16 @@ class Sidecar:
                 "path_alias": str(owner.get("path_alias") or listed.get("pathalias") or "")}
 
     @staticmethod
-    def _tags(listed: dict[str, Any], info: dict[str, Any]) -> list[dict[str, Any]]:
+    def _tags(listed: dict[str, Any], info: dict[str, Any], export: Any = None) -> list[dict[str, Any]]:
         tags = info.get("tags")
         if isinstance(tags, dict):
             return [{"tag": text(t), "raw": str(t.get("raw", text(t))), "author": str(t.get("author", "")),
                      "authorname": str(t.get("authorname", "")), "machine_tag": _flag(t.get("machine_tag"))}
                     for t in as_list(tags.get("tag")) if isinstance(t, dict)]
+        if listed.get(FROM_EXPORT):
+            # The export writes each tag as its owner typed it; Flickr's normalised form is the API's.
+            return [{"tag": None, "raw": raw, "author": None, "authorname": None, "machine_tag": None}
+                    for raw in export_tags(export)]
         # The listing's `tags` holds the machine tags too, `machine_tags` them alone: each tag once.
         machine = str(listed.get("machine_tags") or "").split()
         return [{"tag": t, "raw": None, "author": None, "authorname": None, "machine_tag": t in machine}

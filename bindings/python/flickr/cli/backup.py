@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: MIT
-"""`flickr backup DIR`: a whole account (or --user's public items) into DIR; `--verify DIR`."""
+"""`flickr backup DIR`: a whole account (or --user's public items) into DIR; `--verify DIR`;
+`--from-export PATH...`: the same archive from Flickr's account export."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from typing import TYPE_CHECKING, Any, Optional, TextIO
 
-from .common import (EXIT_FAILURE, EXIT_NO_SPACE, CLIError, add_credential_options, add_global_options, dumps_json,
-                     open_api, terminal_safe)
+from .common import (EXIT_FAILURE, EXIT_INCOMPLETE, EXIT_NO_SPACE, CLIError, add_credential_options,
+                     add_global_options, dumps_json, open_api, terminal_safe)
 
 if TYPE_CHECKING:
     from .common import Subparsers
@@ -22,13 +24,19 @@ def add_parser(subparsers: Subparsers) -> None:
         "is fetched. Stopped or killed, it resumes where it was. docs/backup.md gives the layout.",
         epilog="Exit codes: 0 every item is done (videos Flickr is still processing are reported as pending and "
         "fetched by a later run); 1 an item failed (retried by the next run), --verify found a file missing or "
-        "changed (the next run makes it again), or DIR cannot be used; 3 an API error, 4 a network error, "
-        "5 no valid login; 7 the disk is full (nothing was "
-        "lost: free some space and run it again); 130 interrupted (run the same command again to resume).")
+        "changed (the next run makes it again), or DIR cannot be used; 2 a usage error (a --from-export PATH that "
+        "is neither a zip nor a folder); 3 an API error, 4 a network error, 5 no valid login; 7 the disk is full "
+        f"(nothing was lost: free some space and run it again); {EXIT_INCOMPLETE} --from-export: the archive is not "
+        "complete, the export lacks what the report lists (a file, a JSON, a data-download zip; a later export or "
+        "`flickr backup DIR` with a key fills it); 130 interrupted (run the same command again to resume).")
     parser.add_argument("dir", metavar="DIR", help="the backup folder (created when missing)")
     parser.add_argument("--verify", action="store_true",
                         help="check every recorded file's size and SHA-256, with no API call; exit 1 if any is "
                         "missing or changed")
+    parser.add_argument("--from-export", nargs="+", metavar="PATH",
+                        help="make (or add to) the archive from Flickr's account export (\"Your Flickr Data\"): its "
+                        "zips, or the folders they were unpacked into, in any order; no key, no network. "
+                        "docs/export.md")
     parser.add_argument("--user", dest="account", metavar="USER",
                         help="another account's public items: its NSID, username or photostream URL (no login needed)")
     parser.add_argument("--info", action="store_true",
@@ -138,29 +146,26 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if result["ok"] else EXIT_FAILURE
 
 
-def run(args: argparse.Namespace) -> int:
-    if args.verify:
-        return _verify(args)
-    from ..backup import Backup, BackupLocked, DiskFull, PlantedLink
+def _running(backup: Any, args: argparse.Namespace) -> Any:
+    """`backup.run()` with its errors as the CLI's: one line and its exit code."""
+    from ..backup import BackupLocked, DiskFull, PlantedLink
 
-    if not 1 <= args.concurrency <= 64:
-        raise CLIError("--concurrency takes 1 to 64")
-    with open_api(args) as api:
-        backup = Backup(api, args.dir, user=args.account, concurrency=args.concurrency, info=args.info,
-                        budget=0, recheck=args.recheck,  # the client's budget: --budget, default 3600
-                        comments=args.comments, exif=args.exif, albums=args.albums, prune=args.prune, quick=args.quick)
-        try:
-            report = backup.run(progress=_progress(args.progress))
-        except (BackupLocked, PlantedLink) as error:
-            raise CLIError(str(error), EXIT_FAILURE) from None
-        except DiskFull as error:
-            raise CLIError(str(error), EXIT_NO_SPACE) from None
-        except OSError as error:  # DIR itself: not a folder, not writable, a full disk...
-            raise CLIError(f"{error.filename or args.dir}: {error.strerror or error}", EXIT_FAILURE) from None
-        except KeyboardInterrupt:
-            print("flickr: interrupted; what was finished is kept: run the same command again to resume",
-                  file=sys.stderr)
-            raise
+    try:
+        return backup.run(progress=_progress(args.progress))
+    except (BackupLocked, PlantedLink) as error:
+        raise CLIError(str(error), EXIT_FAILURE) from None
+    except DiskFull as error:
+        raise CLIError(str(error), EXIT_NO_SPACE) from None
+    except OSError as error:  # DIR itself: not a folder, not writable...
+        raise CLIError(f"{error.filename or args.dir}: {error.strerror or error}", EXIT_FAILURE) from None
+    except KeyboardInterrupt:
+        print("flickr: interrupted; what was finished is kept: run the same command again to resume",
+              file=sys.stderr)
+        raise
+
+
+def _finished(args: argparse.Namespace, report: Any, code: int) -> int:
+    """The report on stderr; `code` when no item failed (EXIT_FAILURE then)."""
     for item in report.pending:
         print(terminal_safe(f"pending: {item['id']} ({item['title']}): {item['why']}"), file=sys.stderr)
     for failure in report.failed:
@@ -168,4 +173,39 @@ def run(args: argparse.Namespace) -> int:
     for note in report.notes:
         print(terminal_safe(f"note: {note}"), file=sys.stderr)
     print(terminal_safe(f"backup of {report.user} in {args.dir}: {report.summary()}"), file=sys.stderr)
-    return 0 if report.ok else EXIT_FAILURE
+    return code if report.ok else EXIT_FAILURE
+
+
+def _from_export(args: argparse.Namespace) -> int:
+    from ..backup.export.engine import ExportBackup
+
+    asked = [flag for flag, given in (("--verify", args.verify), ("--user", args.account), ("--info", args.info),
+                                      ("--comments", args.comments), ("--exif", args.exif), ("--prune", args.prune),
+                                      ("--quick", args.quick), ("--recheck", args.recheck)) if given]
+    if asked:
+        raise CLIError(f"--from-export reads the export alone: {', '.join(asked)} is for a backup with the API")
+    for path in args.from_export:
+        if not os.path.isdir(path) and not os.path.isfile(path):
+            raise CLIError(f"{path}: neither a zip nor a folder")
+    report = _running(ExportBackup(args.dir, args.from_export, concurrency=args.concurrency, albums=args.albums), args)
+    for lack in report.lacking:
+        shown = f"{lack['id']}: " if lack["id"] else ""
+        print(terminal_safe(f"lacking ({lack['kind']}): {shown}{lack['detail']}"), file=sys.stderr)
+    return _finished(args, report, EXIT_INCOMPLETE if report.lacking else 0)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.verify and not args.from_export:
+        return _verify(args)
+    from ..backup import Backup
+
+    if not 1 <= args.concurrency <= 64:
+        raise CLIError("--concurrency takes 1 to 64")
+    if args.from_export:
+        return _from_export(args)
+    with open_api(args) as api:
+        backup = Backup(api, args.dir, user=args.account, concurrency=args.concurrency, info=args.info,
+                        budget=0, recheck=args.recheck,  # the client's budget: --budget, default 3600
+                        comments=args.comments, exif=args.exif, albums=args.albums, prune=args.prune, quick=args.quick)
+        report = _running(backup, args)
+    return _finished(args, report, 0)

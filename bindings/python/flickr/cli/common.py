@@ -19,7 +19,9 @@ if TYPE_CHECKING:
 
 EXIT_FAILURE, EXIT_USAGE, EXIT_API, EXIT_NETWORK, EXIT_AUTH, EXIT_NO_LIBRARY = 1, 2, 3, 4, 5, 6
 EXIT_NO_SPACE = 7  # the disk is full: nothing was lost; free some space and run the same command again
-EXIT_INCOMPLETE = 8  # a harvest that ended with items Flickr would not serve (docs/harvest.md)
+# A harvest that ended with items Flickr would not serve (docs/harvest.md); an archive made from an
+# account export that lacks what its report lists (`flickr backup --from-export`, docs/export.md).
+EXIT_INCOMPLETE = 8
 EXIT_INTERRUPTED = 128 + 2  # 128 + SIGINT, as shells report it
 EXIT_BROKEN_PIPE = 128 + 13  # 128 + SIGPIPE: what a C tool killed by the closed pipe reports
 

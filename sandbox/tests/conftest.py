@@ -7,9 +7,16 @@ sandbox's own code, so the tests prove the sandbox speaks standard OAuth 1.0a.
 from __future__ import annotations
 
 import pathlib
+import signal
 import sys
 
 import pytest
+
+# Tests send Ctrl-C (SIGINT) to the sandboxes they start. A run started as a background job of a
+# shell without job control inherits SIGINT ignored, and so would every child (an ignored signal
+# survives exec): restore Python's handler here, so children start with the default.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # sbclient beside this file; flickr_sandbox from this checkout (sandbox/), whatever PYTHONPATH says.
 sys.path.insert(0, str(pathlib.Path(__file__).parent))

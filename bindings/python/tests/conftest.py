@@ -2,10 +2,17 @@
 """Shared fixtures: the built library and sandbox servers."""
 import os
 import pathlib
+import signal
 
 import pytest
 
 from libtest import REPO, running_sandbox, session_cache_dir
+
+# Tests send Ctrl-C (SIGINT) to the programs they start. A run started as a background job of a
+# shell without job control inherits SIGINT ignored, and so would every child (an ignored signal
+# survives exec): restore Python's handler here, so children start with the default.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # Budget files and default photo caches of this session's processes go to a cache of its own.
 os.environ["XDG_CACHE_HOME"] = session_cache_dir()

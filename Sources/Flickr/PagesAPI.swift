@@ -34,24 +34,23 @@ public func flickr_pages_next(_ itemOut: UnsafeMutablePointer<OpaquePointer?>?, 
 
 @c @implementation
 public func flickr_pages_total(_ pages: OpaquePointer?) -> Int64 {
-    var total: Int64 = -1
-    _ = boundary { () throws(FlickrError) in
-        let pager = try pagers.claim(pages)
-        defer { pagers.finish(pages, pager) }
-        total = pager.total
-    }
-    return total
+    claimedNumber(pages) { $0.total }
 }
 
 @c @implementation
 public func flickr_pages_page(_ pages: OpaquePointer?) -> Int64 {
-    var page: Int64 = -1
+    claimedNumber(pages) { $0.page }
+}
+
+/// A number read from a walk while it is claimed (FLICKR_ESTATE while another call has it), or -1.
+private func claimedNumber(_ pages: OpaquePointer?, _ read: (Pager) -> Int64) -> Int64 {
+    var number: Int64 = -1
     _ = boundary { () throws(FlickrError) in
         let pager = try pagers.claim(pages)
         defer { pagers.finish(pages, pager) }
-        page = pager.page
+        number = read(pager)
     }
-    return page
+    return number
 }
 
 @c @implementation

@@ -106,12 +106,12 @@ final class RequestHandle: @unchecked Sendable {
         core.unlockAfterFork()
     }
 
-    /// A request still in flight ends in the child with ForkGuard.inFlightAtFork, recorded for
+    /// A request still in flight ends in the child with Request.inFlightAtFork, recorded for
     /// flickr_request_error (no done callback reports it).
     func unlockAfterForkInChild() {
         let request = core.peekLockedForFork { $0 }
         core.unlockAfterFork()
-        if request?.unlockAfterForkInChild() == true { setRecord(ForkGuard.inFlightAtFork) }
+        if request?.unlockAfterForkInChild() == true { setRecord(Request.inFlightAtFork) }
     }
 
     static func lockSerialForFork() { lastSerial.lockForFork() }

@@ -8,7 +8,7 @@ package final class Context: Sendable {
         var settings: Settings
         /// The connection pools, and the worker thread of asynchronous requests.
         var engine: Engine
-        /// ForkGuard.generation when `engine` was made: another one means this is a child of a
+        /// ForkGeneration.current when `engine` was made: another one means this is a child of a
         /// fork, and the engine is the parent's.
         var generation: UInt64
     }
@@ -25,7 +25,7 @@ package final class Context: Sendable {
     }
 
     private init(settings: Settings, engine: Engine) {
-        self.shared = Locked(Shared(settings: settings, engine: engine, generation: ForkGuard.generation))
+        self.shared = Locked(Shared(settings: settings, engine: engine, generation: ForkGeneration.current))
         let address = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
         _ = Context.live.withLock { $0.insert(address) }
     }
@@ -33,7 +33,7 @@ package final class Context: Sendable {
     deinit {
         let address = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
         _ = Context.live.withLock { $0.remove(address) }
-        let (engine, ours) = shared.withLock { ($0.engine, $0.generation == ForkGuard.generation) }
+        let (engine, ours) = shared.withLock { ($0.engine, $0.generation == ForkGeneration.current) }
         if ours {
             engine.shutdown()
         } else {
@@ -50,11 +50,11 @@ package final class Context: Sendable {
     /// fork makes the context a new engine (its own connections and worker); the parent's is leaked.
     func session() throws(FlickrError) -> (Settings, Engine) {
         try shared.withLock { (s: inout Shared) throws(FlickrError) -> (Settings, Engine) in
-            if s.generation != ForkGuard.generation {
+            if s.generation != ForkGeneration.current {
                 let fresh = try Engine()
                 s.engine.abandon()
                 s.engine = fresh
-                s.generation = ForkGuard.generation
+                s.generation = ForkGeneration.current
             }
             return (s.settings, s.engine)
         }
@@ -102,11 +102,11 @@ package final class Context: Sendable {
 
 extension Context {
     /// True on this context's worker thread, where done callbacks (and async requests' progress callbacks) run.
-    package var isOnWorkerThread: Bool { shared.withLock { $0.generation == ForkGuard.generation && $0.engine.isWorkerThread } }
+    package var isOnWorkerThread: Bool { shared.withLock { $0.generation == ForkGeneration.current && $0.engine.isWorkerThread } }
 
     /// Runs an operation (a call, a token request, an upload) and waits for the answer; its time
     /// limit counts from `startedNs`.
-    package func perform(_ operation: any Operation, startedNs: UInt64 = Engine.nowNs())
+    package func perform(_ operation: any Operation, startedNs: UInt64 = MonotonicClock.nowNs())
         throws(FlickrError) -> Response
     {
         let (settings, engine) = try session()

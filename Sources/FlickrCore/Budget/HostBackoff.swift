@@ -31,7 +31,7 @@ package enum HostBackoff {
     @_optimize(size)
     static func note(_ host: String, retryAfterSeconds: Int?) {
         let waitMs = min(retryAfterSeconds.map { $0.multipliedSaturated(by: 1000) } ?? defaultMs, longestMs)
-        let now = Engine.nowNs()
+        let now = MonotonicClock.nowNs()
         let end = now.addingSaturated(.nanoseconds(milliseconds: max(0, waitMs)))
         until.withLock { table in
             table = table.filter { $0.value > now }
@@ -44,7 +44,7 @@ package enum HostBackoff {
     /// when that is at or past the call's deadline (`deadlineNs`, 0 for none).
     @_optimize(size)
     static func start(for host: String, deadlineNs: UInt64) throws(FlickrError) -> UInt64 {
-        let now = Engine.nowNs()
+        let now = MonotonicClock.nowNs()
         guard let end = until.withLock({ $0[host] }), end > now else { return 0 }
         if deadlineNs != 0, end >= deadlineNs {
             throw refusal("the image host \(host)", waitMs: Int64(clamping: (end - now) / 1_000_000))

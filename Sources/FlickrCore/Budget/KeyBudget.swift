@@ -13,7 +13,7 @@ package enum KeyBudget {
 
     private struct Files {
         var byKey: [String: BudgetFile] = [:]
-        /// ForkGuard.generation of `byKey`: a child of a fork opens its own files (a shared open
+        /// ForkGeneration.current of `byKey`: a child of a fork opens its own files (a shared open
         /// would share the flock with the parent, which then would not exclude the child).
         var generation: UInt64 = 0
         /// A parent's files, in a child: never closed there (their mutex may have been held at the fork).
@@ -25,10 +25,10 @@ package enum KeyBudget {
     /// This process's file for `apiKey`, opened on first use.
     private static func file(forKey apiKey: String) throws(FlickrError) -> BudgetFile {
         try files.withLock { (state: inout Files) throws(FlickrError) -> BudgetFile in
-            if state.generation != ForkGuard.generation {
+            if state.generation != ForkGeneration.current {
                 state.abandoned.append(contentsOf: state.byKey.values)
                 state.byKey.removeAll()
-                state.generation = ForkGuard.generation
+                state.generation = ForkGeneration.current
             }
             if let file = state.byKey[apiKey] { return file }
             let file = try BudgetFile(
@@ -58,7 +58,7 @@ package enum KeyBudget {
         let perHour = settings.number(.budgetPerHour)
         guard perHour > 0 else { return 0 }
         let file = try file(forKey: settings.apiKey)
-        let nowNs = Engine.nowNs(), nowMs = wallClockMs()
+        let nowNs = MonotonicClock.nowNs(), nowMs = wallClockMs()
         if wait.deadlineNs != 0, nowNs >= wait.deadlineNs { throw Engine.outOfTime }
         let deadlineMs = wait.deadlineNs == 0
             ? nil : nowMs.addingSaturated(Int64(clamping: (wait.deadlineNs &- min(nowNs, wait.deadlineNs)) / 1_000_000))

@@ -28,13 +28,13 @@ package final class InterruptCheck: Sendable {
     /// Sleeps `ns`, asking `check` every interval; false when it asked to stop.
     static func sleep(ns: UInt64, checking check: InterruptCheck?) -> Bool {
         guard let check else {
-            Engine.sleep(ns: ns)
+            MonotonicClock.sleep(ns: ns)
             return true
         }
         var left = ns
         while left > 0 {
             let slice = min(left, intervalNs)
-            Engine.sleep(ns: slice)
+            MonotonicClock.sleep(ns: slice)
             left -= slice
             if check.shouldStop() { return false }
         }

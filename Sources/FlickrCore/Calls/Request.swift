@@ -38,7 +38,7 @@ package final class Request: @unchecked Sendable {
 
     /// `startedNs`: when the call began, if before this request (a fetch that first waited for its cache entry).
     init(context: Context, settings: Settings, engine: Engine, operation: any Operation, onComplete: Completion?,
-         inline: Bool = false, startedNs: UInt64 = Engine.nowNs()) {
+         inline: Bool = false, startedNs: UInt64 = MonotonicClock.nowNs()) {
         self.context = context
         self.engine = engine
         self.startedNs = startedNs
@@ -210,7 +210,7 @@ package final class Request: @unchecked Sendable {
             complete(result)
             return
         }
-        let notBefore = Engine.nowNs().addingSaturated(.nanoseconds(milliseconds: plan.delayMs))
+        let notBefore = MonotonicClock.nowNs().addingSaturated(.nanoseconds(milliseconds: plan.delayMs))
         if deadlineNs != 0, notBefore >= deadlineNs {
             // Waiting would spend the rest of the call's time: report the failure now.
             settings.log?.write("no retry of \(operation.logLabel) \(plan.attempt) after \(Request.describe(error)):"
@@ -278,6 +278,11 @@ package final class Request: @unchecked Sendable {
 
     // MARK: fork() (ForkGuard; the C layer reaches each live request through its handle)
 
+    /// How the requests that were in flight at the fork end in the child.
+    package static let inFlightAtFork = FlickrError(
+        .state, "the request was in flight when the process forked: it belongs to the parent process, and ends"
+            + " in the child without an answer (start it again in the child)")
+
     package func lockForFork() {
         state.lockForFork()
         done.lockForFork()
@@ -289,7 +294,7 @@ package final class Request: @unchecked Sendable {
     }
 
     /// In the child, once unlocked: a request that had not ended belongs to the parent; it ends here
-    /// with ForkGuard.inFlightAtFork, without its done callback (one running at the fork, on the
+    /// with Request.inFlightAtFork, without its done callback (one running at the fork, on the
     /// parent's worker, counts as returned). Its transfer's curl handle is on the parent's
     /// connection: left as it is. True when it ended so (the caller records the error).
     package func unlockAfterForkInChild() -> Bool {
@@ -298,7 +303,7 @@ package final class Request: @unchecked Sendable {
         let (ended, transfer) = state.withLock { s -> (Bool, Transfer?) in
             defer { s.transfer = nil }
             guard s.result == nil else { return (false, s.transfer) }
-            s.result = .failure(ForkGuard.inFlightAtFork)
+            s.result = .failure(Request.inFlightAtFork)
             return (true, s.transfer)
         }
         transfer?.abandon()
@@ -322,7 +327,7 @@ package final class Request: @unchecked Sendable {
                 outcome = response.httpStatus == 0 ? "answered locally" : "HTTP \(response.httpStatus)"
             case .failure(let error): outcome = Request.describe(error)
             }
-            let ms = (Engine.nowNs() &- startedNs) / 1_000_000
+            let ms = (MonotonicClock.nowNs() &- startedNs) / 1_000_000
             log.write("\(operation.logLabel) \(first.attempt) -> \(outcome) in \(ms) ms, \(first.retries) retries")
         }
         onComplete?(self)

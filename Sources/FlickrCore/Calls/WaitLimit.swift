@@ -29,10 +29,10 @@ package struct WaitLimit {
     /// interrupt callback (asked every InterruptCheck.intervalNs) says stop or the request is cancelled.
     func poll(waitingFor what: () -> String, _ attempt: () throws(FlickrError) -> Bool) throws(FlickrError) {
         var pauseNs = WaitLimit.firstPauseNs
-        var askedNs = Engine.nowNs()
+        var askedNs = MonotonicClock.nowNs()
         while try !attempt() {
             if let isCancelled, isCancelled() { throw FlickrError(.aborted, "the request was cancelled") }
-            let now = Engine.nowNs()
+            let now = MonotonicClock.nowNs()
             if let interrupt, now &- askedNs >= InterruptCheck.intervalNs {
                 askedNs = now
                 if interrupt.shouldStop() { throw InterruptCheck.interrupted }
@@ -45,7 +45,7 @@ package struct WaitLimit {
                 }
                 sleepNs = min(sleepNs, deadlineNs - now)  // one last try right at the deadline
             }
-            Engine.sleep(ns: sleepNs)
+            MonotonicClock.sleep(ns: sleepNs)
             pauseNs = min(pauseNs * 2, WaitLimit.longestPauseNs)
         }
     }

@@ -163,7 +163,7 @@ extension Context {
     @_optimize(size)
     package func fetch(_ download: PhotoDownload) throws(FlickrError) -> Response {
         try refuseOnWorkerThread()  // before a wait for the lock, not after it
-        let startedNs = Engine.nowNs()
+        let startedNs = MonotonicClock.nowNs()
         let settings = snapshot
         let limit = WaitLimit(deadlineNs: WaitLimit.deadline(startedNs: startedNs, settings: settings),
                               interrupt: settings.interrupt, isCancelled: nil)

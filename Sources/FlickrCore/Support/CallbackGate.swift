@@ -47,10 +47,10 @@ package enum CallbackGate {
     package static func close(timeoutNs: UInt64) -> Bool {
         state.withLock { $0.closed = true }
         let own = depth
-        let deadline = Engine.nowNs().addingSaturated(timeoutNs)
+        let deadline = MonotonicClock.nowNs().addingSaturated(timeoutNs)
         while state.withLock({ $0.running }) > own {
-            if Engine.nowNs() >= deadline { return false }
-            Engine.sleep(ns: 1_000_000)
+            if MonotonicClock.nowNs() >= deadline { return false }
+            MonotonicClock.sleep(ns: 1_000_000)
         }
         return true
     }

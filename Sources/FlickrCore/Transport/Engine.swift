@@ -108,7 +108,7 @@ final class Engine: @unchecked Sendable {
     /// start time and rate-limit slot like a submitted one; its completion runs here too.
     /// No thread switch: this is what keeps a synchronous call's cost near libcurl's own.
     func perform(_ transfer: Transfer, _ schedule: Schedule = Schedule()) {
-        let now = Engine.nowNs()
+        let now = MonotonicClock.nowNs()
         let reserved = shared.withLock { Engine.reserveStart(&$0, now: now, schedule) }
         guard case .success(let due) = reserved else {
             if case .failure(let error) = reserved { transfer.finish(with: error) }
@@ -118,7 +118,7 @@ final class Engine: @unchecked Sendable {
             transfer.finish(with: InterruptCheck.interrupted)
             return
         }
-        guard transfer.arm(now: Engine.nowNs()) else {
+        guard transfer.arm(now: MonotonicClock.nowNs()) else {
             transfer.finish(with: Engine.outOfTime)
             return
         }
@@ -141,7 +141,7 @@ final class Engine: @unchecked Sendable {
             return
         }
         let waitMs: Int32 = transfer.interrupt == nil ? 1000 : Int32(InterruptCheck.intervalNs / 1_000_000)
-        var lastAskedNs = Engine.nowNs()
+        var lastAskedNs = MonotonicClock.nowNs()
         var result: CURLcode?
         while result == nil {
             var running: Int32 = 0
@@ -152,8 +152,8 @@ final class Engine: @unchecked Sendable {
             }
             if result == nil, code != CURLM_OK || running == 0 { result = CURLE_RECV_ERROR }  // never expected
             guard result == nil else { break }
-            if let interrupt = transfer.interrupt, Engine.nowNs() &- lastAskedNs >= InterruptCheck.intervalNs {
-                lastAskedNs = Engine.nowNs()
+            if let interrupt = transfer.interrupt, MonotonicClock.nowNs() &- lastAskedNs >= InterruptCheck.intervalNs {
+                lastAskedNs = MonotonicClock.nowNs()
                 if interrupt.shouldStop() {
                     curl_multi_remove_handle(multi, transfer.easy)
                     transfer.finish(with: transfer.stoppedError(InterruptCheck.interrupted, how: "interrupted"))
@@ -196,14 +196,6 @@ final class Engine: @unchecked Sendable {
         return .success(due)
     }
 
-    static func sleep(ns: UInt64) {
-        var request = timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR {
-            request = remaining
-        }
-    }
-
     /// Marks every context's worker thread, so that waits which could close a cycle between two
     /// contexts (each done callback waiting for the other's request) are never entered.
     private static let workerKey: pthread_key_t? = {
@@ -229,7 +221,7 @@ final class Engine: @unchecked Sendable {
     /// It starts no earlier than `notBefore` (monotonic ns) and, with a rate limit
     /// (`spacingNs` > 0), no sooner than `spacingNs` after the context's previous start.
     func submit(_ transfer: Transfer, _ schedule: Schedule = Schedule()) throws(FlickrError) {
-        let now = Engine.nowNs()
+        let now = MonotonicClock.nowNs()
         let start = try shared.withLock { (state: inout Shared) throws(FlickrError) -> Bool in
             let due = try Engine.reserveStart(&state, now: now, schedule).get()
             state.maxConnections = schedule.maxConnections
@@ -337,21 +329,15 @@ final class Engine: @unchecked Sendable {
 
     // MARK: Worker
 
-    static func nowNs() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
-    }
-
     private func run() {
         shared.withLock { $0.worker = pthread_self() }
         if let key = Engine.workerKey { pthread_setspecific(key, UnsafeRawPointer(bitPattern: 1)) }
-        let generation = ForkGuard.generation
+        let generation = ForkGeneration.current
         while true {
             // A done callback forked, and this is the child: the loop's transfers and connections
             // are the parent's. The thread ends (the child with it, this being its only thread).
-            if ForkGuard.generation != generation { return }
-            let now = Engine.nowNs()
+            if ForkGeneration.current != generation { return }
+            let now = MonotonicClock.nowNs()
             let (incoming, cancels, posted, exit, nextDue, maxConnections) = shared.withLock {
                 state -> ([Transfer], [Transfer], [@Sendable () -> Void], Bool, UInt64?, Int) in
                 let dueCount = state.delayed.prefix { $0.due <= now }.count
@@ -395,7 +381,7 @@ final class Engine: @unchecked Sendable {
             // Sleep until curl has work, a delayed transfer is due, or submit/cancel/shutdown wakes us.
             var timeoutMs: Int32 = active.isEmpty ? 60_000 : 1000
             if let nextDue {
-                let now = Engine.nowNs()  // read once: a second read past nextDue made the difference negative (a trap)
+                let now = MonotonicClock.nowNs()  // read once: a second read past nextDue made the difference negative (a trap)
                 let wait = nextDue > now ? (nextDue - now) / 1_000_000 + 1 : 0
                 timeoutMs = min(timeoutMs, Int32(clamping: wait))
             }
@@ -404,7 +390,7 @@ final class Engine: @unchecked Sendable {
     }
 
     private func attach(_ transfer: Transfer) {
-        guard transfer.arm(now: Engine.nowNs()) else {
+        guard transfer.arm(now: MonotonicClock.nowNs()) else {
             transfer.finish(with: Engine.outOfTime)
             return
         }
@@ -432,9 +418,9 @@ final class Engine: @unchecked Sendable {
             let code = message.pointee.data.result
             curl_multi_remove_handle(multi, easy)
             if let transfer = active.removeValue(forKey: easy) {
-                let generation = ForkGuard.generation
+                let generation = ForkGeneration.current
                 transfer.finish(curlCode: code)
-                if ForkGuard.generation != generation { return }  // forked in the done callback: see run()
+                if ForkGeneration.current != generation { return }  // forked in the done callback: see run()
             }
         }
     }

@@ -230,7 +230,7 @@ final class Transfer: @unchecked Sendable {
         progress = plan.progress.map { UploadProgress(handler: $0) }
         idleTimeoutNs = UInt64(plan.idleTimeoutMs) * 1_000_000
         responseTimeoutNs = UInt64(plan.responseTimeoutMs) * 1_000_000
-        lastActivityNs = Engine.nowNs()
+        lastActivityNs = MonotonicClock.nowNs()
 
         guard let list = "Content-Type: \(body.contentType)".withCString({ curl_slist_append(headerList, $0) }) else {
             throw FlickrError(.noMemory, "out of memory building request headers")
@@ -321,7 +321,7 @@ final class Transfer: @unchecked Sendable {
     /// Progress and the upload clocks; false stops the transfer (abortReason says why).
     private func transferInfo(uploaded: Int64, downloaded: Int64) -> Bool {
         guard let upload else { return true }
-        let now = Engine.nowNs()
+        let now = MonotonicClock.nowNs()
         if uploaded != lastUploaded || downloaded != lastDownloaded {
             lastActivityNs = now
             lastUploaded = uploaded
@@ -365,7 +365,7 @@ final class Transfer: @unchecked Sendable {
     private func receive(_ chunk: UnsafeRawBufferPointer) -> Bool {
         // curl checks its timeout only between reads; a compressed body can decode for long
         // inside one, so the deadline is checked here too.
-        if deadlineNs != 0, Engine.nowNs() > deadlineNs {
+        if deadlineNs != 0, MonotonicClock.nowNs() > deadlineNs {
             abortReason = FlickrError(.timeout, "the call's time limit passed while the answer from "
                                       + "\(request.redactedURL) was arriving")
             return false

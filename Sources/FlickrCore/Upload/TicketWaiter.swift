@@ -11,7 +11,7 @@ package enum TicketWaiter {
         }
         guard timeoutMs >= 0 else { throw .invalid("timeout_ms must not be negative") }
         // Saturating: LONG_MAX means "wait as long as it takes", not a wrapped, past deadline.
-        let deadline = Engine.nowNs().addingSaturated(.nanoseconds(milliseconds: timeoutMs))
+        let deadline = MonotonicClock.nowNs().addingSaturated(.nanoseconds(milliseconds: timeoutMs))
         var delayMs = firstDelayMs
         let call = try RESTCall(method: "flickr.photos.upload.checkTickets", parameters: [("tickets", ticketID)],
                                 verb: .get)
@@ -34,7 +34,7 @@ package enum TicketWaiter {
                     break
                 }
             }
-            let now = Engine.nowNs()
+            let now = MonotonicClock.nowNs()
             guard now < deadline else {
                 throw FlickrError(.timeout, "upload ticket \(ticketID) did not complete within \(timeoutMs) ms")
             }

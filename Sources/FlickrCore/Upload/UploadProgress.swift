@@ -20,7 +20,7 @@ final class UploadProgress: @unchecked Sendable {
     /// Called from curl's transfer-info callback; false means the caller asked to stop.
     func report(sent: Int64, total: Int64) -> Bool {
         guard total > 0, !finished, sent > lastSent else { return true }
-        let now = Engine.nowNs()
+        let now = MonotonicClock.nowNs()
         let isLast = sent >= total
         guard isLast || lastSent < 0 || now &- lastCallNs >= intervalNs else { return true }
         lastCallNs = now

@@ -15,13 +15,15 @@ import asyncio
 import pathlib
 from typing import Any, AsyncIterator, Optional
 
-from . import _ffi, _response, errors
+from . import _response, errors
 from . import upload as _upload  # the module: `upload` is a method name in the class
 from .upload import Progress, Source
+from ._core import POST, ClientCore, OptionValue, verb
+from ._dispatch import RequestFuture
 from ._threaded_iter import in_executor
 from ._harvest.async_harvest import AsyncHarvest
 from .api import AsyncMethods
-from .client import POST, Flickr, OptionValue, RequestFuture, _on_done, _start_async, _verb
+from .client import Flickr, client_over
 
 #: Public members of :class:`Flickr` without a counterpart here, and why (test_async_client.py
 #: checks that every other one has its counterpart).
@@ -72,53 +74,55 @@ class AsyncFlickr(AsyncMethods):
     method of :class:`Flickr` has its counterpart here but those of :data:`SYNC_ONLY`.
     """
 
+    # What it shares with Flickr is its core (flickr/_core.py, as httpx's BaseClient): the context,
+    # options, lifetime and the start of asynchronous requests; it uses no private name of Flickr.
     def __init__(self, api_key: str, secret: str | None = None, **options: OptionValue):
-        self._flickr = Flickr(api_key, secret, **options)
+        self._core = ClientCore(api_key, secret, options)
+        self._sync = client_over(self._core)
 
     @property
     def sync(self) -> Flickr:
         """The synchronous client underneath (same context: options, tokens, connections)."""
-        return self._flickr
+        return self._sync
 
     def set_option(self, name: str, value: OptionValue) -> None:
         """As :meth:`Flickr.set_option`."""
-        self._flickr.set_option(name, value)
+        self._core.set_option(name, value)
 
     def get_option(self, name: str) -> str | int | None:
         """As :meth:`Flickr.get_option`."""
-        return self._flickr.get_option(name)
+        return self._core.get_option(name)
 
     # -- calls (the library's asynchronous calls) ------------------------
 
     async def call(self, method: str, /, *, post: bool | None = None, **params: Any) -> dict[str, Any]:
         """As :meth:`Flickr.call`, awaited; cancelling the task aborts the request."""
-        return await asyncio.wrap_future(self._flickr.call_async(method, post=post, **params))
+        return await asyncio.wrap_future(self._sync.call_async(method, post=post, **params))
 
     async def post(self, method: str, /, **params: Any) -> dict[str, Any]:
         """As :meth:`Flickr.post`: :meth:`call` with POST whatever the catalogue says."""
-        return await asyncio.wrap_future(self._flickr._call_future(method, params, POST))
+        return await asyncio.wrap_future(self._core.call_future(method, params, POST))
 
     async def call_xml(self, method: str, /, *, post: bool | None = None, **params: Any) -> str:
         """As :meth:`Flickr.call_xml`: Flickr's XML body as received."""
-        self._flickr._check_keeps_body()
-        return await asyncio.wrap_future(self._flickr._call_future(method, params, _verb(post),
-                                                                   _response.body_text))
+        self._core.check_keeps_body()
+        return await asyncio.wrap_future(self._core.call_future(method, params, verb(post), _response.body_text))
 
     async def call_discard(self, method: str, /, *, post: bool | None = None, **params: Any) -> None:
         """As :meth:`Flickr.call_discard`: a call whose answer is not read; failures raise as
         :meth:`call`'s. The library has no asynchronous discard, so this is its asynchronous call
         with no answer built in Python (the library still reads the whole answer)."""
-        await asyncio.wrap_future(self._flickr._call_future(method, params, _verb(post), _discard))
+        await asyncio.wrap_future(self._core.call_future(method, params, verb(post), _discard))
 
     # -- photos ---------------------------------------------------------
 
     async def fetch_photo(self, photo: dict[str, Any], size: str = "b") -> pathlib.Path:
         """As :meth:`Flickr.fetch_photo`: the cached image's path, downloading it when missing."""
-        return await asyncio.wrap_future(self._flickr.fetch_photo_async(photo, size))
+        return await asyncio.wrap_future(self._sync.fetch_photo_async(photo, size))
 
     def photo_url(self, photo: dict[str, Any], size: str = "b") -> str:
         """As :meth:`Flickr.photo_url` (computed, nothing sent: not a coroutine)."""
-        return self._flickr.photo_url(photo, size)
+        return self._sync.photo_url(photo, size)
 
     async def walk(self, method: str, *, item_path: str | None = None, **params: Any) -> AsyncIterator[dict[str, Any]]:
         """As :meth:`Flickr.walk`, as an asynchronous iterator: ``async for item in aapi.walk(...)``.
@@ -127,14 +131,14 @@ class AsyncFlickr(AsyncMethods):
         loop's default executor. Leaving the loop (break, an exception, a cancelled task) ends
         the walk; a page being fetched then is finished on its thread and dropped.
         """
-        async for item in in_executor(self._flickr.walk(method, item_path=item_path, **params)):
+        async for item in in_executor(self._sync.walk(method, item_path=item_path, **params)):
             yield item
 
     def harvest(self, method: str, *, dates: str = "upload", min_slice: int = 60, checkpoint: str | None = None,
                 shard: tuple[int, int] = (1, 1), **params: Any) -> AsyncHarvest:
         """As :meth:`Flickr.harvest`: ``async for item in aapi.harvest(...)``, its ``.report`` as
         the blocking one's. Each step runs the blocking harvest on the loop's default executor."""
-        return AsyncHarvest(self._flickr.harvest(method, dates=dates, min_slice=min_slice, checkpoint=checkpoint,
+        return AsyncHarvest(self._sync.harvest(method, dates=dates, min_slice=min_slice, checkpoint=checkpoint,
                                                  shard=shard, **params))
 
     # -- uploads (the library's asynchronous uploads) --------------------
@@ -159,23 +163,9 @@ class AsyncFlickr(AsyncMethods):
 
     async def _send(self, photo: Source, photo_id: Optional[str], progress: Optional[Progress],
                     filename: Optional[str], mime_type: Optional[str], length: Optional[int], args: dict[str, Any]) -> dict[str, Any]:
-        lib = _ffi.lib()
-        context = self._flickr._live()
         relay = _LoopProgress(asyncio.get_running_loop(), progress) if progress else None
-        handle, keep, callbacks = _upload.make_source(photo, filename, mime_type, length, lambda stream: (
-            _upload._Callbacks(relay.relay if relay else None, stream)))
-        params = _ffi.params_array(args)
-        with handle:  # the started request keeps what it needs of the source
-            if photo_id is None:
-                future = _start_async(lambda request, key: lib.flickr_upload_async(
-                    request, context, handle, params, callbacks.progress, _on_done, key), self._flickr._dispatcher)
-            else:
-                encoded_id = _ffi.encode(str(photo_id), "photo_id")
-                future = _start_async(lambda request, key: lib.flickr_replace_async(
-                    request, context, handle, encoded_id, params, callbacks.progress, _on_done, key),
-                    self._flickr._dispatcher)
-        # The buffer and the ctypes thunks must live until the request ends: the future's do.
-        future._keep_alive = (keep, callbacks)
+        future, callbacks = _upload.start(self._core, photo, photo_id, args, relay.relay if relay else None,
+                                          filename, mime_type, length)
         if relay is not None:
             relay.future = future
         try:
@@ -193,20 +183,20 @@ class AsyncFlickr(AsyncMethods):
         """As :meth:`Flickr.wait_ticket`. The library has no asynchronous form: the wait runs on
         the event loop's default executor, and a cancel takes effect when it ends (timeout_ms)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(None, self._flickr.wait_ticket, ticket_id, timeout_ms)
+        return await loop.run_in_executor(None, self._sync.wait_ticket, ticket_id, timeout_ms)
 
     # -- lifetime -------------------------------------------------------
 
     @property
     def closed(self) -> bool:
-        return self._flickr.closed
+        return self._core.closed
 
     async def aclose(self) -> None:
         """Cancels what is in flight and releases the context."""
-        self._flickr.close()
+        self._core.close()
 
     def close(self) -> None:
-        self._flickr.close()
+        self._core.close()
 
     async def __aenter__(self) -> AsyncFlickr:
         return self

@@ -15,9 +15,12 @@ from __future__ import annotations
 import ctypes
 import io
 import os
-from typing import Any, BinaryIO, Callable, NoReturn, Optional, Union
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, NoReturn, Optional, Union
 
-from . import _ffi, _response, errors
+from . import _dispatch, _ffi, _response, errors
+
+if TYPE_CHECKING:
+    from ._core import ClientCore
 
 Source = Union[str, os.PathLike[str], bytes, bytearray, memoryview, BinaryIO]
 Progress = Callable[[int, int], Any]
@@ -150,6 +153,30 @@ def run(context: Any, source: Source, photo_id: Optional[str], params: dict[str,
     if callbacks.error is not None:
         raise_late(callbacks.error, answer)
     return answer
+
+
+def start(core: ClientCore, source: Source, photo_id: Optional[str], params: dict[str, Any],
+          progress: Optional[Progress], filename: Optional[str], mime_type: Optional[str],
+          length: Optional[int]) -> tuple[_dispatch.RequestFuture, _Callbacks]:
+    """Starts an upload (photo_id None) or a replace on the library's worker: its future (of the
+    mapped answer) and its callbacks, whose ``error`` is the first exception a Python callback
+    raised. `progress` is called on the worker thread."""
+    lib = _ffi.lib()
+    context = core.live()
+    handle, keep, callbacks = make_source(source, filename, mime_type, length,
+                                          lambda stream: _Callbacks(progress, stream))
+    array = _ffi.params_array(params)
+    with handle:  # the started request keeps what it needs of the source
+        if photo_id is None:
+            future = core.start(lambda request, key: lib.flickr_upload_async(
+                request, context, handle, array, callbacks.progress, _dispatch.on_done, key),
+                keep_alive=(keep, callbacks))
+        else:
+            encoded_id = _ffi.encode(str(photo_id), "photo_id")
+            future = core.start(lambda request, key: lib.flickr_replace_async(
+                request, context, handle, encoded_id, array, callbacks.progress, _dispatch.on_done, key),
+                keep_alive=(keep, callbacks))
+    return future, callbacks
 
 
 def raise_late(error: BaseException, answer: dict[str, Any]) -> NoReturn:

@@ -26,3 +26,26 @@ def text(value: Any) -> str:
         found = value.get("_text")
         return found if isinstance(found, str) else ""
     raise TypeError(f"text() takes a str, a dict or None from a mapped answer, not {type(value).__name__}")
+
+
+def as_list(value: Any) -> list[Any]:
+    """A repeated element as a list, whatever shape the mapping gave it.
+
+    The mapping makes an element that occurs once a dict and one that repeats a list, so the same
+    field (a photo list's ``photo``, a photo's ``tag``) is a list on one answer and a dict on
+    another, and absent (None, as from ``dict.get``) on a third: ``as_list(value)`` is ``[]``,
+    ``[value]`` or the list itself. ``for photo in as_list(answer["photos"].get("photo")):``.
+    """
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def number(value: Any, default: int = 0) -> int:
+    """An integer from a mapped answer, which gives it as text (``"42"``, ``" 42 "``) or, through
+    JSON, as a number; `default` for what is none (None, ``""``, ``"n/a"``, a float's text, a
+    list). ``number(photos.get("total"))``."""
+    try:
+        return int(str(value).strip() or default)
+    except ValueError:
+        return default

@@ -6,6 +6,7 @@ wait_ticket work against the sandbox over real sockets, and cancelling the await
 the C request (the request ends with FLICKR_EABORTED)."""
 from __future__ import annotations
 
+import ast
 import asyncio
 import hashlib
 import inspect
@@ -16,7 +17,7 @@ import pytest
 
 import flickr
 from flickr import async_client
-from libtest import endpoints
+from libtest import PACKAGE_DIR, endpoints
 from test_upload_api import Stop, _Trickle, photo_bytes, stop_after_100k, stored
 
 #: Counterparts that are not coroutines: nothing is sent.
@@ -26,6 +27,35 @@ ITERATORS = {"walk"}  # an iterator object (flickr.Walk, continued after an erro
 
 def _public(cls: type) -> set[str]:
     return {name for name in dir(cls) if not name.startswith("_")}
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def private_reaches(source: str) -> list[str]:
+    """Where `source` reads a private attribute of anything but ``self`` (``self._sync._live()``,
+    ``future._keep_alive``, ``_upload._Callbacks``) or imports a private name (``from .client import
+    _verb``); a private module itself may be imported (``from . import _response``)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and _private(node.attr) \
+                and not (isinstance(node.value, ast.Name) and node.value.id == "self"):
+            found.append(f"line {node.lineno}: .{node.attr}")
+        elif isinstance(node, ast.ImportFrom) and node.module is not None:
+            found += [f"line {node.lineno}: import {alias.name}" for alias in node.names if _private(alias.name)]
+    return sorted(found)
+
+
+def test_async_flickr_uses_no_private_name_of_flickr():
+    """The seam (issue 41 §3): AsyncFlickr shares flickr/_core.py's ClientCore with Flickr, as
+    httpx's AsyncClient shares BaseClient, and reaches into no other object's private names."""
+    assert private_reaches("self._core.live()\nfrom . import _response\nfrom ._core import verb\n") == []
+    assert private_reaches("self._sync._live()\nfuture._keep_alive = 1\nfrom .client import _verb\n") == [
+        "line 1: ._live", "line 2: ._keep_alive", "line 3: import _verb"]
+    found = private_reaches((PACKAGE_DIR / "flickr" / "async_client.py").read_text(encoding="utf-8"))
+    print(f"async_client.py: {len(found)} private names of other objects")
+    assert not found, found
 
 
 def test_every_public_method_of_flickr_has_an_async_counterpart():

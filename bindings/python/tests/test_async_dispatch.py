@@ -82,7 +82,7 @@ def test_closing_the_object_from_a_done_callback(library_path, sandbox):
 
 
 def assert_dispatcher_ends(api) -> None:
-    prefix = f"flickr-done-{api._dispatcher.serial}-"
+    prefix = f"flickr-done-{api._core.dispatcher.serial}-"
     deadline = time.monotonic() + WAIT
     while any(t.name.startswith(prefix) for t in threading.enumerate()):
         assert time.monotonic() < deadline, "dispatcher threads outlived the closed object"

@@ -3,6 +3,7 @@
 the size taken, its fallbacks, videos and large files)."""
 import json
 import os
+import re
 import struct
 import uuid
 import zlib
@@ -91,6 +92,11 @@ def test_by_ids_names_files_and_reports_titles(run, uploaded, tmp_path):
     assert header_dimensions((dest / f"{ids['wide.jpg']}_b.jpg").read_bytes()) == (1024, 439)
     assert f"{ids['wide.jpg']} (Red <sun> & sea {tag}) -> {dest / (ids['wide.jpg'] + '_b.jpg')}" in result.stderr
     assert "downloaded 4 of 4 photos into " + str(dest) in result.stderr
+    # The amounts in the CLI's one renderer's units (progress.py): each file's bytes, their sum and rate.
+    assert all(line["bytes"] == os.path.getsize(line["file"]) > 0 for line in lines)
+    total = sum(line["bytes"] for line in lines)
+    shown = re.search(r"; ([\d.]+) KiB, [\d.]+ (B|KiB|MiB|GiB)/s\n", result.stderr)
+    assert shown and float(shown[1]) == round(total / 1024, 1), (total, result.stderr)
 
 
 def test_second_run_skips_identical_files_and_refuses_different_ones(run, uploaded, tmp_path):

@@ -90,7 +90,8 @@ def test_hostile_file_names_in_upload_progress_and_messages(library_path, sandbo
     assert status == 0, terminal
     sent = [json.loads(line)["file"] for line in stdout.splitlines()]
     assert sorted(os.path.basename(path) for path in sent) == sorted(HOSTILE_NAMES)
-    on_terminal = raw_controls(terminal, allowed="\r\n")  # the bar's own redraw, and line ends
+    # The bar's own redraw (progress.py: "\r" then erase the line, "\x1b[K"), and line ends.
+    on_terminal = raw_controls(terminal.replace(b"\r\x1b[K", b"\r"), allowed="\r\n")
     piped = run_cli(sandbox, "upload", str(hostile_folder))
     in_pipe = raw_controls((piped.stdout + piped.stderr).encode("utf-8", "surrogateescape"))
     print(f"{len(HOSTILE_NAMES)} hostile names uploaded: {len(on_terminal)} raw controls on the terminal, "

@@ -8,6 +8,7 @@ import collections
 import csv
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -126,7 +127,9 @@ def test_cli_resumes_after_kill_9_with_every_item_once(seeded, tmp_path):
     child = subprocess.Popen(argv, env=cli_env(seeded), stderr=subprocess.PIPE, text=True)
     try:
         for line in child.stderr:  # the child says how far it is: killed part-way, mid-slice
-            if line.startswith("harvest: ") and int(line.split()[1]) >= 9000:
+            # The CLI's one renderer (progress.py): items, this run's rate, calls, slices.
+            assert re.fullmatch(r"harvest: \d+ items, [\d.]+ items/s, \d+ calls, \d+ slices pending\n", line), line
+            if int(line.split()[1]) >= 9000:
                 break
         child.send_signal(signal.SIGKILL)
     finally:

@@ -30,7 +30,8 @@ LAYERS = [
      "flickr._version", "flickr._header", "flickr._threaded_iter"},
     {"flickr._ffi"},
     {"flickr._response"},
-    {"flickr.api", "flickr.client", "flickr.async_client", "flickr.urls", "flickr.upload", "flickr._oauth_steps",
+    {"flickr._dispatch", "flickr._core", "flickr.api", "flickr.client", "flickr.async_client", "flickr.urls",
+     "flickr.upload", "flickr._oauth_steps",
      "flickr._harvest", "flickr._harvest.harvester", "flickr._harvest.report", "flickr._harvest.async_harvest"},
     {"flickr._login", "flickr._loopback", "flickr.oauth", "flickr._media", "flickr.backup"},  # and their modules
     {"flickr"},

@@ -16,21 +16,8 @@ from typing import Any, NamedTuple
 
 # Flickr's sizes, smallest first: generated from data/flickr-sizes.json (scripts/gen-sizes.py).
 from .size_table import LADDER as LADDER, Size as Size
-
-
-def as_list(value: Any) -> list[Any]:
-    """A repeated element as a list, whatever shape the mapping gave it (one element: a dict)."""
-    if value is None:
-        return []
-    return value if isinstance(value, list) else [value]
-
-
-def number(value: Any, default: int = 0) -> int:
-    """An integer from an answer that may give it as text or as a JSON number."""
-    try:
-        return int(str(value).strip() or default)
-    except ValueError:
-        return default
+# The binding's public answer-value helpers, once (issue 41 §3); re-exported for the apps' modules.
+from flickr.values import as_list as as_list, number as number
 
 
 CODES = tuple(size.code for size in LADDER)

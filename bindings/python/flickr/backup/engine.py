@@ -8,14 +8,15 @@ comes, so a run stopped anywhere (Ctrl-C, kill -9, a power cut) is resumed by th
 """
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
 import stat
 import time
 import urllib.parse
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import TYPE_CHECKING, Any, Callable, Generator, Optional
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .. import errors
 from .albums import Albums
@@ -326,48 +327,38 @@ class Backup:
         rows = self.state.to_do()
         self.report.to_do = len(rows)
         self._emit("work", items=len(rows))
-        queue = list(reversed(rows))  # popped from the end: newest first
-        active: list[tuple[ItemJob, Generator[list[Future[Any]], None, None], list[Future[Any]]]] = []
         self._finished = 0
+        # An event loop of its own, run here, rather than asyncio.run: no SIGINT handler of asyncio's,
+        # so that a Ctrl-C raises KeyboardInterrupt at once wherever the run is, in a budget wait too.
+        loop = asyncio.new_event_loop()
         try:
-            while queue or active:
-                while queue and len(active) < self.options.concurrency:
-                    job = self.job_class(self, queue.pop())
-                    active.append((job, job.work(), []))  # nothing to wait for: advanced below
-                pending = [f for _, _, futures in active for f in futures if not f.done()]
-                if pending:
-                    wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-                still = []
-                for job, steps, futures in active:
-                    if not all(f.done() for f in futures):
-                        still.append((job, steps, futures))
-                        continue
-                    waiting = self._advance(job, steps)
-                    if waiting is None:
-                        self._finished += 1
-                        self._item_event(job, self._finished, len(rows))
-                    else:
-                        still.append((job, steps, waiting))
-                active = still
+            loop.run_until_complete(self._items(list(reversed(rows)), len(rows)))  # popped: newest first
         except BaseException:
             self.report.interrupted = True
-            for _, steps, futures in active:
-                for future in futures:
-                    future.cancel()
-                steps.close()
+            _cancel_all(loop)  # each item's futures with it: its requests in flight are aborted
             raise
+        finally:
+            loop.close()
 
-    def _advance(self, job: ItemJob, steps: Generator[list[Future[Any]], None, None]) -> Optional[list[Future[Any]]]:
-        """Runs the job to its next wait: the futures it waits for, or None when it has ended."""
+    async def _items(self, queue: list[Any], total: int) -> None:
+        """`concurrency` items at once: each worker takes the next row as its item ends."""
+        async def worker() -> None:
+            while queue:
+                job = self.job_class(self, queue.pop())
+                await self._advance(job)
+                self._finished += 1
+                self._item_event(job, self._finished, total)
+
+        await asyncio.gather(*(worker() for _ in range(min(self.options.concurrency, len(queue)))))
+
+    async def _advance(self, job: ItemJob) -> None:
+        """Runs the job to its end; what it raises is its own failure (but a full disk: the run's)."""
         try:
-            return next(steps)
-        except StopIteration:
+            await job.work()
             self.report.done += 1
-            return None
         except ItemPending as why:
             self.report.pending.append({"id": job.id, "title": job.title, "why": str(why)})
             job.pending = True
-            return None
         except Exception as error:  # noqa: BLE001: one item's failure, whatever it is, is that item's alone
             if disk_full(error):
                 raise  # not this item's failure: the run stops (run() says so)
@@ -380,7 +371,6 @@ class Backup:
             self.state.failed(job.id, message)
             self.report.failed.append({"id": job.id, "title": job.title, "error": message})
             job.failure = message
-            return None
 
     def _item_event(self, job: ItemJob, finished: int, total: int) -> None:
         failure = job.failure
@@ -449,3 +439,11 @@ def run(client: "Flickr", directory: str | os.PathLike[str], progress: Optional[
         **options: Any) -> Report:
     """`Backup(client, directory, **options).run(progress)`."""
     return Backup(client, directory, **options).run(progress)
+
+
+def _cancel_all(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancels the items still running on `loop` and lets each end (its `with` blocks, its futures)."""
+    tasks = asyncio.all_tasks(loop)
+    for task in tasks:
+        task.cancel()
+    loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))

@@ -1,21 +1,23 @@
 # SPDX-License-Identifier: MIT
 """`ItemJob`: one item's work, as a generator the engine drives.
 
-It yields the futures it waits for (per-item calls, a file fetch); the engine resumes it when
-they are done, so that many items progress at once on the library's worker while every file
-and database write happens on the engine's thread. Its steps follow the state machine of
+A coroutine that awaits the futures it waits for (per-item calls and a file fetch on the library's
+worker, checksums and writes on the engine's file threads), so that many items progress at once
+while every database write happens on the engine's thread, the event loop's (docs/backup.md,
+"Concurrency"). Its steps follow the state machine of
 state.py: details (the per-item calls asked for), media (fetch, falling back by size; put in
 place), sidecars (JSON, XMP, the file's time), done.
 """
 from __future__ import annotations
 
+import asyncio
 import calendar
 import json
 import os
 import posixpath
 import time
 from concurrent.futures import Future
-from typing import TYPE_CHECKING, Any, Generator, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from .. import errors
 from ..values import text
@@ -35,7 +37,14 @@ if TYPE_CHECKING:
 
     from .context import RunContext
 
-Wait = Generator[list["Future[Any]"], None, None]
+
+
+async def ended(*futures: Future[Any]) -> None:
+    """Until each of `futures` has ended; its result or exception is read after. Cancelling the
+    awaiting item (Ctrl-C) cancels them: a request in flight is aborted (RequestFuture.cancel)."""
+    await asyncio.gather(*(asyncio.wrap_future(future) for future in futures), return_exceptions=True)
+
+
 # Per-item calls: (key in the details, method, the flag that asks for it).
 _DETAIL_CALLS = [("getInfo", "flickr.photos.getInfo", "info"),
                  ("getAllContexts", "flickr.photos.getAllContexts", "info"),
@@ -98,7 +107,7 @@ class ItemJob:
 
     # -- the steps -------------------------------------------------------
 
-    def work(self) -> Wait:
+    async def work(self) -> None:
         """The item's steps; whatever they raise is this item's failure, never the run's (engine.py)."""
         state = self.engine.state
         self.listed = json.loads(self.row["listed"])
@@ -113,22 +122,22 @@ class ItemJob:
         base = self.row["base"] or Layout.base(self.id, self.title)
         state.names(self.id, "/".join(folder_parts), base)
         with self.engine.root.subdir(*folder_parts) as folder:
-            yield from self._details()
+            await self._details()
             if self.need in ("media", "check"):
-                yield from self._media(folder, "/".join(folder_parts), base)
-            yield from self._sidecars(folder, "/".join(folder_parts), base)
+                await self._media(folder, "/".join(folder_parts), base)
+            await self._sidecars(folder, "/".join(folder_parts), base)
         if self.retry:
             state.need(self.id, "sidecar")
             raise ItemFailed("; ".join(self.retry))
 
-    def _details(self) -> Wait:
+    async def _details(self) -> None:
         wanted = asked_details(self.engine.options)
         if self.need in ("media", "check") and (self.listed.get("media") == "video" or not Sizes.from_listing(self.listed)):
             wanted.append(("getSizes", "flickr.photos.getSizes"))
         if not wanted:
             return
         futures = {key: (method, self.engine.calls.call_async(method, photo_id=self.id)) for key, method in wanted}
-        yield [future for _, future in futures.values()]
+        await ended(*(future for _, future in futures.values()))
         problems = []
         for key, (method, future) in futures.items():
             try:
@@ -159,7 +168,7 @@ class ItemJob:
         known = {c.url for c in listed}
         return listed + [c for c in from_sizes if c.url not in known]
 
-    def _media(self, folder: SafeDir, folder_path: str, base: str) -> Wait:
+    async def _media(self, folder: SafeDir, folder_path: str, base: str) -> None:
         state = self.engine.state
         placing = json.loads(self.row["placing"]) if self.row["placing"] else None
         if placing and self.need == "media" and folder.digest(placing[0]) == (placing[1], placing[2]):
@@ -172,7 +181,7 @@ class ItemJob:
         refused = []
         for candidate in candidates:
             future = self.engine.fetcher.fetch(self.id, int(self.row["lastupdate"] or 0), candidate)
-            yield [future]
+            await ended(future)
             try:
                 cached = str(future.result())
             except errors.FlickrError as error:
@@ -182,15 +191,15 @@ class ItemJob:
                     raise ItemFailed(f"fetching {candidate.label}: {error}") from None
                 refused.append(f"{candidate.label}: {error}")
                 continue
-            yield from self._place(folder, folder_path, base, candidate, cached, refused)
+            await self._place(folder, folder_path, base, candidate, cached, refused)
             return
         raise ItemFailed("every size was refused: " + "; ".join(refused))
 
-    def _place(self, folder: SafeDir, folder_path: str, base: str, candidate: Candidate, cached: str,
-               refused: list[str]) -> Wait:
+    async def _place(self, folder: SafeDir, folder_path: str, base: str, candidate: Candidate, cached: str,
+                     refused: list[str]) -> None:
         state = self.engine.state
         digest = self.engine.files.submit(_digest, cached)  # reading and fsync on a thread of their own
-        yield [digest]
+        await ended(digest)
         size, sha256 = digest.result()
         old = next((f for f in state.files(self.id) if f["kind"] == "media"), None)
         if self.need == "check" and old is not None and old["sha256"] == sha256:
@@ -209,7 +218,7 @@ class ItemJob:
             why += " (refused: " + "; ".join(refused) + ")"
         state.placing(self.id, name, size, sha256, candidate.label, why)
         adopted = self.engine.files.submit(folder.adopt, cached, name, taken_time(self.taken))
-        yield [adopted]
+        await ended(adopted)
         adopted.result()
         state.placed(self.id, name, f"{folder_path}/{name}", size, sha256)
         if old is not None and old["path"] != f"{folder_path}/{name}" and old["path"].startswith(folder_path + "/"):
@@ -222,7 +231,7 @@ class ItemJob:
         if why:
             self.engine.report.not_original.append({"id": self.id, "size": candidate.label, "why": why})
 
-    def _sidecars(self, folder: SafeDir, folder_path: str, base: str) -> Wait:
+    async def _sidecars(self, folder: SafeDir, folder_path: str, base: str) -> None:
         state = self.engine.state
         row = state.item(self.id)
         assert row is not None
@@ -241,7 +250,7 @@ class ItemJob:
             folder.remove(posixpath.basename(recorded["xmp"]["path"]))  # the media file's name changed
         writing = self.engine.files.submit(_write_sidecars, folder, outputs, media,
                                            taken_time(sidecar["dates"]["taken"]))
-        yield [writing]
+        await ended(writing)
         writing.result()
         state.done(self.id, [(kind, f"{folder_path}/{name}", len(data), _sha256(data)) for kind, name, data in outputs])
         self.engine.report.sidecars += 1

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Optional, TextIO
 
 from .common import (EXIT_FAILURE, EXIT_INCOMPLETE, EXIT_NO_SPACE, CLIError, add_credential_options,
                      add_global_options, dumps_json, open_api, terminal_safe)
+from .progress import ProgressLine, eta, items, rate, size
 
 if TYPE_CHECKING:
     from .common import Subparsers
@@ -62,11 +63,11 @@ def add_parser(subparsers: Subparsers) -> None:
 
 
 class LiveLine:
-    """items done of total, bytes, rate, ETA and API calls, redrawn in place on stderr."""
+    """items done of total, bytes, rate, ETA and API calls, redrawn in place on stderr (the CLI's
+    one renderer and units: progress.py)."""
 
     def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.started = time.monotonic()
+        self.line = ProgressLine(stream, live=True)  # asked for (--progress line) or a terminal
         self.bytes = 0
         self.shown = 0.0
 
@@ -75,11 +76,10 @@ class LiveLine:
         if kind == "item":
             self.bytes += int(event.get("bytes") or 0)
             if event.get("status") == "failed":
-                self._clear()
-                print(terminal_safe(f"{event['id']}: {event.get('error', '')}"), file=self.stream)
+                self.line.keep(f"{event['id']}: {event.get('error', '')}")
         now = time.monotonic()
         if kind == "end":
-            self._clear()
+            self.line.clear()
             return
         if now - self.shown < 0.2 and kind == "item" and event.get("done") != event.get("total"):
             return
@@ -95,17 +95,11 @@ class LiveLine:
             line = f"listing page {event['page']} of {event['pages']}, {line}"
         elif kind == "item":
             done, total = int(event["done"]), int(event["total"])
-            elapsed = max(now - self.started, 1e-6)
-            rate = self.bytes / elapsed
-            eta = elapsed / done * (total - done) if done else 0.0
-            line = (f"{done}/{total} items, {self.bytes / 1e6:.1f} MB, {rate / 1e6:.1f} MB/s, "
-                    f"ETA {int(eta) // 60}m{int(eta) % 60:02d}s, {line}")
-        self.stream.write("\r\x1b[K" + line)
-        self.stream.flush()
-
-    def _clear(self) -> None:
-        self.stream.write("\r\x1b[K")
-        self.stream.flush()
+            elapsed = max(self.line.elapsed(), 1e-6)
+            left = elapsed / done * (total - done) if done else 0.0
+            line = (f"{items(done, total)}, {size(self.bytes)}, {rate(self.bytes, elapsed)}, "
+                    f"{eta(left)}, {line}")
+        self.line.show(line)
 
 
 def _progress(mode: str) -> Optional[Any]:
@@ -141,7 +135,7 @@ def _verify(args: argparse.Namespace) -> int:
         print(terminal_safe(f"note: {result['not_recorded']}"), file=sys.stderr)
     elif not result["ok"]:
         verdict += " (recorded: the next backup run makes them again)"
-    print(terminal_safe(f"checked {result['checked']} files ({result['bytes'] / 1e6:.1f} MB) in {args.dir}: {verdict}"),
+    print(terminal_safe(f"checked {result['checked']} files ({size(result['bytes'])}) in {args.dir}: {verdict}"),
           file=sys.stderr)
     return 0 if result["ok"] else EXIT_FAILURE
 

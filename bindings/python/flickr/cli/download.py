@@ -18,8 +18,9 @@ from .._media.fetcher import Fetcher, refuses_size
 from .._media.sizes import CODES, NOT_OFFERED, ORIGINALS, Candidate, Sizes, number
 from ..values import text
 from .place import place
+from .progress import ProgressLine, items, rate, size
 from .common import (EXIT_API, EXIT_FAILURE, CLIError, add_credential_options, add_global_options, dumps_json, open_api,
-                     error_text, terminal_safe)
+                     error_text)
 
 if TYPE_CHECKING:
     from ..client import Flickr
@@ -47,8 +48,8 @@ def add_parser(subparsers: Subparsers) -> None:
         "file whose longest side is at most that size's (b: 1024 px; the smallest file when none is). An "
         "existing file with the same content is left as it is; one that differs is not overwritten unless "
         "--overwrite says so. A photo that fails is reported and the others still go. Progress and a summary "
-        "go to stderr, JSON lines with --json (with the size taken, Flickr's label for it, and why when it is "
-        "not the one asked for).")
+        "go to stderr, JSON lines with --json (with the size taken, Flickr's label for it, why when it is "
+        "not the one asked for, and the file's bytes).")
     parser.add_argument("photo_ids", nargs="*", metavar="PHOTO_ID", help="photos or videos to download, by id")
     source = parser.add_argument_group(
         "which photos, instead of ids (through flickr.photos.search or flickr.photosets.getPhotos)")
@@ -214,7 +215,7 @@ def _download(fetcher: Fetcher, item: Item, args: argparse.Namespace) -> dict[st
             continue
         target = os.path.join(args.dest, _file_name(photo_id, candidate, fetched))
         record = {"status": place(fetched, target, args.overwrite), "file": target,
-                  "size": Sizes.code_of(candidate) or "-", "label": candidate.label}
+                  "size": Sizes.code_of(candidate) or "-", "label": candidate.label, "bytes": _bytes_of(target)}
         why = _why(item, args.size, candidate, refused)
         return record | ({"why": why} if why else {})
     raise last
@@ -237,7 +238,15 @@ def _fetch_one(api: Flickr, fetcher: Fetcher, given: Union[str, dict[str, Any]],
     return record
 
 
-def _report(args: argparse.Namespace, record: dict[str, Any]) -> None:
+def _bytes_of(path: str) -> int:
+    """The file's size, for the progress line and --json (0 if it cannot be told)."""
+    try:
+        return os.stat(path, follow_symlinks=False).st_size
+    except OSError:
+        return 0
+
+
+def _report(args: argparse.Namespace, record: dict[str, Any], progress: ProgressLine) -> None:
     """One photo's outcome: a line on stderr, and a JSON line on stdout with --json."""
     named = record["photo_id"] + (f" ({record['title']})" if record["title"] else "")
     failure = record.pop("failure", None)
@@ -250,7 +259,7 @@ def _report(args: argparse.Namespace, record: dict[str, Any]) -> None:
         line = f"{named} -> {record['file']}"
     if record.get("why"):
         line += f" ({record['label']}, not {args.size or '-'}: {record['why']})"
-    print(terminal_safe(line), file=sys.stderr)
+    progress.keep(line)
     if args.json:
         print(dumps_json(record), flush=True)
 
@@ -319,7 +328,8 @@ def run(args: argparse.Namespace) -> int:
         os.makedirs(args.dest, exist_ok=True)
     except OSError as error:
         raise CLIError(f"cannot create {args.dest}: {error.strerror}", EXIT_FAILURE) from None
-    counts, failures, smaller = {"downloaded": 0, "identical": 0, "failed": 0}, [], 0
+    counts, failures, smaller, fetched = {"downloaded": 0, "identical": 0, "failed": 0}, [], 0, 0
+    progress = ProgressLine(sys.stderr)
     with open_api(args) as api, _fetcher(api, args.dest) as fetcher:
         try:
             for item in _listing(api, args):
@@ -328,17 +338,19 @@ def run(args: argparse.Namespace) -> int:
                     failures.append(record["failure"])
                 counts[record.get("status", "failed")] += 1
                 smaller += bool(record.get("why"))
-                _report(args, record)
+                fetched += record.get("bytes", 0) if record.get("status") == "downloaded" else 0
+                _report(args, record, progress)
+                progress.show(f"{items(sum(counts.values()))}, {size(fetched)}, {rate(fetched, progress.elapsed())}")
         except errors.FlickrError as error:  # the search or the set itself: nothing more to list
             failures.append(error)
-            print(terminal_safe(f"listing the photos failed: {error_text(error)}"), file=sys.stderr)
+            progress.keep(f"listing the photos failed: {error_text(error)}")
             if args.json:
                 print(dumps_json({"photo_id": None, "error": error_text(error)}), flush=True)
     total = sum(counts.values())
-    print(terminal_safe(f"downloaded {counts['downloaded']} of {total} photos into {args.dest}"
-                        + (f" ({counts['identical']} already there)" if counts["identical"] else "")
-                        + (f"; {smaller} not at size {args.size or '-'} (see why above)" if smaller else "")),
-          file=sys.stderr)
+    progress.keep(f"downloaded {counts['downloaded']} of {total} photos into {args.dest}"
+                  + (f" ({counts['identical']} already there)" if counts["identical"] else "")
+                  + (f"; {smaller} not at size {args.size or '-'} (see why above)" if smaller else "")
+                  + f"; {size(fetched)}, {rate(fetched, progress.elapsed())}")
     if failures:
         raise failures[0]  # the first failure's class decides the exit code, as for uploads
     return 0

@@ -16,6 +16,7 @@ from .._files import open_regular
 from .._media.sizes import LADDER
 from .common import (EXIT_FAILURE, EXIT_INCOMPLETE, CLIError, _whole_number, add_credential_options, add_global_options,
                      dumps_json, open_api, parse_pairs)
+from .progress import ProgressLine, item_rate, items
 
 if TYPE_CHECKING:
     from .. import Flickr
@@ -179,6 +180,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
             sys.stdout.flush()
+        progress = ProgressLine(sys.stderr) if args.progress else None
         with out:
             write = _writer(api, args)
             if args.format == "img2dataset" and not resumed:
@@ -187,10 +189,11 @@ def run(args: argparse.Namespace) -> int:
                 # Written and flushed before the next item is asked: the checkpoint the harvest saves
                 # when it begins a page then records the output's size at the end of the last one.
                 out.write(write([item]))
-                if args.progress and count % PROGRESS_EVERY == 0:
+                if progress is not None and count % PROGRESS_EVERY == 0:
                     report = harvest.report
-                    print(f"harvest: {report.items} items, {report.calls} calls, {report.slices_pending} slices "
-                          "pending", file=sys.stderr, flush=True)
+                    # The rate of this run's items (a resumed harvest's report counts the earlier runs' too).
+                    progress.keep(f"harvest: {items(report.items)}, {item_rate(count, progress.elapsed())}, "
+                                  f"{report.calls} calls, {report.slices_pending} slices pending")
         if isinstance(write, _Rows) and (write.videos or write.unlisted):
             print(f"flickr: img2dataset: left out {write.videos} videos and {write.unlisted} items with no image "
                   f"size listed up to --size {args.size}", file=sys.stderr, flush=True)

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import flickr
+from flickr.values import as_list
 
 from .failures import Missing, describe
 from .photos import Photo
 from .places import Place, sort_places
-from .values import as_list
 
 PLACE_PHOTOS = 50
 # Extras of photo lists: the description (subtitle), geo (maps), tags and the path alias (page URL).

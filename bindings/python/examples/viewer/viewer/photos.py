@@ -7,8 +7,10 @@ from dataclasses import dataclass
 from typing import Iterable
 from urllib.parse import quote
 
+from flickr.values import as_list
+
 from .places import place_name_from_location
-from .values import as_list, latitude_longitude, plain_text, text_of
+from .values import latitude_longitude, plain_text, text_of
 
 UNKNOWN_TITLE = "Unknown"
 

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Reading the library's mapping of Flickr's XML: objects are dicts, arrays lists, text strings."""
+"""Reading the library's mapping of Flickr's XML: objects are dicts, arrays lists, text strings.
+What the binding offers (`flickr.text`, `flickr.values.as_list`) is used from there; here is the
+viewer's own: text for a page, numbers and coordinates a map can draw, plain text of HTML."""
 
 from __future__ import annotations
 
@@ -13,13 +15,6 @@ def text_of(value: object) -> str:
     """An element's text (flickr.text), and "" for a repeated element (a list), which a page
     shows as no text rather than failing on."""
     return "" if isinstance(value, list) else flickr.text(value)
-
-
-def as_list(value: object) -> list:
-    """An entry that is an array, a single object, or missing, as a list."""
-    if value is None:
-        return []
-    return value if isinstance(value, list) else [value]
 
 
 def number_or_none(value: object) -> float | None:

@@ -15,7 +15,7 @@ import contextlib
 import json
 import os
 import re
-from typing import Any, Callable, Generator, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 from ... import errors
 from ..._files import create_temporary, temporary_final
@@ -23,7 +23,7 @@ from ..._media.sizes import Candidate
 from ..albums import Albums
 from ..engine import CACHE, Backup
 from ..indexes import Indexes
-from ..job import ItemJob, ItemPending
+from ..job import ItemJob, ItemPending, ended
 from ..layout import STATE_DIR, Layout
 from ..safedir import SafeDir
 from . import mapping
@@ -44,23 +44,22 @@ class ExportJob(ItemJob):
         super().__init__(engine, row)
         self.lacking: Optional[str] = None
 
-    def work(self) -> Generator[list[Any], None, None]:
-        yield from super().work()
+    async def work(self) -> None:
+        await super().work()
         if self.lacking is not None:
             self.engine.state.need(self.id, "media")  # its sidecars are written; its file still to come
             raise ItemPending(self.lacking)
 
-    def _details(self) -> Generator[list[Any], None, None]:
+    async def _details(self) -> None:
         """No call: what the export tells was stored with the item when its JSON was read."""
-        yield from ()
 
-    def _media(self, folder: SafeDir, folder_path: str, base: str) -> Generator[list[Any], None, None]:
+    async def _media(self, folder: SafeDir, folder_path: str, base: str) -> None:
         entry = self.engine.files_of.get(self.id)
         if entry is None:
             self.lacking = "its file is in none of the zips given"
             return
         copying = self.engine.files.submit(self.engine.copy_out, self.id, entry)
-        yield [copying]
+        await ended(copying)
         try:
             cached = copying.result()
         except Refused as error:
@@ -68,7 +67,7 @@ class ExportJob(ItemJob):
             self.engine.lack("refused", str(error), self.id)
             return
         candidate = Candidate("Original", entry.name, 0)  # the export holds originals only (docs/export.md)
-        yield from self._place(folder, folder_path, base, candidate, cached, [])
+        await self._place(folder, folder_path, base, candidate, cached, [])
 
 
 class ExportBackup(Backup):

@@ -10,24 +10,16 @@ import Glibc
 /// - every lock the child may take is held by the fork handlers across fork() (prepare takes them
 ///   in one order, the parent and child handlers give them back), so none is held, and no value is
 ///   halfway through a change, in the child;
-/// - the child counts one more `generation`; a context sees the change on first use and starts
-///   afresh with a new engine (no connections, no worker), leaking the parent's without touching
-///   it (cleaning it up would write TLS close_notify on the parent's sockets);
+/// - the child counts one more `ForkGeneration` (Support/); a context sees the change on first use
+///   and starts afresh with a new engine (no connections, no worker), leaking the parent's without
+///   touching it (cleaning it up would write TLS close_notify on the parent's sockets);
 /// - requests in flight at the fork are the parent's: in the child they end at once with
-///   `inFlightAtFork`, without their done callbacks.
+///   `Request.inFlightAtFork`, without their done callbacks.
 ///
 /// The C layer installs the handlers with the first context (`ForkHandlers` in Sources/Flickr) and
-/// calls these around its own (its handle registries).
+/// calls these around its own (its handle registries). Here, beside Context, and not in Support:
+/// it calls every folder that holds a lock (Support stays a leaf that names none of them).
 package enum ForkGuard {
-    /// 0 in the process that loaded the library, one more in each child of a fork. Written only by
-    /// the child handler, while the child has a single thread; every later thread starts after it.
-    nonisolated(unsafe) package private(set) static var generation: UInt64 = 0
-
-    /// How the requests that were in flight at the fork end in the child.
-    package static let inFlightAtFork = FlickrError(
-        .state, "the request was in flight when the process forked: it belongs to the parent process, and ends"
-            + " in the child without an answer (start it again in the child)")
-
     // Called in this order by the C layer's handlers, around its own locks: prepareContexts,
     // (its registries), prepareGlobals; after the fork, in each process, the reverse.
 
@@ -38,7 +30,7 @@ package enum ForkGuard {
         _ = Engine.isAnyWorkerThread
         _ = RequestHeaders.plainGet
         _ = try? CurlGlobal.ensure()
-        _ = inFlightAtFork
+        _ = Request.inFlightAtFork
         CallbackGate.lockForFork()
         ReplacedPhotos.lockForFork()
         NonceBytes.shared.lockForFork()
@@ -51,7 +43,7 @@ package enum ForkGuard {
 
     /// `child`: in the child, which counts one more generation (it runs first there).
     package static func afterForkGlobals(child: Bool) {
-        if child { generation &+= 1 }
+        if child { ForkGeneration.advanceInChild() }
         ExpatParser.unlockAfterFork()
         HostBackoff.unlockAfterFork()
         KeyBudget.unlockAfterFork()

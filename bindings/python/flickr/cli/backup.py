@@ -49,6 +49,10 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument("--comments", action="store_true", help="per item: its comments (1 call an item)")
     parser.add_argument("--exif", action="store_true", help="per item: its EXIF as Flickr reads it (1 call an item)")
     parser.add_argument("--no-albums", dest="albums", action="store_false", help="leave albums and collections out")
+    parser.add_argument("--embedded-copies", dest="embedded", action="store_true",
+                        help="also a copy of each JPEG with its metadata (the XMP sidecar's) inside, in DIR/embedded, "
+                        "for apps that read no sidecar (Lightroom); the originals stay as Flickr gave them; costs the "
+                        "JPEGs' size again on disk")
     parser.add_argument("--prune", action="store_true", help="remove the files of items deleted on Flickr "
                         "(default: keep them, marked deleted in index.json)")
     parser.add_argument("--quick", action="store_true", help="only what flickr.photos.recentlyUpdated reports "
@@ -194,10 +198,10 @@ def _from_export(args: argparse.Namespace) -> int:
     if args.fill:
         with open_api(args) as api:
             report = _running(ExportBackup(args.dir, args.from_export, client=api, concurrency=args.concurrency,
-                                           albums=args.albums), args)
+                                           albums=args.albums, embedded=args.embedded), args)
     else:
-        report = _running(ExportBackup(args.dir, args.from_export, concurrency=args.concurrency, albums=args.albums),
-                          args)
+        report = _running(ExportBackup(args.dir, args.from_export, concurrency=args.concurrency, albums=args.albums,
+                                       embedded=args.embedded), args)
     for lack in report.lacking:
         shown = f"{lack['id']}: " if lack["id"] else ""
         print(terminal_safe(f"lacking ({lack['kind']}): {shown}{lack['detail']}"), file=sys.stderr)
@@ -218,6 +222,7 @@ def run(args: argparse.Namespace) -> int:
     with open_api(args) as api:
         backup = Backup(api, args.dir, user=args.account, concurrency=args.concurrency, info=args.info,
                         budget=0, recheck=args.recheck,  # the client's budget: --budget, default 3600
-                        comments=args.comments, exif=args.exif, albums=args.albums, prune=args.prune, quick=args.quick)
+                        comments=args.comments, exif=args.exif, albums=args.albums, prune=args.prune, quick=args.quick,
+                        embedded=args.embedded)
         report = _running(backup, args)
     return _finished(args, report, 0)

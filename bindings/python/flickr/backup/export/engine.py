@@ -163,6 +163,7 @@ class ExportBackup(Backup):
         self._match(files)
         if self.client is not None:
             Filler(self).run()
+        self._embed_missing()
         self._load_memberships()
         self._work()
         if self.options.albums:

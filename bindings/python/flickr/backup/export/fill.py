@@ -18,15 +18,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional, Protocol
 
 from ... import errors
 from ...values import text
+from ..context import RunContext
 from ..licences import Licences
 from . import mapping
-
-if TYPE_CHECKING:
-    from .engine import ExportBackup
 
 META = "export_fills"  # the state's meta key of what calls told
 GETINFO_MOST = 3  # getInfo calls for the privacy split past which the three filtered listings cost less
@@ -76,10 +74,17 @@ class Fills:
         return self.people.get(nsid, {}).get("username", "")
 
 
+class FillContext(RunContext, Protocol):
+    """What the filler uses of the export's run (engine.py's ExportBackup): the run's, and these."""
+    fills: Fills
+
+    def owner(self) -> dict[str, str]: ...
+
+
 class Filler:
     """The calls of one run, for what the export (with the kept answers applied) still lacks."""
 
-    def __init__(self, engine: "ExportBackup") -> None:
+    def __init__(self, engine: FillContext) -> None:
         self.engine = engine
         self.fills = engine.fills
         self.changed: set[str] = set()

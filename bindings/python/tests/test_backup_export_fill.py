@@ -156,3 +156,39 @@ def test_the_cli_fills_with_the_key_and_refuses_fill_alone(sandbox, tmp_path):
     print(alone.returncode, alone.stderr)
     assert alone.returncode == 2 and "--fill fills what an export lacks" in alone.stderr
     assert "Traceback" not in alone.stderr and not (tmp_path / "other").exists()
+
+
+def test_hostile_answers_fill_nothing_and_stop_nothing(sandbox, tmp_path):
+    """A Flickr whose people.getInfo gives each name twice (a repeated element) and whose getInfo says
+    isfriend="2": no name and no split is taken from them, the run ends as usual, and the item keeps
+    its problem (asked again next run)."""
+    import re
+
+    from test_backup_items import rewriting
+
+    def rewrite(method, params, body):
+        if method == "flickr.people.getInfo":
+            body = re.sub(rb"(<username>[^<]*</username>)", rb"\1\1", body)
+            body = re.sub(rb"(<realname>[^<]*</realname>)", rb"\1\1", body)
+        if method == "flickr.photos.getInfo":
+            body = re.sub(rb'isfriend="[01]"', b'isfriend="2"', body)
+        return body
+
+    items = [(dict(title="friends", is_public=0, is_friend=1), dict(license=4)),
+             (dict(title="commented"), dict(license=4)), (dict(title="third"), dict(license=4))]
+    _, zips, _ = export_of(sandbox, tmp_path, items, comments=[(1, OTHER)])
+    server, _ = sandbox
+    with rewriting(server, rewrite) as url:
+        settings = server.settings
+        with flickr.Flickr(settings.api_key, settings.api_secret, base_url=url, oauth_token=settings.oauth_token,
+                           oauth_token_secret=settings.oauth_token_secret) as api:
+            report = flickr.backup.from_export(tmp_path / "archive", zips, client=api)
+            again = flickr.backup.from_export(tmp_path / "archive", zips, client=api)
+    print(report.summary(), report.api_calls_by_method, report.notes, again.api_calls_by_method, sep="\n")
+    assert report.ok and report.lacking == [] and report.api_calls_by_method == {
+        "flickr.photos.getInfo": 1, "flickr.people.getInfo": 1, "flickr.photos.getSizes": 1}
+    side = {s["title"]: s for s in sidecars(tmp_path / "archive").values()}
+    assert side["commented"]["comments"][0]["authorname"] == ""  # a name given twice is no name
+    assert side["friends"]["visibility"]["family"] is True  # still the export's "both", and said
+    assert any("friend & family" in p for p in side["friends"]["problems"])
+    assert again.api_calls_by_method == {"flickr.photos.getInfo": 1}  # the split is asked again; the person not

@@ -23,6 +23,7 @@ from typing import Any, Optional, Protocol
 from ... import errors
 from ...values import text
 from ..context import RunContext
+from ..fields import one_text
 from ..licences import Licences
 from . import mapping
 
@@ -136,8 +137,9 @@ class Filler:
                 except errors.FlickrError:
                     continue  # asked again next run
                 seen = photo.get("visibility") if isinstance(photo, dict) else None
-                if isinstance(seen, dict):
-                    found[item_id] = [str(seen.get("isfriend", "0")), str(seen.get("isfamily", "0"))]
+                pair = [str(seen.get("isfriend")), str(seen.get("isfamily"))] if isinstance(seen, dict) else []
+                if pair and all(flag in ("0", "1") for flag in pair):
+                    found[item_id] = pair  # anything else is no answer: the item keeps its problem
         else:
             wanted = set(unknown)
             nsid = str(self.engine.account.get("nsid") or "me")
@@ -163,14 +165,18 @@ class Filler:
             wanted.setdefault(str(account["nsid"]), set())
         for nsid in sorted(wanted):
             try:
-                person = self.engine.calls.call("flickr.people.getInfo", user_id=nsid).get("person") or {}
+                person = self.engine.calls.call("flickr.people.getInfo", user_id=nsid).get("person")
             except errors.APIError as error:
                 if error.api_code != 1:  # 1: "User not found" (deleted): final, kept as nameless
                     continue
                 person = {}
             except errors.FlickrError:
                 continue  # asked again next run
-            self.fills.people[nsid] = {"username": text(person.get("username")), "realname": text(person.get("realname"))}
+            if not isinstance(person, dict):
+                continue  # no answer: asked again next run
+            # one_text: a name given twice (a repeated element) is no name, never a stopped run.
+            self.fills.people[nsid] = {"username": one_text(person.get("username")),
+                                       "realname": one_text(person.get("realname"))}
             self.changed |= wanted[nsid]
             self.counts["people"] += 1
         own = self.fills.people.get(str(account.get("nsid") or ""))

@@ -14,6 +14,7 @@ packages=(build-essential cmake pkg-config libcurl4-openssl-dev libssl-dev libex
           zlib1g-dev  # test_hostile_server gzips its 32 MB comment
           binutils file valgrind
           libimage-exiftool-perl  # flickr backup's tests read its XMP sidecars back with exiftool
+          exiv2  # and with exiv2, the library digiKam and darktable read XMP through
           chromium libjs-leaflet  # the example viewer: its browser tests, its maps (served offline)
           libjs-leaflet.markercluster  # the viewer's maps group overlapping pins (served offline too)
           fonts-droid-fallback  # CJK glyphs in headless Chromium, so the viewer's screenshots show titles

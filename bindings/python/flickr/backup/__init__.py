@@ -24,12 +24,14 @@ from .verify import Verifier
 
 
 def from_export(directory: str | os.PathLike[str], paths: list[str], progress: ProgressCallback | None = None,
-                **options: Any) -> Report:
+                client: Any = None, **options: Any) -> Report:
     """Flickr's account export (its zips, or the folders they were unpacked into) made into the same
-    archive as `run`, with no key and no network; the report's `lacking` lists what it lacks."""
+    archive as `run`, with no key and no network; the report's `lacking` lists what it lacks. With
+    `client` (a Flickr object with a read login), only what the export lacks is asked for and fetched,
+    with the fewest calls (docs/export.md, "Filling with a key")."""
     from .export.engine import ExportBackup
 
-    return ExportBackup(directory, paths, **options).run(progress)
+    return ExportBackup(directory, paths, client=client, **options).run(progress)
 
 
 def verify(directory: str | os.PathLike[str]) -> dict[str, Any]:

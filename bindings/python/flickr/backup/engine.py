@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .. import errors
 from .albums import Albums
+from .embed import EMBEDDED, NO_COPY
 from .._media.sizes import number
 from .calls import Calls
 from .._media.fetcher import Fetcher, cache_temporary
@@ -135,6 +136,7 @@ class Backup:
         self.licences.load(self.calls)
         self._list(listing)
         self._check_files()
+        self._embed_missing()
         if self.options.albums:
             self._albums(listing)
         self._fill_details()
@@ -242,6 +244,20 @@ class Backup:
                     self.report.notes.append(f"{record['path']} was missing or changed: made again")
             if where is not None:
                 where.close()
+
+    def _embed_missing(self) -> None:
+        """--embedded-copies given to an archive made without it: each JPEG already done gets its copy
+        (its sidecars written again, no call); one refused a copy once (not JPEG inside) is not asked again."""
+        if not self.options.embedded:
+            return
+        refused = set(json.loads(self.state.meta(NO_COPY) or "[]"))
+        copied = {str(record["item"]) for record in self.state.files() if record["kind"] == "embedded"}
+        wanted = [str(row["id"]) for row in self.state.items() if not row["deleted"] and str(row["media"] or "")
+                  .endswith(".jpg") and str(row["id"]) not in copied | refused]
+        for item_id in wanted:
+            self.state.raise_need(item_id, "sidecar")
+        if wanted:
+            self.report.notes.append(f"--embedded-copies: {len(wanted)} items done before get their copy")
 
     def _prune(self, item_id: str) -> None:
         for record in self.state.files(item_id):
@@ -383,24 +399,37 @@ class Backup:
     def _remove_leftovers(self, state_dir: SafeDir) -> None:
         """Temporary files of a run that was killed (the lock says none is running), by their exact
         names (`own_temporary`): in DIR, its year and month folders, the album and collection
-        folders; and the downloads the library's cache had not finished (`cache_temporary`)."""
+        folders, the same in embedded/ (--embedded-copies); and the downloads the library's cache had
+        not finished (`cache_temporary`)."""
         self.root.remove_leftovers(own_temporary)
-        for top in self.root.names():
-            if not (top.isdigit() or top in (UNDATED, ALBUMS, COLLECTIONS)):
-                continue
+        _remove_leftovers_below(self.root, (UNDATED, ALBUMS, COLLECTIONS))
+        if EMBEDDED in self.root.names():
             try:
-                with self.root.subdir(top, create=False) as folder:
-                    folder.remove_leftovers(own_temporary)
-                    for name in folder.names() if top != UNDATED else []:
-                        try:
-                            with folder.subdir(name, create=False) as inner:
-                                inner.remove_leftovers(own_temporary)
-                        except (OSError, ValueError):
-                            continue  # a file, or a link planted there: not ours to clean
-            except OSError:
-                continue  # a link or a file named like a year: the items' own errors will say
+                with self.root.subdir(EMBEDDED, create=False) as embedded:
+                    embedded.remove_leftovers(own_temporary)
+                    _remove_leftovers_below(embedded, (UNDATED,))
+            except (OSError, ValueError):
+                pass  # a file, or a link planted there: not ours to clean
         with state_dir.subdir(CACHE, create=False) as cache:
             cache.remove_leftovers(cache_temporary)
+
+
+def _remove_leftovers_below(parent: SafeDir, named: tuple[str, ...]) -> None:
+    """`own_temporary` files in parent's year folders (and their months) and in its folders `named`."""
+    for top in parent.names():
+        if not (top.isdigit() or top in named):
+            continue
+        try:
+            with parent.subdir(top, create=False) as folder:
+                folder.remove_leftovers(own_temporary)
+                for name in folder.names() if top != UNDATED else []:
+                    try:
+                        with folder.subdir(name, create=False) as inner:
+                            inner.remove_leftovers(own_temporary)
+                    except (OSError, ValueError):
+                        continue  # a file, or a link planted there: not ours to clean
+        except OSError:
+            continue  # a link or a file named like a year: the items' own errors will say
 
 
 def _check_plain_dir(parent: SafeDir, name: str) -> None:

@@ -31,6 +31,7 @@ from .._media import types as media_types
 from .._media.fetcher import refuses_size
 from .._media.sizes import Candidate, Sizes
 from .xmp import xmp_document
+from .embed import EMBEDDED, NO_COPY, NotCopied, copy_with_xmp
 
 if TYPE_CHECKING:
     import sqlite3
@@ -252,7 +253,20 @@ class ItemJob:
                                            taken_time(sidecar["dates"]["taken"]))
         await ended(writing)
         writing.result()
-        state.done(self.id, [(kind, f"{folder_path}/{name}", len(data), _sha256(data)) for kind, name, data in outputs])
+        written = [(kind, f"{folder_path}/{name}", len(data), _sha256(data)) for kind, name, data in outputs]
+        if self.engine.options.embedded and media.endswith(".jpg"):
+            with self.engine.root.subdir(EMBEDDED, *folder_path.split("/")) as copies:
+                copying = self.engine.files.submit(copy_with_xmp, folder, media, copies, xmp,
+                                                   taken_time(sidecar["dates"]["taken"]))
+                await ended(copying)
+                try:
+                    size, sha256 = copying.result()
+                    written.append(("embedded", f"{EMBEDDED}/{folder_path}/{media}", size, sha256))
+                except NotCopied as why:
+                    self.engine.report.notes.append(f"{self.id}: no embedded copy: {why}")
+                    refused = set(json.loads(state.meta(NO_COPY) or "[]")) | {self.id}
+                    state.set_meta(NO_COPY, json.dumps(sorted(refused)))
+        state.done(self.id, written)
         self.engine.report.sidecars += 1
 
 

@@ -27,6 +27,24 @@ _KNOWN = {
 }
 
 
+# Ids whose items are in the public domain (xmpRights:Marked False): US Government Work, CC0, Public Domain
+# Mark. "No known copyright restrictions" (7, Flickr Commons) says too little to mark either way.
+_PUBLIC_DOMAIN = {"8", "9", "10"}
+_UNSTATED = {"7"}
+
+
+def rights_marked(licence: dict[str, str]) -> Optional[bool]:
+    """xmpRights:Marked for a sidecar's licence: True for a rights-managed item (All Rights Reserved and
+    every Creative Commons licence but CC0), False for a public-domain one, None when unknown (an id the
+    table does not name) or unstated. XMP's rule: False is public domain, omitted is unknown."""
+    key, url = str(licence.get("id") or ""), str(licence.get("url") or "")
+    if key in _PUBLIC_DOMAIN or "creativecommons.org/publicdomain/" in url:
+        return False
+    if key in _UNSTATED or not licence.get("name"):
+        return None
+    return True
+
+
 class Licences:
     def __init__(self) -> None:
         self.table: dict[str, tuple[str, str]] = dict(_KNOWN)

@@ -17,5 +17,6 @@ class Options:
     prune: bool = False  # remove what was deleted on Flickr
     quick: bool = False  # recentlyUpdated only: no full listing, deletions not seen
     recheck: bool = False  # fetch again every item whose last_update moved (a replace beside an edit)
+    embedded: bool = False  # a copy of each JPEG with its XMP inside, in DIR/embedded (embed.py)
     # The key's calls an hour (budget_per_hour) when the client sets none; 0: leave the client as it is.
     budget: int = 3600

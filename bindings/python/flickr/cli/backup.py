@@ -38,6 +38,10 @@ def add_parser(subparsers: Subparsers) -> None:
                         help="make (or add to) the archive from Flickr's account export (\"Your Flickr Data\"): its "
                         "zips, or the folders they were unpacked into, in any order; no key, no network. "
                         "docs/export.md")
+    parser.add_argument("--fill", action="store_true",
+                        help="with --from-export: ask Flickr, with the key, only for what the export lacks (licence "
+                        "names' ids: 1 call; the friends/family split: a call an item, or 3 listings past 3 items; "
+                        "people named by NSID only: 1 call each; an original left out: getSizes and its fetch)")
     parser.add_argument("--user", dest="account", metavar="USER",
                         help="another account's public items: its NSID, username or photostream URL (no login needed)")
     parser.add_argument("--info", action="store_true",
@@ -46,6 +50,10 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument("--comments", action="store_true", help="per item: its comments (1 call an item)")
     parser.add_argument("--exif", action="store_true", help="per item: its EXIF as Flickr reads it (1 call an item)")
     parser.add_argument("--no-albums", dest="albums", action="store_false", help="leave albums and collections out")
+    parser.add_argument("--embedded-copies", dest="embedded", action="store_true",
+                        help="also a copy of each JPEG with its metadata (the XMP sidecar's) inside, in DIR/embedded, "
+                        "for apps that read no sidecar (Lightroom); the originals stay as Flickr gave them; costs the "
+                        "JPEGs' size again on disk")
     parser.add_argument("--prune", action="store_true", help="remove the files of items deleted on Flickr "
                         "(default: keep them, marked deleted in index.json)")
     parser.add_argument("--quick", action="store_true", help="only what flickr.photos.recentlyUpdated reports "
@@ -181,7 +189,13 @@ def _from_export(args: argparse.Namespace) -> int:
     for path in args.from_export:
         if not os.path.isdir(path) and not os.path.isfile(path):
             raise CLIError(f"{path}: neither a zip nor a folder")
-    report = _running(ExportBackup(args.dir, args.from_export, concurrency=args.concurrency, albums=args.albums), args)
+    if args.fill:
+        with open_api(args) as api:
+            report = _running(ExportBackup(args.dir, args.from_export, client=api, concurrency=args.concurrency,
+                                           albums=args.albums, embedded=args.embedded), args)
+    else:
+        report = _running(ExportBackup(args.dir, args.from_export, concurrency=args.concurrency, albums=args.albums,
+                                       embedded=args.embedded), args)
     for lack in report.lacking:
         shown = f"{lack['id']}: " if lack["id"] else ""
         print(terminal_safe(f"lacking ({lack['kind']}): {shown}{lack['detail']}"), file=sys.stderr)
@@ -197,9 +211,12 @@ def run(args: argparse.Namespace) -> int:
         raise CLIError("--concurrency takes 1 to 64")
     if args.from_export:
         return _from_export(args)
+    if args.fill:
+        raise CLIError("--fill fills what an export lacks: give --from-export PATH...")
     with open_api(args) as api:
         backup = Backup(api, args.dir, user=args.account, concurrency=args.concurrency, info=args.info,
                         budget=0, recheck=args.recheck,  # the client's budget: --budget, default 3600
-                        comments=args.comments, exif=args.exif, albums=args.albums, prune=args.prune, quick=args.quick)
+                        comments=args.comments, exif=args.exif, albums=args.albums, prune=args.prune, quick=args.quick,
+                        embedded=args.embedded)
         report = _running(backup, args)
     return _finished(args, report, 0)

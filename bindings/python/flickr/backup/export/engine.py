@@ -15,11 +15,11 @@ import contextlib
 import json
 import os
 import re
-from typing import Any, Callable, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
 from ... import errors
 from ..._files import create_temporary, temporary_final
-from ..._media.sizes import Candidate
+from ..._media.sizes import ORIGINALS, Candidate, Sizes
 from ..albums import Albums
 from ..engine import CACHE, Backup
 from ..indexes import Indexes
@@ -27,7 +27,11 @@ from ..job import ItemJob, ItemPending, ended
 from ..layout import STATE_DIR, Layout
 from ..safedir import SafeDir
 from . import mapping
+from .fill import META as _META_FILLS, Filler, Fills
 from .reader import PHOTO_JSON, Entry, Refused, Sources, ids_in_name
+
+if TYPE_CHECKING:
+    from ...client import Flickr
 
 _META_DATA_ZIPS = "export_data_zips"  # the data-download-N numbers given so far, across calls
 _META_ACCOUNT = "export_account"  # account_profile.json as read: a later call may give data zips only
@@ -55,6 +59,9 @@ class ExportJob(ItemJob):
 
     async def _media(self, folder: SafeDir, folder_path: str, base: str) -> None:
         entry = self.engine.files_of.get(self.id)
+        if entry is None and self.engine.client is not None:
+            await self._original_from_flickr(folder, folder_path, base)
+            return
         if entry is None:
             self.lacking = "its file is in none of the zips given"
             return
@@ -69,6 +76,31 @@ class ExportJob(ItemJob):
         candidate = Candidate("Original", entry.name, 0)  # the export holds originals only (docs/export.md)
         await self._place(folder, folder_path, base, candidate, cached, [])
 
+    async def _original_from_flickr(self, folder: SafeDir, folder_path: str, base: str) -> None:
+        """--fill: the original the export left out, when Flickr offers it to this key (getSizes, one call);
+        never a smaller size (a later `flickr backup DIR` takes the largest offered)."""
+        asking = self.engine.calls.call_async("flickr.photos.getSizes", photo_id=self.id)
+        await ended(asking)
+        try:
+            sizes = asking.result()
+        except errors.FlickrError as error:
+            self.lacking = f"its file is in none of the zips given (getSizes: {error})"
+            return
+        originals = [c for c in Sizes.from_get_sizes(sizes, self.listed.get("media") == "video") if c.label in ORIGINALS]
+        if not originals:
+            self.lacking = ("its file is in none of the zips given, and Flickr offers this key no original "
+                            "(the owner's download setting, or a free account since 2025-05-15)")
+            return
+        fetching = self.engine.fetcher.fetch(self.id, 0, originals[0])
+        await ended(fetching)
+        try:
+            cached = str(fetching.result())
+        except errors.FlickrError as error:
+            self.lacking = f"its file is in none of the zips given (fetching its original: {error})"
+            return
+        await self._place(folder, folder_path, base, originals[0], cached, [])
+        self.engine.filled_original(self.id)
+
 
 class ExportBackup(Backup):
     """``ExportBackup(directory, paths, **options).run(progress)`` -> Report (`lacking` lists what the
@@ -76,20 +108,31 @@ class ExportBackup(Backup):
 
     job_class = ExportJob
 
-    def __init__(self, directory: str | os.PathLike[str], paths: list[str], **options: Any) -> None:
-        super().__init__(None, directory, **options)  # type: ignore[arg-type]  # no client: no call is made
+    def __init__(self, directory: str | os.PathLike[str], paths: list[str], client: Optional[Flickr] = None,
+                 **options: Any) -> None:
+        # No client: no call is made. A client (--fill): only what the export lacks is asked (fill.py).
+        super().__init__(client, directory, **options)  # type: ignore[arg-type]
+        self.fills = Fills(None)
         self.sources = Sources([os.fspath(p) for p in paths])
         self.files_of: dict[str, Entry] = {}
         self.cache_dir: SafeDir
         self.report.mode = "export"
 
     def _open_client(self, cleanup: contextlib.ExitStack) -> None:
+        if self.client is not None:
+            super()._open_client(cleanup)  # the key's budget and the fetcher, for what --fill fetches
         cleanup.callback(self.sources.close)
         self.cache_dir = cleanup.enter_context(self.root.subdir(STATE_DIR, CACHE))
         self.cache_dir.remove_leftovers(_copy_temporary)  # copies a killed run left (the lock says none runs)
 
     def lack(self, kind: str, detail: str, item: str = "") -> None:
         self.report.lacking.append({"kind": kind, "id": item, "detail": detail})
+
+    def filled_original(self, item_id: str) -> None:
+        """The item's original came from Flickr (--fill): the export's lack of it is made good."""
+        self.report.lacking = [lack for lack in self.report.lacking
+                               if not (lack["kind"] == "no-file" and lack["id"] == item_id)]
+        self.report.notes.append(f"filled with the key: item {item_id}'s original, which the export left out")
 
     # -- the run ----------------------------------------------------------
 
@@ -106,6 +149,8 @@ class ExportBackup(Backup):
         for refused in self.sources.refused:
             self.lack("refused", f"{refused['entry']}: {refused['why']}")
         self._account(metadata["account"])
+        self.fills = Fills(self.state.meta(_META_FILLS))
+        self.fills.into(self.licences)
         first: dict[str, Entry] = {}
         for entry in metadata["photos"]:
             first.setdefault(entry.name, entry)  # a zip and the folder it was unpacked into: one item
@@ -115,6 +160,9 @@ class ExportBackup(Backup):
         self._albums_of_export(metadata["albums"])
         self._galleries(metadata["galleries"])
         self._match(files)
+        if self.client is not None:
+            Filler(self).run()
+        self._embed_missing()
         self._load_memberships()
         self._work()
         if self.options.albums:
@@ -141,7 +189,7 @@ class ExportBackup(Backup):
             self.state.set_meta("user", nsid)
         self.report.user = nsid or (previous or "")
 
-    def _owner(self) -> dict[str, str]:
+    def owner(self) -> dict[str, str]:
         from ...values import text
 
         return {"nsid": str(self.account.get("nsid") or ""), "username": text(self.account.get("username")),
@@ -151,10 +199,11 @@ class ExportBackup(Backup):
         item_id = PHOTO_JSON.fullmatch(entry.name)
         assert item_id is not None
         try:
-            item = mapping.photo(self.sources.json(entry), item_id.group(1), self.licences, self._owner())
+            item = mapping.photo(self.sources.json(entry), item_id.group(1), self.licences, self.owner())
         except (Refused, ValueError) as error:
             self.lack("unreadable-json", f"{entry.shown()}: {error}", item_id.group(1))
             return
+        self.fills.apply(item, self.account)
         self.report.listed += 1
         row = self.state.item(item.id)
         if row is None:

@@ -24,6 +24,9 @@ _ID = re.compile(r"[0-9]{1,20}")
 _MILLIONTHS = re.compile(r"-?[0-9]{1,12}")
 _VIDEO = {"mp4", "mov", "m4v", "avi", "3gp", "mpg", "mpeg", "wmv", "mts", "m2ts", "webm", "ogv", "mkv"}
 _TEXT_LIMIT = 1 << 20  # a title, a description or a comment: longer is cut (and said)
+FRIEND_FAMILY = "friend & family"  # the export's privacy for friends only, family only and both alike
+SPLIT_UNKNOWN = ("export: privacy \"friend & family\" is written alike for friends only, family only and both: "
+                 "written as both (a backup with the API, or --fill with a key, tells them apart)")
 _PEOPLE = re.compile(r"https?://(?:www\.)?flickr\.com/(?:people|photos)/([^/]{1,100})/?")
 
 
@@ -145,9 +148,8 @@ def _privacy(value: Any, listed: dict[str, Any], problems: list[str]) -> None:
         problems.append(f"export: privacy {str(value)[:40]!r} is none Flickr writes: left out")
         return
     listed.update(ispublic=flags[0], isfriend=flags[1], isfamily=flags[2])
-    if value == "friend & family":
-        problems.append("export: privacy \"friend & family\" is written alike for friends only, family only and "
-                        "both: written as both (a backup with the API tells them apart)")
+    if value == FRIEND_FAMILY:
+        problems.append(SPLIT_UNKNOWN)
 
 
 def _comments(found: Any, photo_id: str, problems: list[str]) -> dict[str, Any]:
@@ -156,11 +158,17 @@ def _comments(found: Any, photo_id: str, problems: list[str]) -> dict[str, Any]:
     for entry in found if isinstance(found, list) else []:
         if not isinstance(entry, dict):
             continue
-        author = _PEOPLE.fullmatch(entry["user"]) if isinstance(entry.get("user"), str) else None
-        comments.append({"id": str(entry.get("id", ""))[:200], "author": author.group(1) if author else "",
+        comments.append({"id": str(entry.get("id", ""))[:200], "author": author(entry),
                          "authorname": "", "datecreate": str(stamp(entry.get("date")) or ""),
                          "_text": _text(entry.get("comment"), "a comment", problems) or ""})
     return {"comments": {"photo_id": photo_id, "comment": comments}}
+
+
+def author(comment: Any) -> str:
+    """A comment's author as its profile URL names it (an NSID, or a path alias); "" for none."""
+    user = comment.get("user") if isinstance(comment, dict) else None
+    found = _PEOPLE.fullmatch(user) if isinstance(user, str) else None
+    return found.group(1) if found else ""
 
 
 def album(found: Any) -> Optional[tuple[dict[str, Any], list[str]]]:

@@ -19,12 +19,12 @@ import sys
 import traceback
 
 from .. import errors
-from . import auth, backup, call, completion, download, harvest, methods, sandbox, upload, walk
+from . import auth, backup, call, completion, download, harvest, lifeboat, methods, sandbox, upload, walk
 from .common import (EXIT_API, EXIT_AUTH, EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_NETWORK,
                      EXIT_USAGE, CLIError, IntermixedParser, add_global_options, configure_logging, error_text,
                      print_error)
 
-COMMANDS = [call, upload, download, walk, harvest, backup, auth, sandbox, methods, completion]
+COMMANDS = [call, upload, download, walk, harvest, backup, lifeboat, auth, sandbox, methods, completion]
 
 
 def build_parser() -> argparse.ArgumentParser:

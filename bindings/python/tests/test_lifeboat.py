@@ -1,0 +1,229 @@
+# SPDX-License-Identifier: MIT
+"""`flickr lifeboat DIR OUT` on sandbox backups, read back by the independent reader
+(lifeboat_reader.py, written from docs/lifeboat.md only): the whole archive and an album, the
+licence rule on another member's archive, hostile titles, a planted link, kill -9 at fixed
+moments then a rerun, and bad arguments."""
+import html
+import json
+import os
+import pathlib
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+import flickr.backup
+import flickr.lifeboat
+import lifeboat_reader
+from backuptest import client, environ_without_flickr, jpeg, media_files, small_account, upload
+from libtest import running_sandbox
+
+HOSTILE = '<script>alert("x")</script> & </script><img src=x onerror=alert(1)>'
+OTHER_NSID = "35034346050@N01"
+THIRD_NSID = "48600090482@N01"
+# Another member's photos, by licence id: what the rule does with each (docs/lifeboat.md).
+OTHERS = {"0": False, "4": True, "9": True, "14": True, "99": False}
+
+
+def read_back(out: pathlib.Path) -> lifeboat_reader.Lifeboat:
+    found = lifeboat_reader.load(str(out))
+    counts = {name: len(value) for name, value in found.indexes.items() if name != "lifeboat"}
+    print(f"{out.name}: {len(found.photos)} photos, indexes {counts}, problems {len(found.problems)}")
+    assert found.problems == [], "\n".join(map(str, found.problems))
+    return found
+
+
+def tree(out: pathlib.Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def archives(library_path, tmp_path_factory):
+    """(own archive, album id, own ids, other member's archive, {licence id: photo id})."""
+    own_dir = tmp_path_factory.mktemp("own")
+    other_dir = tmp_path_factory.mktemp("other")
+    with running_sandbox() as server, client(server) as api:
+        items = small_account(api, 5, videos=1)
+        ids = list(items)
+        api.call("flickr.photos.setMeta", photo_id=ids[0], title=HOSTILE, description="a <b>bold</b> & line\nnext")
+        api.call("flickr.photos.comments.addComment", photo_id=ids[2], comment_text="</script> nice")
+        album = api.call("flickr.photosets.create", title="Harbour <i>", primary_photo_id=ids[0])["photoset"]["id"]
+        api.call("flickr.photosets.addPhoto", photoset_id=album, photo_id=ids[2])
+        with sqlite3.connect(os.path.join(server.settings.data_dir, "sandbox.sqlite3")) as db:
+            db.execute("UPDATE photos SET ispublic = 0, isfriend = 1 WHERE id = ?", (ids[1],))
+            db.execute("UPDATE photos SET license = 4 WHERE id = ?", (ids[2],))
+        report = flickr.backup.run(api, own_dir, info=True, comments=True)
+        assert report.ok, report.failed
+        # Another member's archive: small uploads handed to them in the sandbox's own store, each under
+        # one licence; their seeded photos handed to a third member, so the backup stays small.
+        others = {licence: upload(api, jpeg(100 + n), title=f"other {licence}", tags="shared")
+                  for n, licence in enumerate(OTHERS)}
+        with sqlite3.connect(os.path.join(server.settings.data_dir, "sandbox.sqlite3")) as db:
+            db.execute("UPDATE photos SET owner = ? WHERE owner = ?", (THIRD_NSID, OTHER_NSID))
+            for licence, photo_id in others.items():
+                db.execute("UPDATE photos SET owner = ?, license = ? WHERE id = ?", (OTHER_NSID, int(licence), photo_id))
+        report = flickr.backup.run(api, other_dir, user=OTHER_NSID, info=True)
+        assert report.ok, report.failed
+    yield own_dir, album, ids, other_dir, others
+
+
+def test_the_whole_archive_reads_back(archives, tmp_path):
+    own_dir, album, ids, _, _ = archives
+    readme = tmp_path / "note.txt"
+    readme.write_text(f"Kept for the club.\n\n{HOSTILE}\n", encoding="utf-8")
+    out = tmp_path / "WHOLE"
+    done = run_cli_lifeboat(own_dir, out, "--readme", readme, "--name", f"Club {HOSTILE}")
+    print(done.stdout, done.stderr)
+    assert done.returncode == 0 and done.stderr == ""
+    found = read_back(out)
+    # Own photos always go in: All Rights Reserved and private ones included.
+    assert sorted(found.photos) == sorted(ids)
+    assert found.photos[ids[1]]["visibility"] == "friends only" and found.photos[ids[0]]["licenseId"] == "0"
+    assert found.photos[ids[0]]["title"] == HOSTILE
+    assert found.photos[ids[2]]["comments"][0]["text"] == "</script> nice"
+    assert found.indexes["albumIndex"][album]["photoIds"] == sorted([ids[0], ids[2]], key=ids.index)
+    assert found.indexes["tagIndex"]["common"] == 5
+    # Media byte for byte, copied (not linked): the archive's file and the Lifeboat's are two files.
+    archive_files = media_files(own_dir)
+    for photo_id, photo in found.photos.items():
+        copy = out / photo["files"]["original"]
+        assert copy.read_bytes() == archive_files[photo_id].read_bytes()
+        assert copy.stat().st_ino != archive_files[photo_id].stat().st_ino and copy.stat().st_nlink == 1
+    # Hostile texts escaped: README.html holds them as text; no metadata file can close a script.
+    page = (out / "README.html").read_text("utf-8")
+    assert HOSTILE not in page and html.escape(HOSTILE) in page and "<script" not in page
+    for path in (out / "metadata").rglob("*.js"):
+        assert "</script" not in path.read_text("utf-8").lower(), path
+    viewer = (out / "viewer" / "viewer.js").read_text("utf-8")
+    assert "innerHTML" not in viewer and "textContent" in viewer
+    assert "../metadata/photoIndex.js" in (out / "viewer" / "index.html").read_text("utf-8")
+    assert f"Lifeboat {out}: 6 photos (6 yours, 0 of other members)" in done.stdout
+
+
+def test_an_album_reads_back(archives, tmp_path):
+    own_dir, album, ids, _, _ = archives
+    out = tmp_path / "ALBUM"
+    report = flickr.lifeboat.make(own_dir, out, albums=[album])
+    found = read_back(out)
+    assert sorted(found.photos) == sorted([ids[0], ids[2]]) and report["photos"] == 2
+    assert list(found.indexes["albumIndex"]) == [album]
+    # A tag and an ids file: the union.
+    out = tmp_path / "UNION"
+    report = flickr.lifeboat.make(own_dir, out, albums=[album], tags=["TAG4"], ids=[ids[5], "999"])
+    assert sorted(read_back(out).photos) == sorted([ids[0], ids[2], ids[4], ids[5]])
+    assert report["not_in_archive"] == ["999"]
+
+
+def test_other_members_photos_follow_their_licence(archives, tmp_path):
+    _, _, _, other_dir, others = archives
+    out = tmp_path / "OTHERS"
+    done = run_cli_lifeboat(other_dir, out, "--creator", "12037949@N00")
+    print(done.stdout)
+    assert done.returncode == 0, done.stderr
+    found = read_back(out)
+    allowed = {others[licence] for licence, ok in OTHERS.items() if ok}
+    assert set(found.photos) == allowed
+    left = {item["id"]: item["why"] for item in found.indexes["lifeboat"]["leftOut"]}
+    assert set(left) == set(others.values()) - allowed
+    assert "All Rights Reserved" in left[others["0"]] and "does not name (99)" in left[others["99"]]
+    for photo_id in left:
+        assert f"left out {photo_id}" in done.stdout and photo_id in (out / "README.html").read_text("utf-8")
+        assert not any(photo_id in name for name in os.listdir(out / "media" / "originals"))
+    # The same archive made by its own account: every photo is theirs, all go in.
+    mine = flickr.lifeboat.make(other_dir, tmp_path / "THEIRS")
+    assert mine["photos"] == len(others) and mine["left_out"] == []
+
+
+def test_a_link_planted_in_the_archive_is_not_followed(archives, tmp_path):
+    own_dir, _, ids, _, _ = archives
+    copy = tmp_path / "archive"
+    subprocess.run(["cp", "-a", str(own_dir), str(copy)], check=True)
+    secret = tmp_path / "secret.jpg"
+    secret.write_bytes(b"\xff\xd8\xff\xe0 not for the Lifeboat")
+    target = media_files(copy)[ids[3]]
+    target.unlink()
+    target.symlink_to(secret)
+    out = tmp_path / "LINKED"
+    done = run_cli_lifeboat(copy, out)
+    print(done.stdout, done.stderr)
+    assert done.returncode == 1 and "symbolic link in the archive: not followed" in done.stderr
+    found = read_back(out)  # the rest is a whole Lifeboat
+    assert ids[3] not in found.photos and len(found.photos) == 5
+    assert all(b"not for the Lifeboat" not in data for data in tree(out).values())
+
+
+def test_kill_nine_then_a_rerun_completes_it(archives, tmp_path):
+    own_dir, _, _, _, _ = archives
+    reference = tmp_path / "clean" / "SAME"
+    flickr.lifeboat.make(own_dir, reference, name="same")
+    expected = tree(reference)
+    out = tmp_path / "killed" / "SAME"
+    # SIGKILL at the Nth fsync: mid-copy of media, between the photo files, before lifeboat.js.
+    killer = ("import os, signal, sys, flickr.lifeboat\n"
+              "n = [int(sys.argv[3])]\nreal = os.fsync\n"
+              "def fsync(fd):\n    n[0] -= 1\n    if n[0] == 0: os.kill(os.getpid(), signal.SIGKILL)\n    real(fd)\n"
+              "os.fsync = fsync\nflickr.lifeboat.make(sys.argv[1], sys.argv[2], name='same')\n")
+    kills = 0
+    for moment in (2, 4, 7, 9, 12, 14):
+        run = subprocess.run([sys.executable, "-c", killer, str(own_dir), str(out), str(moment)],
+                             env=environ_without_flickr(), capture_output=True, text=True)
+        kills += run.returncode == -9
+    print(f"{kills} runs killed")
+    assert kills == 6
+    assert not lifeboat_reader.check(str(out)) == []  # killed before lifeboat.js: not yet whole
+    report = flickr.lifeboat.make(own_dir, out, name="same")
+    read_back(out)
+    assert report["kept"] > 0  # files a killed run renamed whole are not copied again
+    got = tree(out)
+    assert {k for k in got if ".part" in k} == set()
+    # The same Lifeboat as a run never killed, but for the date it was made (the first run's).
+    for files in (got, expected):
+        del files[".flickr-lifeboat"]
+        made = lifeboat_reader.parse_js(files.pop("metadata/lifeboat.js").decode(), "lifeboat")
+        files["made"] = json.dumps({k: v for k, v in made.items() if k != "dateCreated"}).encode()
+        files["README.html"] = files["README.html"].replace(made["dateCreated"].encode(), b"DATE")
+    assert got == expected
+
+
+def test_bad_arguments_exit_with_their_code_and_one_line(archives, tmp_path):
+    own_dir, _, _, _, _ = archives
+    ids = tmp_path / "ids.txt"
+    ids.write_text("123\n../etc\n")
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    (foreign / "keep.txt").write_text("mine")
+    cases = [
+        ((own_dir, tmp_path / "A", "--album", "72157799999999999"), 2, "has no album"),
+        ((own_dir, tmp_path / "B", "--ids", ids), 2, "line 2"),
+        ((own_dir, tmp_path / "C", "--ids", tmp_path / "missing.txt"), 2, "--ids"),
+        ((own_dir, tmp_path / "D", "--readme", tmp_path / "missing.txt"), 2, "--readme"),
+        ((own_dir, tmp_path / "E", "--tag", "no-such-tag"), 2, "matches no item"),
+        ((own_dir, own_dir / "inside"), 2, "one inside the other"),
+        ((foreign, tmp_path / "F"), 1, "holds no flickr backup archive"),
+        ((own_dir, foreign), 1, "not a Lifeboat flickr lifeboat wrote"),
+    ]
+    for argv, code, words in cases:
+        done = run_cli_lifeboat(*argv)
+        print(code, done.returncode, done.stderr.strip())
+        assert done.returncode == code and words in done.stderr, (argv, done.stderr)
+        assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
+    assert (foreign / "keep.txt").read_text() == "mine" and sorted(os.listdir(foreign)) == ["keep.txt"]
+    assert not (own_dir / "inside").exists()
+    # A link inside OUT is not followed: the run stops, nothing is written through it.
+    out = tmp_path / "G"
+    flickr.lifeboat.make(own_dir, out)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    for entry in (out / "media" / "originals").iterdir():
+        entry.unlink()
+    (out / "media" / "originals").rmdir()
+    (out / "media" / "originals").symlink_to(outside)
+    done = run_cli_lifeboat(own_dir, out)
+    assert done.returncode == 1 and "not followed" in done.stderr and os.listdir(outside) == []
+
+
+def run_cli_lifeboat(*argv) -> subprocess.CompletedProcess:
+    """`flickr lifeboat ARGV`, with no key and no token: it needs neither."""
+    return subprocess.run([sys.executable, "-m", "flickr", "lifeboat", *map(str, argv)], capture_output=True,
+                          text=True, env=environ_without_flickr(), timeout=120)

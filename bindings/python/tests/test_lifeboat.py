@@ -144,12 +144,17 @@ def test_a_link_planted_in_the_archive_is_not_followed(archives, tmp_path):
     target = media_files(copy)[ids[3]]
     target.unlink()
     target.symlink_to(secret)
+    # A FIFO where another item's sidecar is: never waited on (the run would hang).
+    fifo = media_files(copy)[ids[4]].with_suffix(".json")
+    fifo.unlink()
+    os.mkfifo(fifo)
     out = tmp_path / "LINKED"
     done = run_cli_lifeboat(copy, out)
     print(done.stdout, done.stderr)
     assert done.returncode == 1 and "symbolic link in the archive: not followed" in done.stderr
+    assert "a FIFO, not a regular file" in done.stderr and len(done.stderr.splitlines()) == 2
     found = read_back(out)  # the rest is a whole Lifeboat
-    assert ids[3] not in found.photos and len(found.photos) == 5
+    assert ids[3] not in found.photos and ids[4] not in found.photos and len(found.photos) == 4
     assert all(b"not for the Lifeboat" not in data for data in tree(out).values())
 
 
@@ -227,3 +232,45 @@ def run_cli_lifeboat(*argv) -> subprocess.CompletedProcess:
     """`flickr lifeboat ARGV`, with no key and no token: it needs neither."""
     return subprocess.run([sys.executable, "-m", "flickr", "lifeboat", *map(str, argv)], capture_output=True,
                           text=True, env=environ_without_flickr(), timeout=120)
+
+
+def test_the_viewer_shows_the_lifeboat_in_chromium_from_disk(archives, tmp_path):
+    """viewer/ opened from file:// (no server, no network): every photo listed with its thumbnail,
+    title and licence; a hostile title shown as text, never run; one photo's page with its comment."""
+    from playwright.sync_api import sync_playwright
+
+    own_dir, _, ids, _, _ = archives
+    out = tmp_path / "VIEWED"
+    flickr.lifeboat.make(own_dir, out, name="Viewed")
+    chromium = os.environ.get("VIEWER_CHROMIUM", "/usr/bin/chromium")
+    assert os.path.exists(chromium), f"{chromium} is missing: install Debian's chromium (scripts/install-deps.sh)"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=["--disable-gpu"])
+        try:
+            page = browser.new_page()
+            errors, dialogs, remote = [], [], []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+            page.on("request", lambda request: remote.append(request.url)
+                    if not request.url.startswith("file://") else None)
+            page.goto((out / "viewer" / "index.html").as_uri())
+            page.wait_for_function("document.querySelectorAll('figure').length === 6")
+            titles = page.eval_on_selector_all("figcaption a.title", "nodes => nodes.map(n => n.textContent)")
+            assert HOSTILE in titles and "Photo 2" in titles
+            sources = page.eval_on_selector_all("figure img", "nodes => nodes.map(n => n.getAttribute('src'))")
+            assert len(sources) == 6 and all(src.startswith("../media/") for src in sources), sources
+            assert page.locator("img[src=x]").count() == 0  # the title's <img onerror> is text
+            assert "Attribution License" in page.inner_text("#photos")
+            page.fill("#search", "tag4")
+            assert page.inner_text("#count") == "1 of 6 photos"
+            page.goto((out / "viewer" / "photo.html").as_uri() + f"?id={ids[2]}")
+            page.wait_for_selector("h1")
+            assert page.inner_text("h1") == "Photo 2" and "</script> nice" in page.inner_text("#photo")
+            page.goto((out / "viewer" / "photo.html").as_uri() + f"?id={ids[0]}")
+            page.wait_for_selector("h1")
+            assert page.inner_text("h1") == HOSTILE
+            print(f"{len(titles)} photos shown, {len(errors)} page errors, {len(dialogs)} dialogs, "
+                  f"{len(remote)} network requests")
+            assert errors == [] and dialogs == [] and remote == []
+        finally:
+            browser.close()

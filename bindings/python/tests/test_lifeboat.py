@@ -3,6 +3,7 @@
 (lifeboat_reader.py, written from docs/lifeboat.md only): the whole archive and an album, the
 licence rule on another member's archive, hostile titles, a planted link, kill -9 at fixed
 moments then a rerun, and bad arguments."""
+import hashlib
 import html
 import json
 import os
@@ -274,3 +275,55 @@ def test_the_viewer_shows_the_lifeboat_in_chromium_from_disk(archives, tmp_path)
             assert errors == [] and dialogs == [] and remote == []
         finally:
             browser.close()
+
+
+def test_an_archive_made_from_flickrs_export(tmp_path):
+    """The same command on an archive made from Flickr's account export (no key at either step)."""
+    zips = tmp_path / "zips"
+    subprocess.run([sys.executable, "-m", "flickr_sandbox", "--write-export", str(zips)], check=True,
+                   cwd=pathlib.Path(__file__).resolve().parents[3] / "sandbox", capture_output=True, timeout=600)
+    archive = tmp_path / "archive"
+    made = flickr.backup.from_export(archive, sorted(zips.iterdir()))
+    out = tmp_path / "FROM_EXPORT"
+    report = flickr.lifeboat.make(archive, out)
+    found = read_back(out)
+    print(f"export: {made.done} items in the archive, {report['photos']} in the Lifeboat")
+    assert report["ok"] and report["photos"] == len(media_files(archive)) > 50
+    machine = [t for p in found.photos.values() for t in p["tags"] if t["rawValue"] == "camera:make=canon"]
+    assert machine and all(t["isMachineTag"] for t in machine)
+    assert any(c["text"] for p in found.photos.values() for c in p["comments"])  # the export's comments
+
+
+def test_a_large_file_is_streamed_in_constant_memory(archives, tmp_path):
+    """A 256 MiB media file is copied 1 MiB at a time: the run's peak memory grows by far less than
+    the file (measured in the child that makes the Lifeboat, against the same run on a small file)."""
+    own_dir, _, ids, _, _ = archives
+    copy = tmp_path / "archive"
+    subprocess.run(["cp", "-a", str(own_dir), str(copy)], check=True)
+    media = media_files(copy)[ids[3]]
+    block = bytes(range(256)) * 4096  # 1 MiB
+    hasher = hashlib.sha256()
+    with open(media, "wb") as file:
+        file.write(b"\xff\xd8\xff\xe0")
+        hasher.update(b"\xff\xd8\xff\xe0")
+        for _ in range(256):
+            file.write(block)
+            hasher.update(block)
+    sidecar_path = media.with_suffix(".json")
+    sidecar = json.loads(sidecar_path.read_text("utf-8"))
+    sidecar["file"].update(sha256=hasher.hexdigest(), bytes=media.stat().st_size)
+    sidecar_path.write_text(json.dumps(sidecar), "utf-8")
+    measure = ("import resource, sys, flickr.lifeboat\n"
+               "report = flickr.lifeboat.make(sys.argv[1], sys.argv[2], ids=[sys.argv[3]])\n"
+               "print(report['bytes'], resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
+    peaks = {}
+    for name, archive in (("small", own_dir), ("large", copy)):
+        run = subprocess.run([sys.executable, "-c", measure, str(archive), str(tmp_path / name), ids[3]],
+                             env=environ_without_flickr(), capture_output=True, text=True, check=True)
+        copied, peak_kib = map(int, run.stdout.split())
+        peaks[name] = (copied, peak_kib)
+    print(f"peak RSS: {peaks['small'][1]} KiB copying {peaks['small'][0]} bytes, "
+          f"{peaks['large'][1]} KiB copying {peaks['large'][0]} bytes")
+    assert peaks["large"][0] > 256 << 20
+    assert peaks["large"][1] - peaks["small"][1] < 32 << 10  # KiB: the file is 256 MiB
+    assert lifeboat_reader.check(str(tmp_path / "large")) == []

@@ -70,10 +70,13 @@ def visibility(sidecar: dict[str, Any]) -> str:
             (False, True): "family only"}.get((friend, family), "private")
 
 
+_MACHINE_TAG = re.compile(r"[^:\s]+:[^=\s]+=.*", re.DOTALL)  # namespace:predicate=value
+
+
 def normalised_tag(raw: str) -> str:
     """Flickr's normalised form where the archive has only the raw tag (an export's): lower case,
     letters and digits only (ASSUMED; machine tags keep their `:` and `=`)."""
-    keep = ":=" if re.fullmatch(r"[^:\s]+:[^=\s]+=.*", raw) else ""
+    keep = ":=" if _MACHINE_TAG.fullmatch(raw) else ""
     return "".join(c for c in unicodedata.normalize("NFC", raw).lower() if c.isalnum() or c in keep)
 
 
@@ -88,7 +91,9 @@ def tags(sidecar: dict[str, Any], uploader: str) -> list[dict[str, Any]]:
             continue
         # The listing names no tag's author (a backup without --info): the uploader (ASSUMED).
         found.append({"authorId": _text(tag.get("author")) or uploader, "rawValue": raw or normalised,
-                      "normalizedValue": normalised, "isMachineTag": bool(tag.get("machine_tag"))})
+                      "normalizedValue": normalised,
+                      "isMachineTag": tag["machine_tag"] if isinstance(tag.get("machine_tag"), bool)
+                      else _MACHINE_TAG.fullmatch(raw or normalised) is not None})
     return found
 
 

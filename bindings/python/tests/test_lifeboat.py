@@ -165,18 +165,26 @@ def test_kill_nine_then_a_rerun_completes_it(archives, tmp_path):
     flickr.lifeboat.make(own_dir, reference, name="same")
     expected = tree(reference)
     out = tmp_path / "killed" / "SAME"
-    # SIGKILL at the Nth fsync: mid-copy of media, between the photo files, before lifeboat.js.
+    # SIGKILL at a run's Nth fsync, each run going on from the last: a media copy before its rename,
+    # between the photo files, amid the indexes; never as far as lifeboat.js (written last).
     killer = ("import os, signal, sys, flickr.lifeboat\n"
               "n = [int(sys.argv[3])]\nreal = os.fsync\n"
               "def fsync(fd):\n    n[0] -= 1\n    if n[0] == 0: os.kill(os.getpid(), signal.SIGKILL)\n    real(fd)\n"
               "os.fsync = fsync\nflickr.lifeboat.make(sys.argv[1], sys.argv[2], name='same')\n")
-    kills = 0
-    for moment in (2, 4, 7, 9, 12, 14):
+    kills, stages = 0, []
+    for moment in (2, 4, 4, 4, 4, 4, 4):
         run = subprocess.run([sys.executable, "-c", killer, str(own_dir), str(out), str(moment)],
                              env=environ_without_flickr(), capture_output=True, text=True)
         kills += run.returncode == -9
-    print(f"{kills} runs killed")
-    assert kills == 6
+        files = [str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()]
+        stages.append((sum(f.startswith("media/originals/") and ".part" not in f for f in files),
+                       sum(f.startswith("metadata/photos/") and ".part" not in f for f in files),
+                       sum(f.startswith("metadata/") and f.count("/") == 1 for f in files),
+                       sum(".part" in f for f in files)))
+    print(f"{kills} runs killed; after each (media, photo files, indexes, temporaries): {stages}")
+    assert kills == 7
+    assert any(s[3] for s in stages), "no kill left a temporary"
+    assert any(0 < s[1] < 6 for s in stages) and any(0 < s[2] < 8 for s in stages), "no kill between metadata files"
     assert not lifeboat_reader.check(str(out)) == []  # killed before lifeboat.js: not yet whole
     report = flickr.lifeboat.make(own_dir, out, name="same")
     read_back(out)

@@ -146,13 +146,14 @@ class LifeboatWriter:
             if self.progress is not None:
                 self.progress({"event": "item", "id": photo_id, "done": done, "total": len(chosen)})
         for photo_id, photo in photos.items():
-            folders[("metadata", "photos")].write(f"{photo_id}.js", meta.js_file("photo", photo))
+            # A rerun rewrites (fsync, rename) only what changed: 1,000 unchanged files cost reads alone.
+            folders[("metadata", "photos")].write_if_changed(f"{photo_id}.js", meta.js_file("photo", photo))
         self._remove_strays(folders, photos)
         lifeboat = self._indexes(folders[("metadata",)], photos, sidecars, created)
-        folders[()].write("README.html", readme_html(lifeboat, len(photos), self.left_out).encode("utf-8"))
+        folders[()].write_if_changed("README.html", readme_html(lifeboat, len(photos), self.left_out).encode("utf-8"))
         write_viewer(folders[("viewer",)])
         # Last: a Lifeboat whose lifeboat.js is there was written whole (a killed run's is not).
-        folders[("metadata",)].write("lifeboat.js", meta.js_file("lifeboat", lifeboat))
+        folders[("metadata",)].write_if_changed("lifeboat.js", meta.js_file("lifeboat", lifeboat))
         own = sum(1 for photo in photos.values() if photo["uploaderId"] == self.creator)
         return {"photos": len(photos), "own": own, "others": len(photos) - own, "left_out": self.left_out,
                 "failed": self.failed, "copied": self.copied, "kept": self.kept, "bytes": self.bytes,
@@ -262,7 +263,7 @@ class LifeboatWriter:
                                   ("contributorIndex.js", "contributorIndex", contributors.members),
                                   ("albumIndex.js", "albumIndex", albums), ("galleryIndex.js", "galleryIndex", {}),
                                   ("groupIndex.js", "groupIndex", groups), ("tagIndex.js", "tagIndex", tag_counts)):
-            folder.write(file, meta.js_file(name, value))
+            folder.write_if_changed(file, meta.js_file(name, value))
         creator = contributors.members.get(self.creator) or {}
         account = meta._dict(self.archive.index.get("account"))
         if self.creator == self.archive.user:

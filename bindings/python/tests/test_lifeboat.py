@@ -335,3 +335,27 @@ def test_a_large_file_is_streamed_in_constant_memory(archives, tmp_path):
     assert peaks["large"][0] > 256 << 20
     assert peaks["large"][1] - peaks["small"][1] < 32 << 10  # KiB: the file is 256 MiB
     assert lifeboat_reader.check(str(tmp_path / "large")) == []
+
+
+def test_a_rerun_copies_a_file_the_backup_replaced_at_the_same_size(archives, tmp_path):
+    """A photo replaced on Flickr keeps its date taken, the backup's file time: a rerun compares the
+    Lifeboat's copy with the backup's SHA-256, not with the size and time alone."""
+    own_dir, _, ids, _, _ = archives
+    copy = tmp_path / "archive"
+    subprocess.run(["cp", "-a", str(own_dir), str(copy)], check=True)
+    out = tmp_path / "RERUN"
+    first = flickr.lifeboat.make(copy, out)
+    media = media_files(copy)[ids[3]]
+    before = media.stat()
+    data = bytearray(media.read_bytes())
+    data[-1] ^= 0xFF  # the backup's next run: new bytes, same size, same time
+    media.write_bytes(bytes(data))
+    os.utime(media, ns=(before.st_atime_ns, before.st_mtime_ns))
+    sidecar_path = media.with_suffix(".json")
+    sidecar = json.loads(sidecar_path.read_text("utf-8"))
+    sidecar["file"]["sha256"] = hashlib.sha256(data).hexdigest()
+    sidecar_path.write_text(json.dumps(sidecar), "utf-8")
+    second = flickr.lifeboat.make(copy, out)
+    print(f"first run: {first['copied']} copied; second: {second['copied']} copied, {second['kept']} kept")
+    assert (second["copied"], second["kept"]) == (1, 5)
+    assert (out / read_back(out).photos[ids[3]]["files"]["original"]).read_bytes() == bytes(data)

@@ -183,13 +183,16 @@ class LifeboatWriter:
 
     def _copy(self, source: str, folder: SafeDir, name: str, expected: Optional[str]) -> None:
         """Streams the archive's file to `name` in `folder` (temporary, fsync, rename); a file
-        already there with the source's size and time (a killed run's, renamed whole) is kept."""
+        already there (a killed run's, renamed whole) is kept when it is the same: its SHA-256 the
+        backup's record, or without a record its size and time. (The backup sets a file's time to
+        the date taken, which a photo replaced on Flickr keeps: size and time alone would miss it.)"""
         fd = self.archive.open_media(source)
         try:
             found = os.fstat(fd)
             there = folder.lstat(name)
-            if there is not None and stat.S_ISREG(there.st_mode) and there.st_size == found.st_size \
-                    and there.st_mtime_ns == found.st_mtime_ns:
+            if there is not None and stat.S_ISREG(there.st_mode) and there.st_size == found.st_size and (
+                    folder.digest(name) == (found.st_size, expected) if expected is not None
+                    else there.st_mtime_ns == found.st_mtime_ns):
                 self.kept += 1
                 return
             out, temporary = create_temporary(folder.fd, name, 0o644)

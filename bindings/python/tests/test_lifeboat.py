@@ -11,6 +11,7 @@ import pathlib
 import sqlite3
 import subprocess
 import sys
+from typing import NamedTuple
 
 import pytest
 
@@ -21,6 +22,7 @@ from backuptest import client, environ_without_flickr, jpeg, media_files, small_
 from libtest import running_sandbox
 
 HOSTILE = '<script>alert("x")</script> & </script><img src=x onerror=alert(1)>'
+USER_NSID = "12037949@N00"
 OTHER_NSID = "35034346050@N01"
 THIRD_NSID = "48600090482@N01"
 # Another member's photos, by licence id: what the rule does with each (docs/lifeboat.md).
@@ -39,11 +41,21 @@ def tree(out: pathlib.Path) -> dict[str, bytes]:
     return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
 
 
+class Archives(NamedTuple):
+    own: pathlib.Path  # the sandbox user's archive: 5 photos and a video, an album
+    album: str
+    ids: list[str]
+    other: pathlib.Path  # another member's (flickr backup --user), a photo under each licence of OTHERS
+    others: dict[str, str]  # licence id -> photo id
+    third: pathlib.Path  # a third member's, who lets nobody download: one CC BY photo
+    third_id: str
+
+
 @pytest.fixture(scope="module")
 def archives(library_path, tmp_path_factory):
-    """(own archive, album id, own ids, other member's archive, {licence id: photo id})."""
     own_dir = tmp_path_factory.mktemp("own")
     other_dir = tmp_path_factory.mktemp("other")
+    third_dir = tmp_path_factory.mktemp("third")
     with running_sandbox() as server, client(server) as api:
         items = small_account(api, 5, videos=1)
         ids = list(items)
@@ -56,21 +68,26 @@ def archives(library_path, tmp_path_factory):
             db.execute("UPDATE photos SET license = 4 WHERE id = ?", (ids[2],))
         report = flickr.backup.run(api, own_dir, info=True, comments=True)
         assert report.ok, report.failed
-        # Another member's archive: small uploads handed to them in the sandbox's own store, each under
-        # one licence; their seeded photos handed to a third member, so the backup stays small.
+        # Other members' archives: small uploads handed to them in the sandbox's own store, each under
+        # one licence; their seeded photos handed to the sandbox user (whose archive is made), so the
+        # backups stay small. The third member lets nobody download (getInfo's usage.candownload 0).
         others = {licence: upload(api, jpeg(100 + n), title=f"other {licence}", tags="shared")
                   for n, licence in enumerate(OTHERS)}
+        third_id = upload(api, jpeg(200), title="third")
         with sqlite3.connect(os.path.join(server.settings.data_dir, "sandbox.sqlite3")) as db:
-            db.execute("UPDATE photos SET owner = ? WHERE owner = ?", (THIRD_NSID, OTHER_NSID))
+            db.execute("UPDATE photos SET owner = ? WHERE owner IN (?, ?)", (USER_NSID, OTHER_NSID, THIRD_NSID))
             for licence, photo_id in others.items():
                 db.execute("UPDATE photos SET owner = ?, license = ? WHERE id = ?", (OTHER_NSID, int(licence), photo_id))
-        report = flickr.backup.run(api, other_dir, user=OTHER_NSID, info=True)
-        assert report.ok, report.failed
-    yield own_dir, album, ids, other_dir, others
+            db.execute("UPDATE photos SET owner = ?, license = 4 WHERE id = ?", (THIRD_NSID, third_id))
+            db.execute("UPDATE users SET download = 0 WHERE nsid = ?", (THIRD_NSID,))
+        for where, who in ((other_dir, OTHER_NSID), (third_dir, THIRD_NSID)):
+            report = flickr.backup.run(api, where, user=who, info=True)
+            assert report.ok, report.failed
+    yield Archives(own_dir, album, ids, other_dir, others, third_dir, third_id)
 
 
 def test_the_whole_archive_reads_back(archives, tmp_path):
-    own_dir, album, ids, _, _ = archives
+    own_dir, album, ids = archives.own, archives.album, archives.ids
     readme = tmp_path / "note.txt"
     readme.write_text(f"Kept for the club.\n\n{HOSTILE}\n", encoding="utf-8")
     out = tmp_path / "WHOLE"
@@ -103,7 +120,7 @@ def test_the_whole_archive_reads_back(archives, tmp_path):
 
 
 def test_an_album_reads_back(archives, tmp_path):
-    own_dir, album, ids, _, _ = archives
+    own_dir, album, ids = archives.own, archives.album, archives.ids
     out = tmp_path / "ALBUM"
     report = flickr.lifeboat.make(own_dir, out, albums=[album])
     found = read_back(out)
@@ -117,9 +134,9 @@ def test_an_album_reads_back(archives, tmp_path):
 
 
 def test_other_members_photos_follow_their_licence(archives, tmp_path):
-    _, _, _, other_dir, others = archives
+    other_dir, others = archives.other, archives.others
     out = tmp_path / "OTHERS"
-    done = run_cli_lifeboat(other_dir, out, "--creator", "12037949@N00")
+    done = run_cli_lifeboat(other_dir, out, "--creator", USER_NSID)
     print(done.stdout)
     assert done.returncode == 0, done.stderr
     found = read_back(out)
@@ -134,10 +151,14 @@ def test_other_members_photos_follow_their_licence(archives, tmp_path):
     # The same archive made by its own account: every photo is theirs, all go in.
     mine = flickr.lifeboat.make(other_dir, tmp_path / "THEIRS")
     assert mine["photos"] == len(others) and mine["left_out"] == []
+    # A member who lets nobody download: their CC BY photo stays out, and says why.
+    report = flickr.lifeboat.make(archives.third, tmp_path / "THIRD", creator=USER_NSID)
+    assert report["photos"] == 0 and [i["id"] for i in report["left_out"]] == [archives.third_id]
+    assert "disabled downloads" in report["left_out"][0]["why"], report["left_out"]
 
 
 def test_a_link_planted_in_the_archive_is_not_followed(archives, tmp_path):
-    own_dir, _, ids, _, _ = archives
+    own_dir, ids = archives.own, archives.ids
     copy = tmp_path / "archive"
     subprocess.run(["cp", "-a", str(own_dir), str(copy)], check=True)
     secret = tmp_path / "secret.jpg"
@@ -160,7 +181,7 @@ def test_a_link_planted_in_the_archive_is_not_followed(archives, tmp_path):
 
 
 def test_kill_nine_then_a_rerun_completes_it(archives, tmp_path):
-    own_dir, _, _, _, _ = archives
+    own_dir = archives.own
     reference = tmp_path / "clean" / "SAME"
     flickr.lifeboat.make(own_dir, reference, name="same")
     expected = tree(reference)
@@ -201,7 +222,7 @@ def test_kill_nine_then_a_rerun_completes_it(archives, tmp_path):
 
 
 def test_bad_arguments_exit_with_their_code_and_one_line(archives, tmp_path):
-    own_dir, _, _, _, _ = archives
+    own_dir = archives.own
     ids = tmp_path / "ids.txt"
     ids.write_text("123\n../etc\n")
     foreign = tmp_path / "foreign"
@@ -248,7 +269,7 @@ def test_the_viewer_shows_the_lifeboat_in_chromium_from_disk(archives, tmp_path)
     title and licence; a hostile title shown as text, never run; one photo's page with its comment."""
     from playwright.sync_api import sync_playwright
 
-    own_dir, _, ids, _, _ = archives
+    own_dir, ids = archives.own, archives.ids
     out = tmp_path / "VIEWED"
     flickr.lifeboat.make(own_dir, out, name="Viewed")
     chromium = os.environ.get("VIEWER_CHROMIUM", "/usr/bin/chromium")
@@ -305,7 +326,7 @@ def test_an_archive_made_from_flickrs_export(tmp_path):
 def test_a_large_file_is_streamed_in_constant_memory(archives, tmp_path):
     """A 256 MiB media file is copied 1 MiB at a time: the run's peak memory grows by far less than
     the file (measured in the child that makes the Lifeboat, against the same run on a small file)."""
-    own_dir, _, ids, _, _ = archives
+    own_dir, ids = archives.own, archives.ids
     copy = tmp_path / "archive"
     subprocess.run(["cp", "-a", str(own_dir), str(copy)], check=True)
     media = media_files(copy)[ids[3]]
@@ -340,7 +361,7 @@ def test_a_large_file_is_streamed_in_constant_memory(archives, tmp_path):
 def test_a_rerun_copies_a_file_the_backup_replaced_at_the_same_size(archives, tmp_path):
     """A photo replaced on Flickr keeps its date taken, the backup's file time: a rerun compares the
     Lifeboat's copy with the backup's SHA-256, not with the size and time alone."""
-    own_dir, _, ids, _, _ = archives
+    own_dir, ids = archives.own, archives.ids
     copy = tmp_path / "archive"
     subprocess.run(["cp", "-a", str(own_dir), str(copy)], check=True)
     out = tmp_path / "RERUN"
@@ -359,3 +380,52 @@ def test_a_rerun_copies_a_file_the_backup_replaced_at_the_same_size(archives, tm
     print(f"first run: {first['copied']} copied; second: {second['copied']} copied, {second['kept']} kept")
     assert (second["copied"], second["kept"]) == (1, 5)
     assert (out / read_back(out).photos[ids[3]]["files"]["original"]).read_bytes() == bytes(data)
+
+
+# A child that runs `flickr lifeboat ARGV...` with one system call made to fail at its Nth use:
+# Ctrl-C (SIGINT to itself) at the 3rd fsync, or the disk full (ENOSPC) at the 3rd write of a copy.
+FAULTY = """import errno, os, signal, sys
+from flickr.cli import main
+fault, n = sys.argv[1], [3]
+real = {"fsync": os.fsync, "write": os.write}[fault]
+def faulty(*args):
+    n[0] -= 1
+    if n[0] == 0:
+        if fault == "fsync":
+            os.kill(os.getpid(), signal.SIGINT)
+        else:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    return real(*args)
+setattr(os, fault, faulty)
+sys.exit(main(["lifeboat", *sys.argv[2:]]))
+"""
+
+
+def test_ctrl_c_and_a_full_disk_stop_with_their_code_and_one_line(archives, tmp_path):
+    own_dir = archives.own
+    for fault, code, words in (("fsync", 130, "interrupted"), ("write", 7, "is full: the Lifeboat is not finished")):
+        out = tmp_path / fault
+        done = subprocess.run([sys.executable, "-c", FAULTY, fault, str(own_dir), str(out)], capture_output=True,
+                              text=True, env=environ_without_flickr(), timeout=120)
+        print(fault, done.returncode, done.stderr.strip())
+        assert done.returncode == code and words in done.stderr and len(done.stderr.splitlines()) == 1
+        assert [p for p in out.rglob("*") if ".part" in p.name] == []  # its temporary removed
+        assert run_cli_lifeboat(own_dir, out).returncode == 0  # run again: it goes on from there
+        read_back(out)
+
+
+def test_an_index_naming_a_path_outside_the_archive(archives, tmp_path):
+    """index.json is a file like any other: a path with `..` in it names nothing outside DIR."""
+    copy = tmp_path / "archive"
+    subprocess.run(["cp", "-a", str(archives.own), str(copy)], check=True)
+    (tmp_path / "outside.jpg").write_bytes(b"\xff\xd8\xff\xe0 outside")
+    index = json.loads((copy / "index.json").read_text("utf-8"))
+    index["items"][0]["path"] = "../outside.jpg"
+    index["items"][1]["id"] = "../1"
+    (copy / "index.json").write_text(json.dumps(index), "utf-8")
+    out = tmp_path / "OUT"
+    done = run_cli_lifeboat(copy, out)
+    print(done.stderr.strip())
+    assert done.returncode == 1 and "not a path inside it" in done.stderr and "not a Flickr photo id" in done.stderr
+    assert len(read_back(out).photos) == 4
+    assert all(b"outside" not in data for data in tree(out).values())

@@ -14,18 +14,13 @@ is listed, with why, in the report, README.html and lifeboat.js.
 from __future__ import annotations
 
 import os
-import re
 import time
 from typing import Any, Callable, Iterable, Optional
 
-from ..backup.safedir import DiskFull
-from ._archive import Archive, NotAnArchive
+from ._archive import PHOTO_ID, Archive, NotAnArchive
 from ._metadata import normalised_tag
 from ._rules import PASSING_ON_ALLOWED
-from ._writer import LifeboatWriter, OutInUse, Selection, UsageError
-
-_PHOTO_ID = re.compile(r"[0-9]{1,20}")
-
+from ._writer import DiskFull, LifeboatWriter, OutInUse, Selection, UsageError
 
 def read_ids(text: str, source: str) -> list[str]:
     """Photo ids, one a line (blank lines and `#` comments skipped); UsageError naming the first
@@ -35,7 +30,7 @@ def read_ids(text: str, source: str) -> list[str]:
         line = line.split("#", 1)[0].strip()
         if not line:
             continue
-        if not _PHOTO_ID.fullmatch(line):
+        if not PHOTO_ID.fullmatch(line):
             raise UsageError(f"{source}, line {number}: {line[:40]!r} is not a photo id")
         found.append(line)
     return found

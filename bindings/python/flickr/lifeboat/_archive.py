@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import Any
 
 from .._files import open_regular
 from ..backup.safedir import SafeDir, check_name
 
 INDEX_FORMAT = "flickr-backup index 1"
+PHOTO_ID = re.compile(r"[0-9]{1,20}")  # a Flickr photo id: it names files, so nothing else is taken
 _LARGEST_JSON = 256 * 1024 * 1024  # index.json of a few hundred thousand items stays far below
 
 
@@ -72,8 +74,9 @@ class Archive:
         return str(self.index.get("user") or "")
 
     def items(self) -> list[dict[str, Any]]:
+        """The index's items (an id that is not a Flickr id is the writer's to refuse, and say)."""
         return [item for item in self.index.get("items") or [] if isinstance(item, dict)
-                and isinstance(item.get("id"), str) and item["id"].isascii() and item["id"].isdigit()]
+                and isinstance(item.get("id"), str)]
 
     def albums(self) -> list[dict[str, Any]]:
         return [album for album in self.index.get("albums") or [] if isinstance(album, dict)

@@ -22,9 +22,9 @@ import time
 from typing import Any, Callable, Optional
 
 from .._files import create_temporary, open_regular, temporary_final
-from ..backup.safedir import DiskFull, SafeDir, disk_full
+from ..backup.safedir import SafeDir, disk_full
 from . import _metadata as meta
-from ._archive import Archive, ItemError
+from ._archive import PHOTO_ID, Archive, ItemError
 from ._readme import readme_html
 from ._rules import why_left_out
 from ._viewer import write_viewer
@@ -39,6 +39,18 @@ _OWN_MEDIA = re.compile(r"[0-9]{1,20}_[0-9a-z_]*\.[a-z0-9]{1,8}")
 _OWN_PHOTO_FILE = re.compile(r"[0-9]{1,20}\.js")
 _FOLDERS: tuple[tuple[str, ...], ...] = ((), ("metadata",), ("metadata", "photos"), ("media",), ("media", "originals"), ("media", "thumbnails"),
             ("viewer",))
+
+
+class DiskFull(OSError):
+    """The disk (or quota) holding OUT is full: the run stopped; every file in OUT is whole (each
+    renamed into place once written), so the same command, with space, goes on from there."""
+
+    def __init__(self, out: str) -> None:
+        super().__init__(errno.ENOSPC, f"the disk holding {out} is full: the Lifeboat is not finished; every file "
+                         "written is whole: free some space and run the same command again")
+
+    def __str__(self) -> str:
+        return str(self.strerror)
 
 
 class UsageError(ValueError):
@@ -123,6 +135,8 @@ class LifeboatWriter:
             photo_id = item["id"]
             title = str(item.get("title") or "")
             try:
+                if not PHOTO_ID.fullmatch(photo_id):  # it names files: `../x` would reach outside
+                    raise ItemError(f"the archive's index names {photo_id[:40]!r}, not a Flickr photo id")
                 sidecar = self.archive.json(item.get("sidecar"))
                 if str(sidecar.get("id")) != photo_id:
                     raise ItemError(f"{item.get('sidecar')} is the sidecar of another item")

@@ -429,3 +429,15 @@ def test_an_index_naming_a_path_outside_the_archive(archives, tmp_path):
     assert done.returncode == 1 and "not a path inside it" in done.stderr and "not a Flickr photo id" in done.stderr
     assert len(read_back(out).photos) == 4
     assert all(b"outside" not in data for data in tree(out).values())
+
+
+def test_a_photo_deleted_on_flickr_is_marked(archives, tmp_path):
+    copy = tmp_path / "archive"
+    subprocess.run(["cp", "-a", str(archives.own), str(copy)], check=True)
+    index = json.loads((copy / "index.json").read_text("utf-8"))
+    index["items"][0]["deleted_on_flickr"] = True  # what a later backup run writes when it is gone
+    (copy / "index.json").write_text(json.dumps(index), "utf-8")
+    assert flickr.lifeboat.make(copy, tmp_path / "OUT")["ok"]
+    found = read_back(tmp_path / "OUT")
+    marked = sorted(i for i, p in found.photos.items() if p.get("deletedOnFlickr"))
+    assert marked == [index["items"][0]["id"]] and len(found.photos) == 6

@@ -5,7 +5,7 @@ Each subcommand lives in its own module with `add_parser(subparsers)`, which
 registers it and sets `handler`. Exit codes tell failures apart:
 0 success, 1 other failure, 2 usage error, 3 Flickr API error (stat="fail"),
 4 network, timeout, TLS or HTTP failure, 5 authentication needed or refused,
-6 libflickr could not be loaded, 7 the disk is full (`flickr backup`: nothing was lost; free
+6 libflickr could not be loaded, 7 the disk is full (`flickr backup`, `flickr lifeboat`: nothing was lost; free
 some space and run it again), 130 interrupted (Ctrl-C), 141 stdout closed early (a closed
 pipe, as in `flickr walk ... | head`: the output stops quietly, as a C tool's would on SIGPIPE).
 Messages go to stderr, one line each, with control characters escaped; no traceback reaches

@@ -136,7 +136,7 @@ def page_url(photo_id: str, owner: str, path_alias: str) -> str:
 
 
 def photo_file(sidecar: dict[str, Any], uploaded: str, files: dict[str, str], album_ids: list[str],
-               group_ids: list[str]) -> dict[str, Any]:
+               group_ids: list[str], deleted: bool = False) -> dict[str, Any]:
     """The Lifeboat's `photos/<id>.js` object for an item of the archive."""
     photo_id = str(sidecar["id"])
     owner = _dict(sidecar.get("owner"))
@@ -169,6 +169,8 @@ def photo_file(sidecar: dict[str, Any], uploaded: str, files: dict[str, str], al
     level = sidecar.get("safety_level")
     if isinstance(level, int) and level in _SAFETY:  # only with --info: absent rather than guessed
         found["safetyLevel"] = _SAFETY[level]
+    if deleted:  # the backup saw it gone from Flickr: its URL leads nowhere now (an extra field)
+        found["deletedOnFlickr"] = True
     return found
 
 

@@ -155,7 +155,8 @@ class LifeboatWriter:
             albums = [a for a in item.get("albums") or [] if isinstance(a, str) and a in album_names]
             groups = [str(g.get("id")) for g in meta._dict(sidecar.get("contexts")).get("groups") or []
                       if isinstance(g, dict) and g.get("id")]
-            photos[photo_id] = meta.photo_file(sidecar, uploaded, files, albums, groups)
+            photos[photo_id] = meta.photo_file(sidecar, uploaded, files, albums, groups,
+                                               item.get("deleted_on_flickr") is True)
             sidecars[photo_id] = sidecar
             if self.progress is not None:
                 self.progress({"event": "item", "id": photo_id, "done": done, "total": len(chosen)})

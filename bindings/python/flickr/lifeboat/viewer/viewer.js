@@ -129,7 +129,8 @@
     fact("Taken", p.dateTaken ? p.dateTaken.value + " (" + p.dateTaken.granularity + ")" : "unknown");
     fact("Uploaded", p.dateUploaded || "");
     if (p.location) fact("Place", p.location.latitude + ", " + p.location.longitude);
-    fact("On Flickr", link(p.url, p.url || "(no link)"));
+    fact("On Flickr", p.deletedOnFlickr ? "deleted on Flickr since it was backed up"
+      : link(p.url, p.url || "(no link)"));
     (p.albumIds || []).forEach(function (albumId) {
       var album = (typeof albumIndex === "object" && albumIndex[albumId]) || {};
       fact("Album", album.title || albumId);

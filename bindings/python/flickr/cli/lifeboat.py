@@ -46,7 +46,7 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument("--creator", metavar="NSID",
                         help="whose photos always go in (default: the archive's account; give your own NSID for an "
                         "archive of another account made with flickr backup --user)")
-    add_global_options(parser, timeout=False)
+    add_global_options(parser)  # as every command: README.md says each takes them
     parser.set_defaults(handler=run)
 
 

@@ -33,7 +33,8 @@ LAYERS = [
     {"flickr._dispatch", "flickr._core", "flickr.api", "flickr.client", "flickr.async_client", "flickr.urls",
      "flickr.upload", "flickr._oauth_steps",
      "flickr._harvest", "flickr._harvest.harvester", "flickr._harvest.report", "flickr._harvest.async_harvest"},
-    {"flickr._login", "flickr._loopback", "flickr.oauth", "flickr._media", "flickr.backup"},  # and their modules
+    {"flickr._login", "flickr._loopback", "flickr.oauth", "flickr._media", "flickr.backup",
+     "flickr.lifeboat"},  # and their modules
     {"flickr"},
     {"flickr.cli", "flickr.__main__"},  # and every flickr.cli.* module
 ]

@@ -5,7 +5,7 @@ Each subcommand lives in its own module with `add_parser(subparsers)`, which
 registers it and sets `handler`. Exit codes tell failures apart:
 0 success, 1 other failure, 2 usage error, 3 Flickr API error (stat="fail"),
 4 network, timeout, TLS or HTTP failure, 5 authentication needed or refused,
-6 libflickr could not be loaded, 7 the disk is full (`flickr backup`: nothing was lost; free
+6 libflickr could not be loaded, 7 the disk is full (`flickr backup`, `flickr lifeboat`: nothing was lost; free
 some space and run it again), 130 interrupted (Ctrl-C), 141 stdout closed early (a closed
 pipe, as in `flickr walk ... | head`: the output stops quietly, as a C tool's would on SIGPIPE).
 Messages go to stderr, one line each, with control characters escaped; no traceback reaches
@@ -19,12 +19,12 @@ import sys
 import traceback
 
 from .. import errors
-from . import auth, backup, call, completion, download, harvest, methods, sandbox, upload, walk
+from . import auth, backup, call, completion, download, harvest, lifeboat, methods, sandbox, upload, walk
 from .common import (EXIT_API, EXIT_AUTH, EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_NETWORK,
                      EXIT_USAGE, CLIError, IntermixedParser, add_global_options, configure_logging, error_text,
                      print_error)
 
-COMMANDS = [call, upload, download, walk, harvest, backup, auth, sandbox, methods, completion]
+COMMANDS = [call, upload, download, walk, harvest, backup, lifeboat, auth, sandbox, methods, completion]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -21,11 +21,11 @@ import re
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
-from .. import errors
+from flickr import errors
 from .sizes import Candidate
 
 if TYPE_CHECKING:
-    from ..client import Flickr
+    from flickr.client import Flickr
 
 UNBOUNDED = 1 << 40  # the library's largest cache bound and response cap
 # A whole file's time limit: a video of gigabytes over a slow line still fits; a stalled one ends.
@@ -60,7 +60,7 @@ _COPIED = ("photo_endpoint", "ca_file", "proxy", "user_agent", "connect_timeout_
 
 class Fetcher:
     def __init__(self, client: "Flickr", cache_dir: str, connections: int) -> None:
-        from ..client import Flickr
+        from flickr.client import Flickr
 
         options: dict[str, Any] = {name: client.get_option(name) for name in _COPIED}
         options = {name: value for name, value in options.items() if value is not None}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from typing import NamedTuple, Optional
 
-from .._files import open_regular
+from flickr.files import open_regular
 
 
 class MediaType(NamedTuple):

@@ -8,10 +8,10 @@ import time
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
-from .. import errors
+from flickr import errors
 
 if TYPE_CHECKING:
-    from ..client import Flickr
+    from flickr.client import Flickr
 
 PER_PAGE = 500  # Flickr's most per page: the fewest listing calls
 

@@ -17,7 +17,7 @@ import urllib.parse
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING, Any, Callable, Generator, Optional
 
-from .. import errors
+from flickr import errors
 from .albums import Albums
 from .._media.sizes import number
 from .calls import Calls
@@ -36,7 +36,7 @@ from .safedir import DiskFull, PlantedLink, SafeDir, disk_full
 from .state import State
 
 if TYPE_CHECKING:
-    from ..client import Flickr
+    from flickr.client import Flickr
 
 #: Receives the run's events, one dict each (docs/backup.md, "Progress events").
 ProgressCallback = Callable[[dict[str, Any]], None]

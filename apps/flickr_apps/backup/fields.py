@@ -13,7 +13,7 @@ import math
 import re
 from typing import Any, Callable, NamedTuple, Optional
 
-from ..values import text
+from flickr.values import text
 
 DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}")  # ASCII digits: \d takes any script's
 _DECIMAL = re.compile(r"-?(?:[0-9]{1,20}(?:\.[0-9]{0,20})?|\.[0-9]{1,20})")

@@ -17,10 +17,10 @@ import time
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Generator, Optional
 
-from .. import errors
-from ..values import text
+from flickr import errors
+from flickr.values import text
 from .fields import check
-from .._files import open_regular
+from flickr.files import open_regular
 from .layout import Layout
 from .listing import unavailable
 from .safedir import SafeDir, digest_of_fd

@@ -18,7 +18,7 @@ import re
 import unicodedata
 from typing import Any
 
-from .._files import temporary_final
+from flickr.files import temporary_final
 from .fields import one_text
 
 SLUG_BYTES = 60  # a slug's longest, in UTF-8 bytes: names stay far below 255 bytes
@@ -55,7 +55,7 @@ def check_id(value: Any) -> str:
 
 
 def own_temporary(name: str) -> bool:
-    """Whether `name` is a temporary file the backup made (`_files.temporary_name`) for one of its
+    """Whether `name` is a temporary file the backup made (`flickr.files.temporary_name`) for one of its
     own names: what the next run removes when a run was killed."""
     final = temporary_final(name)
     return final is not None and _OWN.fullmatch(final) is not None

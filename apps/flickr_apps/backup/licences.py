@@ -33,7 +33,7 @@ class Licences:
         self.source = "built in"
 
     def load(self, calls: Calls) -> None:
-        from .. import errors
+        from flickr import errors
 
         try:
             answer = calls.call("flickr.photos.licenses.getInfo")

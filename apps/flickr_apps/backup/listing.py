@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Iterator, Optional
 
-from .. import errors
+from flickr import errors
 from .._media.sizes import as_list, number
 from .calls import PER_PAGE, Calls
 from .._media.sizes import EXTRAS as URL_EXTRAS

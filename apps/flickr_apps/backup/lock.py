@@ -10,7 +10,7 @@ import errno
 import fcntl
 import os
 
-from .._files import NotRegularFile, open_regular
+from flickr.files import NotRegularFile, open_regular
 from .safedir import PlantedLink, SafeDir
 
 

@@ -5,8 +5,8 @@ The backup directory may be shared, or hold links someone planted (`2019 -> /etc
 name pointing at ~/.bashrc). Every name the backup touches is reached from DIR's own descriptor one
 component at a time with O_NOFOLLOW: a link where a directory should be is refused (`PlantedLink`),
 never followed; a file is written under a temporary name created O_EXCL|O_NOFOLLOW beside its final
-name (_files' rules), fsync'd, then renamed over the final name, which replaces a link there
-itself, never its target; a file is read only through `_files.open_regular` (no link, and a FIFO
+name (flickr.files' rules), fsync'd, then renamed over the final name, which replaces a link there
+itself, never its target; a file is read only through `flickr.files.open_regular` (no link, and a FIFO
 or a device planted at the name is reported, never waited on). Names are single components
 checked here: a title can never reach `..`.
 """
@@ -18,7 +18,7 @@ import os
 import stat
 from typing import Callable, Optional
 
-from .._files import create_temporary, open_regular, read_regular, temporary_name
+from flickr.files import create_temporary, open_regular, read_regular, temporary_name
 
 _DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 _CHUNK = 1 << 20
@@ -47,7 +47,7 @@ _SQLITE_FULL = 13  # SQLite's "database or disk is full"
 def disk_full(error: BaseException) -> bool:
     """Whether `error`, or an error it was raised from or while handling, says the disk is full:
     ENOSPC or EDQUOT, SQLite's SQLITE_FULL, or the library's photo cache saying so (its message)."""
-    from .. import errors
+    from flickr import errors
 
     seen: Optional[BaseException] = error
     for _ in range(10):  # a chain, in case of a loop

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any, Optional
 
-from ..values import text
+from flickr.values import text
 from .._media.sizes import as_list, number
 from .export.mapping import FROM_EXPORT, tags as export_tags
 from .fields import check

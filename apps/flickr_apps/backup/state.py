@@ -26,7 +26,7 @@ import time
 import urllib.parse
 from typing import Any, Iterator, Optional
 
-from .._files import _CREATE, kind_of
+from flickr.files import _CREATE, kind_of
 from .safedir import PlantedLink, SafeDir
 
 SCHEMA_VERSION = 1

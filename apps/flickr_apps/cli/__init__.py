@@ -18,7 +18,7 @@ import os
 import sys
 import traceback
 
-from .. import errors
+from flickr import errors
 from . import auth, backup, call, completion, download, harvest, methods, sandbox, upload, walk
 from .common import (EXIT_API, EXIT_AUTH, EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_NETWORK,
                      EXIT_USAGE, CLIError, IntermixedParser, add_global_options, configure_logging, error_text,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from .. import errors
-from ..values import text
-from ..tokens import TokenStore
+from flickr import errors
+from flickr.values import text
+from flickr.tokens import TokenStore
 from .common import (EXIT_AUTH, CLIError, add_credential_options, add_global_options, credentials, open_api,
                      error_text, terminal_safe)
 

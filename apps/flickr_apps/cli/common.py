@@ -12,8 +12,8 @@ import sys
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 if TYPE_CHECKING:
-    from ..client import Flickr
-    from ..tokens import StoredToken
+    from flickr.client import Flickr
+    from flickr.tokens import StoredToken
 
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
@@ -107,8 +107,8 @@ OPTION_FLAGS = {"TIMEOUT_MS": "--timeout", "MAX_RETRIES": "--retries", "CA_FILE"
 def error_text(error: Exception) -> str:
     """What to print of a failure: a FlickrError's message naming this command's flags, where the
     library names its C options (the binding's message names Python keywords)."""
-    from .. import errors
-    from .._ffi import C_OPTION
+    from flickr import errors
+    from flickr._ffi import C_OPTION
 
     if not isinstance(error, errors.FlickrError):
         return str(error)
@@ -259,8 +259,8 @@ def credentials(args: argparse.Namespace, use_store: bool = True) -> dict[str, A
 def stored_token(api_key: str, user: str | None) -> StoredToken | None:
     """The token store's entry for api_key and user (the latest when None); None when there is none.
     A named user without a stored login is an error; a damaged store is reported, not fatal."""
-    from .. import errors
-    from ..tokens import TokenStore
+    from flickr import errors
+    from flickr.tokens import TokenStore
 
     try:
         found = TokenStore().load(api_key, user)
@@ -277,7 +277,7 @@ def load_library() -> None:
 
     The library loads on first use; without this a missing or mismatched one surfaces as an
     ImportError from deep inside the first call, with a traceback."""
-    from .. import _ffi
+    from flickr import _ffi
 
     try:
         _ffi.lib()
@@ -287,7 +287,7 @@ def load_library() -> None:
 
 def open_api(args: argparse.Namespace, use_store: bool = True) -> Flickr:
     """A Flickr object configured from the command line, the environment and the token store."""
-    from .. import Flickr
+    from flickr import Flickr
 
     load_library()
     found = credentials(args, use_store)

@@ -118,13 +118,13 @@ def _positional_at(parser: argparse.ArgumentParser, index: int) -> argparse.Acti
 
 
 def _method_arguments(method: str) -> list[str]:
-    from ..api import method_info  # loads the library: only when a method's arguments are asked for
+    from flickr.api import method_info  # loads the library: only when a method's arguments are asked for
     info = method_info(method) or method_info("flickr." + method)
     return [] if info is None else [*info.required, *info.optional]
 
 
 def _method_names() -> list[str]:
-    from ..api import methods
+    from flickr.api import methods
     return list(methods())
 
 

@@ -12,17 +12,17 @@ import sys
 import tempfile
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Union
 
-from .. import errors, urls
+from flickr import errors, urls
 from .._media import types as media_types
 from .._media.fetcher import Fetcher, refuses_size
 from .._media.sizes import CODES, NOT_OFFERED, ORIGINALS, Candidate, Sizes, number
-from ..values import text
+from flickr.values import text
 from .place import place
 from .common import (EXIT_API, EXIT_FAILURE, CLIError, add_credential_options, add_global_options, dumps_json, open_api,
                      error_text, terminal_safe)
 
 if TYPE_CHECKING:
-    from ..client import Flickr
+    from flickr.client import Flickr
     from .common import Subparsers
 
 _MISSING = "its original is smaller, or its owner keeps large sizes to themselves"

@@ -12,14 +12,14 @@ import sys
 from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, Any, Callable
 
-from .._files import open_regular
+from flickr.files import open_regular
 from .._media.sizes import LADDER
 from .common import (EXIT_FAILURE, EXIT_INCOMPLETE, CLIError, _whole_number, add_credential_options, add_global_options,
                      dumps_json, open_api, parse_pairs)
 
 if TYPE_CHECKING:
-    from .. import Flickr
-    from .._harvest import Harvest
+    from flickr import Flickr
+    from flickr._harvest import Harvest
     from .common import Subparsers
 
 #: img2dataset's CSV input: `url` and `caption` (its --url_col and --caption_col), then columns

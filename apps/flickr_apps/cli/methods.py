@@ -8,7 +8,7 @@ import difflib
 import fnmatch
 from typing import TYPE_CHECKING
 
-from ..api import MethodInfo, method_info, methods
+from flickr.api import MethodInfo, method_info, methods
 from .common import EXIT_USAGE, CLIError, add_global_options
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from .._files import open_regular
+from flickr.files import open_regular
 from .common import EXIT_FAILURE, CLIError
 
 _CHUNK = 1 << 16

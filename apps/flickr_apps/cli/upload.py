@@ -9,7 +9,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from .. import errors
+from flickr import errors
 from .checksums import checksum_tag, file_checksum, uploaded_checksums
 from .common import (CLIError, EXIT_AUTH, EXIT_FAILURE, add_credential_options, add_global_options, open_api,
                      error_text, terminal_safe)

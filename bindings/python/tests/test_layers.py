@@ -5,7 +5,8 @@ The graph and the rules come from the one checker of both packages, Tests/python
 its doc for what counts as an import); this file holds the client's table and its own rules.
 
 The sandbox is a distribution of its own (sandbox/flickr_sandbox, with its own layer test): the
-client imports it in one place only, lazily, where `flickr sandbox` runs it.
+applications import it in one place only, lazily, where `flickr sandbox` runs it. The applications
+are one too (apps/flickr_apps): the binding reaches them only through its forwarders.
 """
 from __future__ import annotations
 
@@ -19,22 +20,27 @@ from libtest import PACKAGE_DIR, REPO
 sys.path.insert(0, str(REPO / "Tests" / "python"))
 import layers  # noqa: E402  (the shared checker)
 
+from libtest import APPS_DIR  # noqa: E402
+
 SANDBOX = "flickr_sandbox"
-#: The one module of the client that imports the sandbox (inside the function that runs it).
-SANDBOX_IMPORTER = "flickr.cli.sandbox"
+#: The one module of the applications that imports the sandbox (inside the function that runs it).
+SANDBOX_IMPORTER = "flickr_apps.cli.sandbox"
+APPS = "flickr_apps"
+#: The binding's only imports of the applications: its forwarders of documented names.
+FORWARDERS = {"flickr.backup", "flickr.__main__"}
 
 #: Lowest first. A module imports from its own layer or the ones below it (the cycle test keeps a
 #: layer's own imports acyclic); docs/python.md says why each module sits where it does.
 LAYERS = [
-    {"flickr.errors", "flickr.values", "flickr.tokens", "flickr._interrupt", "flickr._files",
-     "flickr._version", "flickr._header", "flickr._threaded_iter"},
+    {"flickr.errors", "flickr.values", "flickr.tokens", "flickr._interrupt", "flickr.files",
+     "flickr._version", "flickr._header", "flickr._threaded_iter", "flickr._apps"},
     {"flickr._ffi"},
     {"flickr._response"},
     {"flickr.api", "flickr.client", "flickr.async_client", "flickr.urls", "flickr.upload", "flickr._oauth_steps",
      "flickr._harvest", "flickr._harvest.harvester", "flickr._harvest.report", "flickr._harvest.async_harvest"},
-    {"flickr._login", "flickr._loopback", "flickr.oauth", "flickr._media", "flickr.backup"},  # and their modules
+    {"flickr._login", "flickr._loopback", "flickr.oauth"},
     {"flickr"},
-    {"flickr.cli", "flickr.__main__"},  # and every flickr.cli.* module
+    {"flickr.backup", "flickr.__main__"},  # the forwarders to the applications (flickr_apps)
 ]
 
 #: The one import upwards: `Flickr.oauth` and `Flickr.authenticate_*` hand out the OAuth layer's
@@ -56,8 +62,7 @@ def test_the_graph_sees_every_kind_of_import():
     edges = graph()
     assert "flickr._ffi" in edges["flickr.client"]  # from . import _ffi
     assert "flickr.oauth" in edges["flickr.client"]  # lazy, in a method, and under TYPE_CHECKING
-    assert "flickr" in edges["flickr.cli.common"]  # from .. import Flickr: the package itself
-    assert "flickr.cli.common" in edges["flickr.cli.sandbox"]
+    assert "flickr._apps" in edges["flickr.backup"]  # from ._apps import needed
     assert len(edges) > 25
 
 
@@ -71,8 +76,10 @@ def test_the_layer_rules_find_what_breaks_them():
 
 
 def test_the_client_imports_the_sandbox_only_where_flickr_sandbox_runs_it(tmp_path):
-    """The client installs and runs without flickr-sandbox: one lazy import, in the CLI's command."""
-    importers = layers.imports_from(PACKAGE_DIR / "flickr", SANDBOX)
+    """The command installs and runs without flickr-sandbox: one lazy import, in the CLI's command;
+    the binding imports it nowhere."""
+    assert layers.imports_from(PACKAGE_DIR / "flickr", SANDBOX) == {}
+    importers = layers.imports_from(APPS_DIR / APPS, SANDBOX)
     assert set(importers) == {SANDBOX_IMPORTER}, importers
     assert not any(top for _, top in importers[SANDBOX_IMPORTER]), "the sandbox import must stay lazy"
     # The finder sees every form, at the top or in a function.
@@ -81,6 +88,14 @@ def test_the_client_imports_the_sandbox_only_where_flickr_sandbox_runs_it(tmp_pa
         "import flickr_sandbox\ndef f():\n    from flickr_sandbox.launch import x\n"
         "import flickr_sandbox.pictures as p\nfrom .. import flickr_sandbox\n")
     assert layers.imports_from(tmp_path / "p", SANDBOX) == {"p": [(1, True), (3, False), (4, True), (5, True)]}
+
+
+def test_the_binding_imports_the_applications_only_in_its_forwarders():
+    """flickr-apps is no dependency of the binding: `flickr.backup` and `python -m flickr` forward
+    to it, and nothing else of the binding imports it."""
+    importers = layers.imports_from(PACKAGE_DIR / "flickr", APPS)
+    print(f"binding modules importing {APPS}: {sorted(importers)}")
+    assert set(importers) == FORWARDERS, importers
 
 
 def test_no_import_cycle():
@@ -100,7 +115,7 @@ def test_every_module_has_a_layer_and_imports_none_above_it():
 def test_import_flickr_loads_neither_the_oauth_layer_nor_http_server():
     """The one upward import stays lazy: a program that never logs in pays for no HTTP server."""
     probe = "import sys, flickr; print(sorted(m for m in ('flickr.oauth', 'flickr._login', 'http.server', " \
-            "'webbrowser', 'urllib.request') if m in sys.modules))"
+            "'webbrowser', 'urllib.request', 'flickr_apps', 'flickr.backup') if m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60,
                             env=dict(os.environ, PYTHONPATH=str(PACKAGE_DIR)))
     assert result.returncode == 0, result.stderr
@@ -119,7 +134,7 @@ def test_docs_table_is_this_table():
 
 def documented_modules() -> tuple[set[str], set[str]]:
     """docs/python.md's "Public and private modules": the public modules, and the private packages
-    (`flickr.cli.*`: the modules inside flickr.cli)."""
+    (`flickr.x.*`: the modules inside flickr.x; none since the applications left)."""
     text = (REPO / "docs" / "python.md").read_text(encoding="utf-8")
     section = text.split("\n## Public and private modules\n", 1)[1].split("\n## ", 1)[0]
     listed = re.findall(r"^- `(flickr[\w.]*(?:\.\*)?)`", section, flags=re.M)
@@ -131,7 +146,7 @@ def test_every_module_is_private_by_name_or_documented_public():
     public, private_packages = documented_modules()
     names = set(graph())
     print(f"{len(names)} modules: {len(public)} documented public, {len(private_packages)} private package(s)")
-    assert len(public) >= 10 and private_packages == {"flickr.cli", "flickr.backup"}, (public, private_packages)
+    assert len(public) >= 10 and private_packages == set(), (public, private_packages)
     assert public <= names, f"docs/python.md lists modules that do not exist: {sorted(public - names)}"
     undeclared = [name for name in sorted(names) if name not in public
                   and not any(part.startswith("_") for part in name.split("."))

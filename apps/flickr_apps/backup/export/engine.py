@@ -17,8 +17,8 @@ import os
 import re
 from typing import Any, Callable, Generator, Iterator, Optional
 
-from ... import errors
-from ..._files import create_temporary, temporary_final
+from flickr import errors
+from flickr.files import create_temporary, temporary_final
 from ..._media.sizes import Candidate
 from ..albums import Albums
 from ..engine import CACHE, Backup
@@ -32,7 +32,7 @@ from .reader import PHOTO_JSON, Entry, Refused, Sources, ids_in_name
 _META_DATA_ZIPS = "export_data_zips"  # the data-download-N numbers given so far, across calls
 _META_ACCOUNT = "export_account"  # account_profile.json as read: a later call may give data zips only
 _Set = tuple[dict[str, Any], list[str]]  # an album's (a gallery's) info and its members' ids
-_COPY = "export-"  # a file being copied out of a zip: `_files.temporary_name("export-<id>")` in the cache
+_COPY = "export-"  # a file being copied out of a zip: `flickr.files.temporary_name("export-<id>")` in the cache
 
 
 class ExportJob(ItemJob):
@@ -143,7 +143,7 @@ class ExportBackup(Backup):
         self.report.user = nsid or (previous or "")
 
     def _owner(self) -> dict[str, str]:
-        from ...values import text
+        from flickr.values import text
 
         return {"nsid": str(self.account.get("nsid") or ""), "username": text(self.account.get("username")),
                 "path_alias": str(self.account.get("path_alias") or "")}

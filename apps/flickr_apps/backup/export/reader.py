@@ -20,7 +20,7 @@ import zipfile
 import zlib
 from typing import Any, BinaryIO, Iterator, NamedTuple, Optional
 
-from ..._files import NotRegularFile, kind_of, open_regular
+from flickr.files import NotRegularFile, kind_of, open_regular
 
 MAX_JSON = 64 << 20  # a photo_<id>.json is about 1 KB; albums.json of a large account a few MB
 MAX_FILE = 1 << 40  # the fetcher's bound for a downloaded file (docs/backup.md)

@@ -26,7 +26,7 @@ import time
 import urllib.parse
 from typing import Any, Iterator, Optional
 
-from flickr.files import _CREATE, kind_of
+from flickr.files import CREATE, kind_of
 from .safedir import PlantedLink, SafeDir
 
 SCHEMA_VERSION = 1
@@ -102,7 +102,7 @@ class State:
         _check_files(state_dir)
         if state_dir.lstat(STATE_FILE) is None:
             with contextlib.suppress(FileExistsError):  # an empty file is an empty database
-                os.close(os.open(STATE_FILE, _CREATE, 0o644, dir_fd=state_dir.fd))
+                os.close(os.open(STATE_FILE, CREATE, 0o644, dir_fd=state_dir.fd))
         identity = _own_file(state_dir, STATE_FILE)
         state = cls(_through(state_dir))
         try:

@@ -108,12 +108,10 @@ def error_text(error: Exception) -> str:
     """What to print of a failure: a FlickrError's message naming this command's flags, where the
     library names its C options (the binding's message names Python keywords)."""
     from flickr import errors
-    from flickr._ffi import C_OPTION
 
     if not isinstance(error, errors.FlickrError):
         return str(error)
-    return C_OPTION.sub(lambda found: OPTION_FLAGS.get(found.group(1), found.group(1).lower()),
-                        error.library_message)
+    return error.message_naming(lambda option: OPTION_FLAGS.get(option, option.lower()))
 
 
 def dumps_json(value: Any, **options: Any) -> str:
@@ -277,10 +275,10 @@ def load_library() -> None:
 
     The library loads on first use; without this a missing or mismatched one surfaces as an
     ImportError from deep inside the first call, with a traceback."""
-    from flickr import _ffi
+    from flickr import library_version
 
     try:
-        _ffi.lib()
+        library_version()  # loads it
     except ImportError as error:
         raise CLIError(f"{error}; set FLICKR_LIBRARY to the path of libflickr.so.0", EXIT_NO_LIBRARY) from None
 

@@ -19,7 +19,7 @@ from .common import (EXIT_FAILURE, EXIT_INCOMPLETE, CLIError, _whole_number, add
 
 if TYPE_CHECKING:
     from flickr import Flickr
-    from flickr._harvest import Harvest
+    from flickr.harvest import Harvest
     from .common import Subparsers
 
 #: img2dataset's CSV input: `url` and `caption` (its --url_col and --caption_col), then columns

@@ -22,7 +22,8 @@ import stat
 from typing import BinaryIO, Iterator, Optional
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
-_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW
+#: The flags of a new file's creation: exclusive (an existing file or a link at the name is an error).
+CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW
 _ATTEMPTS = 100
 # Room left in a 255-byte name for the prefix's dot, the random part and ".part".
 _NAME_ROOM = 200
@@ -57,7 +58,7 @@ def create_temporary(dir_fd: Optional[int], final: str, mode: int = 0o666) -> tu
     for _ in range(_ATTEMPTS):
         name = temporary_name(final)
         try:
-            return os.open(name, _CREATE, mode, dir_fd=dir_fd), name
+            return os.open(name, CREATE, mode, dir_fd=dir_fd), name
         except FileExistsError:  # taken (by a file or a link): another random name
             continue
     raise FileExistsError(errno.EEXIST, "no free temporary name", final)

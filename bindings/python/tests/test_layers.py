@@ -37,6 +37,7 @@ LAYERS = [
     {"flickr._ffi"},
     {"flickr._response"},
     {"flickr.api", "flickr.client", "flickr.async_client", "flickr.urls", "flickr.upload", "flickr._oauth_steps",
+     "flickr.harvest",
      "flickr._harvest", "flickr._harvest.harvester", "flickr._harvest.report", "flickr._harvest.async_harvest"},
     {"flickr._login", "flickr._loopback", "flickr.oauth"},
     {"flickr"},

@@ -44,6 +44,15 @@ LAYERS = [
     {"flickr.backup", "flickr.__main__"},  # the forwarders to the applications (flickr_apps)
 ]
 
+#: The applications' own layers (flickr-apps, apps/flickr_apps; docs/architecture.md), lowest
+#: first: what downloads and the backup share, the backup, the command on top. An application
+#: added to the package gets a row (a module in no layer fails below).
+APPS_LAYERS = [
+    {"flickr_apps", "flickr_apps._media"},  # the package holds only its doc
+    {"flickr_apps.backup"},  # and its modules, export/ too
+    {"flickr_apps.cli"},  # and every flickr_apps.cli.* module
+]
+
 #: The one import upwards: `Flickr.oauth` and `Flickr.authenticate_*` hand out the OAuth layer's
 #: object. It stays lazy (inside those methods) so that `import flickr` loads no http.server.
 UPWARD = {("flickr.client", "flickr.oauth")}
@@ -102,6 +111,54 @@ def test_the_binding_imports_the_applications_only_in_its_forwarders():
 def test_no_import_cycle():
     edges = graph()
     assert not layers.cycles(edges), "import cycles:\n" + layers.describe_cycles(edges)
+
+
+def test_the_applications_stand_in_layers_without_a_cycle():
+    edges = layers.graph(APPS_DIR / APPS)
+    assert not layers.cycles(edges), "import cycles:\n" + layers.describe_cycles(edges)
+    unplaced = layers.unplaced(edges, APPS_LAYERS)
+    assert not unplaced, f"modules without a layer in APPS_LAYERS: {unplaced}"
+    upward = layers.upward(edges, APPS_LAYERS)
+    print(f"{len(edges)} modules of the applications, {sum(map(len, edges.values()))} imports among them")
+    assert not upward, f"imports from a higher layer: {upward}"
+
+
+def test_the_applications_use_only_the_binding_s_public_names():
+    """No `flickr._*` module, no `_` name imported from `flickr`, no `_` attribute of a name
+    imported from it; and no import of the binding's forwarders, which lead back to them."""
+    private = layers.private_uses(APPS_DIR / APPS, "flickr")
+    assert not private, f"the applications use private names of the binding: {private}"
+    for forwarder in FORWARDERS:
+        assert layers.imports_from(APPS_DIR / APPS, forwarder) == {}, forwarder
+    used = sum(len(lines) for lines in layers.imports_from(APPS_DIR / APPS, "flickr").values())
+    print(f"{used} imports of the binding by the applications, none private")
+    assert used > 20
+
+
+def test_the_private_name_check_catches_each_kind(tmp_path):
+    """A planted application importing the binding's private names in every form is caught, line
+    by line; public names, dunders and its own underscore modules are not."""
+    package = tmp_path / "planted"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "_own.py").write_text("X = 1\n")
+    (package / "bad.py").write_text(
+        "import flickr._ffi\n"                       # 1: a private module
+        "from flickr._harvest import Harvest\n"      # 2: a name of a private module
+        "from flickr import _ffi, Flickr\n"          # 3: a private module by name
+        "from flickr.files import _CREATE, CREATE\n"  # 4: a private name
+        "import flickr\n"
+        "from flickr import errors as e\n"
+        "def f():\n"
+        "    from flickr import __version__\n"       # a dunder: public
+        "    from ._own import X\n"                  # its own private module: its business
+        "    flickr._ffi.lib()\n"                     # 10: a private attribute
+        "    return e._renamed, flickr.Flickr, X\n")  # 11: a private attribute, through an alias
+    found = layers.private_uses(package, "flickr")
+    print(found)
+    assert [(line, what) for _, line, what in found] == [
+        (1, "flickr._ffi"), (2, "flickr._harvest"), (3, "flickr._ffi"), (4, "flickr.files._CREATE"),
+        (10, "flickr._ffi"), (11, "e._renamed")]
 
 
 def test_every_module_has_a_layer_and_imports_none_above_it():

@@ -287,7 +287,7 @@ class Pages(Owned):
 
 
 class HarvestHandle(Owned):
-    """A `flickr_harvest` (the C harvest; `Flickr.harvest` is the binding's own, docs/harvest.md)."""
+    """A `flickr_harvest`: the C harvest that `Flickr.harvest` (`_harvest.Harvest`) iterates, docs/harvest.md."""
 
     __slots__ = ()
     pointer_type = HarvestPtr

@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: MIT
-"""How the package opens and writes files (the token store, `flickr backup`, `flickr download`): never
-through a link, never blocked by a FIFO.
+"""How the binding and its applications open and write files (the token store; `flickr backup` and
+`flickr download`, in apps/): never through a link, never blocked by a FIFO. Public (docs/python.md)
+so that there is one such helper, not one in each distribution.
 
 Reading or rewriting: `open_regular` opens a name relative to a directory's descriptor with
 O_NOFOLLOW|O_NONBLOCK (a FIFO planted at the name cannot hold the open), checks that a regular file
 was opened (fstat), then makes the descriptor blocking again. Writing: a fresh temporary name
 beside the final one (`temporary_name`: a fixed shape, so that the clean-up of a killed run's
-leftovers matches it exactly, `is_temporary`), created O_CREAT|O_EXCL|O_NOFOLLOW (neither an
+leftovers matches it exactly, `temporary_final`), created O_CREAT|O_EXCL|O_NOFOLLOW (neither an
 existing file nor a link planted at that name is opened), flushed to disk, then renamed into
 place. A rename replaces a link at the final name itself, never its target; a reader never sees
 half a file.

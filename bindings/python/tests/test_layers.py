@@ -108,6 +108,17 @@ def test_the_binding_imports_the_applications_only_in_its_forwarders():
     assert set(importers) == FORWARDERS, importers
 
 
+def test_flickr_backup_forwards_every_documented_name_of_the_backup():
+    """`flickr.backup` (the binding's forwarder) gives each name of flickr_apps.backup's __all__,
+    the same object; a name added there and not here fails."""
+    import flickr.backup
+    import flickr_apps.backup
+
+    assert sorted(flickr.backup.__all__) == sorted(flickr_apps.backup.__all__)
+    assert all(getattr(flickr.backup, name) is getattr(flickr_apps.backup, name) for name in flickr.backup.__all__)
+    print(f"{len(flickr.backup.__all__)} names forwarded")
+
+
 def test_no_import_cycle():
     edges = graph()
     assert not layers.cycles(edges), "import cycles:\n" + layers.describe_cycles(edges)

@@ -3,7 +3,7 @@
 """A harvest's API calls per 1,000 items against the minimum (2 at Flickr's 500 a page), one JSON
 line per case, against a sandbox seeded with N items (--seed-photos) capping searches at 4,000.
 
-    FLICKR_LIBRARY=build/libflickr.so.0 PYTHONPATH=bindings/python:sandbox \\
+    FLICKR_LIBRARY=build/libflickr.so.0 PYTHONPATH=bindings/python:apps:sandbox \\
         python3 bench/harvest.py [N ...]           (default 10000 25000 100000)
 
 Cases: the whole account (upload dates), the same by taken dates, and 4 shards (calls summed).

@@ -641,7 +641,7 @@ def main():
     wanted = {int(w) for w in cfg.workloads.split(",")}
 
     env = dict(os.environ, FLICKR_LIBRARY=str(BUILD / "libflickr.so.0"),
-               PYTHONPATH=os.pathsep.join((str(ROOT / "bindings/python"), str(ROOT / "sandbox"))), PYTHONDONTWRITEBYTECODE="1")
+               PYTHONPATH=os.pathsep.join((str(ROOT / "bindings/python"), str(ROOT / "apps"), str(ROOT / "sandbox"))), PYTHONDONTWRITEBYTECODE="1")
     started = datetime.datetime.now(datetime.timezone.utc)
     sandbox = SandboxProcess(env=env, stderr=subprocess.DEVNULL)
     fast = Server([BIN / "benchserver", "--port", "0"])

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""The sandbox's version is the client's (the two are released together): include/flickr/version.h's,
-one level up in a checkout, the only place it is written; an sdist carries it in its PKG-INFO."""
+"""The sandbox's version is the client's (the three distributions are released together; apps/setup.py
+is a link to this file): include/flickr/version.h's, one level up in a checkout, the only place it
+is written; an sdist carries it in its PKG-INFO."""
 import os
 import re
 

@@ -137,7 +137,7 @@ def main() -> int:
             run_example("upload", str(PHOTO), "Snap and run", env=env)
 
         heading("Python: login, upload with progress, search, walk")
-        from flickr.cli.common import endpoint_options
+        from flickr_apps.cli.common import endpoint_options
 
         options = endpoint_options(env.get("FLICKR_ENDPOINT"))
         if real and env.get("FLICKR_OAUTH_TOKEN") and env.get("FLICKR_OAUTH_TOKEN_SECRET"):

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh --system
 scripts/build.sh
-# The binding and the sandbox, as this checkout, with the command, into the project's venv
+# The binding, the applications (the command) and the sandbox, as this checkout, into the project's venv
 # (scripts/venv.sh); --no-deps: the demo still proves they need only the standard library.
 venv=$(scripts/install-cli.sh)
 "$venv/bin/python" scripts/demo.py

@@ -8,7 +8,7 @@ square crop and kind of secret are needed by the Swift core (image URLs), the Py
 nothing of the binding). As scripts/catalogue.py does for the methods, this script writes:
 
 - Sources/FlickrCore/Photos/SizeTable.swift: `PhotoURL.sizes`, `PhotoURL.secret(ofSize:)`;
-- bindings/python/flickr/_media/size_table.py: `Size` and `LADDER` (flickr._media.sizes uses them);
+- apps/flickr_apps/_media/size_table.py: `Size` and `LADDER` (flickr_apps._media.sizes uses them);
 - sandbox/flickr_sandbox/methods/size_table.py: `SIZES`, `OWN_SECRET`, `SQUARES` (methods/photolist.py's).
 
     scripts/gen-sizes.py                      write what is out of date
@@ -31,7 +31,7 @@ import generated_files  # scripts/generated_files.py, beside this script
 ROOT = Path(__file__).resolve().parents[1]
 DATA = "data/flickr-sizes.json"
 SWIFT_OUT = "Sources/FlickrCore/Photos/SizeTable.swift"
-BINDING_OUT = "bindings/python/flickr/_media/size_table.py"
+BINDING_OUT = "apps/flickr_apps/_media/size_table.py"
 SANDBOX_OUT = "sandbox/flickr_sandbox/methods/size_table.py"
 FIELDS = ("suffix", "extra", "label", "page", "longest", "square", "secret")
 SECRETS = ("shared", "own", "original")
@@ -153,7 +153,7 @@ def swift(sizes: list[Size]) -> str:
 def binding(sizes: list[Size]) -> str:
     rows = [f'Size("{s.suffix}", "{s.key}", "{s.label}", {s.longest or 0})' for s in sizes]
     lines = ["# SPDX-License-Identifier: MIT", *_marker("#"),
-             '"""Flickr\'s sizes for flickr._media.sizes, which re-exports them."""',
+             '"""Flickr\'s sizes for flickr_apps._media.sizes, which re-exports them."""',
              "from __future__ import annotations", "", "from typing import NamedTuple", "", "",
              "class Size(NamedTuple):",
              '    code: str  # the URL suffix, which the CLI\'s --size takes ("" is Flickr\'s suffix-less 500 px)',

@@ -3,8 +3,8 @@
 # Installs the `flickr` command into the project's venv (scripts/venv.sh, its rules: build/venv,
 # FLICKR_VENV moves it, a folder it did not make is never cleared), from this checkout, after
 # scripts/build.sh:
-#   - the binding (bindings/python) and the sandbox (sandbox/, for `flickr sandbox`) as editable
-#     installs: the command runs the tree's Python as it is now, nothing copied to go stale;
+#   - the binding (bindings/python), the applications (apps/: the `flickr` command) and the sandbox
+#     (sandbox/, for `flickr sandbox`) as editable installs: the command runs the tree's Python as it is now, nothing copied to go stale;
 #   - <venv>/lib/libflickr.so.0, a link to build/libflickr.so.0: the binding loads the library
 #     of its Python environment's prefix when FLICKR_LIBRARY names none (docs/python.md), so the
 #     command runs with no variable set, and a rebuild is what it loads next.
@@ -25,8 +25,8 @@ stamp=$venv/.libflickr/install-cli.sha256
 # What the editable installs depend on: their packaging files, this checkout's place, the venv's
 # Python. The same stamp and a `flickr` in place: nothing to install.
 wanted_stamp() {
-    { echo "$root"; cat bindings/python/pyproject.toml bindings/python/setup.py sandbox/pyproject.toml \
-        sandbox/setup.py; "$python" -VV; } | sha256sum | cut -d' ' -f1
+    { echo "$root"; cat bindings/python/pyproject.toml bindings/python/setup.py apps/pyproject.toml \
+        sandbox/pyproject.toml sandbox/setup.py; "$python" -VV; } | sha256sum | cut -d' ' -f1
 }
 
 if [ "$(cat "$stamp" 2>/dev/null)" != "$(wanted_stamp)" ] || [ ! -x "$venv/bin/flickr" ]; then
@@ -41,11 +41,11 @@ raise SystemExit(0 if version >= (70, 1) or (version >= (64, 0) and importlib.ut
         echo "== install-cli: installing setuptools>=70.1 into the venv (to build the editable installs)" >&2
         "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "setuptools>=70.1" >&2
     fi
-    echo "== install-cli: installing bindings/python and sandbox (editable) into $venv" >&2
+    echo "== install-cli: installing bindings/python, apps and sandbox (editable) into $venv" >&2
     mkdir -p "$(dirname "$stamp")"
     rm -f "$stamp"  # written again only once the install succeeded
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation \
-        -e "$root/bindings/python" -e "$root/sandbox" >&2
+        -e "$root/bindings/python" -e "$root/apps" -e "$root/sandbox" >&2
     wanted_stamp >"$stamp"
 fi
 

@@ -26,8 +26,9 @@ swift test ${CI:+-Xswiftc -warnings-as-errors} || failed+=("swift test")
 echo "== C tests (ctest)"
 ctest --test-dir build --output-on-failure || failed+=("ctest")
 
-# The client (bindings/python) and the sandbox, its tests' server (sandbox/), as a checkout has them.
-pythonpath="$root/bindings/python:$root/sandbox"
+# The client (bindings/python), its applications (apps/: the command, the backup) and the sandbox,
+# its tests' server (sandbox/), as a checkout has them.
+pythonpath="$root/bindings/python:$root/apps:$root/sandbox"
 
 echo "== Python tests (pytest bindings/python/tests)"
 FLICKR_LIBRARY="$root/build/libflickr.so.0" PYTHONPATH="$pythonpath" \

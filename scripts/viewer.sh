@@ -69,5 +69,5 @@ venv=$(scripts/venv.sh "$requirements")
 [ -d /usr/share/javascript/leaflet ] ||
     echo "note: maps need Debian's libjs-leaflet (scripts/install-deps.sh --system installs it)" >&2
 export FLICKR_LIBRARY="$library"
-export PYTHONPATH="$root/bindings/python/examples/viewer:$root/bindings/python:$root/sandbox${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH="$root/bindings/python/examples/viewer:$root/bindings/python:$root/apps:$root/sandbox${PYTHONPATH:+:$PYTHONPATH}"
 exec "$venv/bin/python" -m viewer --sandbox "$@"

@@ -108,7 +108,7 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
     /// once with FLICKR_EBUDGET when the slot is past it (flickr_error_retry_after_ms() says when
     /// one frees up). An HTTP 429 answer holds back every such context's calls to the host that
     /// sent it, for its Retry-After (30 s without one, at most an hour). Photo downloads never
-    /// count. Flickr allows 3600 calls an hour per key. 0 (default): off. Added in 0.5.0.
+    /// count. Flickr allows 3600 calls an hour per key. 0 (default): off. Added in 0.5.
     /// docs/budget.md.
     case budgetPerHour = 114
     /// 1 (default): a call's response keeps the body as received, for flickr_response_body(). 0: a
@@ -116,7 +116,7 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
     /// while it arrives (its first 512 bytes are, for the message of a failure), so a large answer
     /// costs its tree and not its size once more (a 32 MiB photo list: 32 MiB less at the peak);
     /// flickr_response_body() then gives "" and a length of 0. Answers of flickr_call_discard(),
-    /// OAuth steps and flickr_response_parse() keep their body either way. Added in 0.5.0.
+    /// OAuth steps and flickr_response_parse() keep their body either way. Added in 0.5.
     case keepBody = 115
 
     /// The C enumerator's name, used in error messages.
@@ -194,7 +194,7 @@ extension FlickrError {
         case notFound = -15
         /// The key's budget (FLICKR_OPT_BUDGET_PER_HOUR) or a host's 429 back-off has no slot
         /// before the call's time limit; flickr_error_retry_after_ms() says when one frees up.
-        /// Added in 0.5.0.
+        /// Added in 0.5.
         case budget = -16
 
         /// The C enumerator's name, for messages and bindings.

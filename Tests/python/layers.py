@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: MIT
 """The one import-layer checker of the Python packages (stdlib only): the client's
-bindings/python/tests/test_layers.py and the sandbox's sandbox/tests/test_layers.py each give it
-their package directory and their table of layers, and keep only their own rules.
+bindings/python/tests/test_layers.py (for the binding and the applications, apps/flickr_apps) and
+the sandbox's sandbox/tests/test_layers.py each give it their package directory and their table of
+layers, and keep only their own rules. `private_uses` finds what one package uses of another's
+private names (the applications may use only the binding's public ones).
 
 The graph is drawn from the source files with `ast`, so it holds every import statement wherever
 it stands: at the top of a module, inside a function (a lazy import still depends on its target)
@@ -83,6 +85,43 @@ def imports_from(package_dir: pathlib.Path, top: str) -> dict[str, list[tuple[in
         if lines:
             found[name] = sorted(lines)
     return found
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def private_uses(package_dir: pathlib.Path, top: str) -> list[tuple[str, int, str]]:
+    """(module, line, what) of every use of a private name of the package `top` (``flickr``) by
+    the package at `package_dir`: an import of a module of `top` one of whose parts starts with an
+    underscore (``import flickr._ffi``, ``from flickr._harvest import Harvest``), an import of such
+    a name (``from flickr import _ffi``, ``from flickr.files import _CREATE``), or such an
+    attribute of a name bound by an import of `top` (``flickr._ffi.lib()``, ``errors._renamed``).
+    Dunder names (``__version__``) are public."""
+    found: list[tuple[str, int, str]] = []
+    for name, path in modules(package_dir).items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        bound: set[str] = set()  # local names of top's modules and names
+        for line, _, source, names in _imported(name, path):
+            if source != top and not source.startswith(top + "."):
+                continue
+            found += [(name, line, source) for part in source.split(".") if _private(part)][:1]
+            found += [(name, line, f"{source}.{alias}") for alias in names if _private(alias)]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names
+                             if alias.name == top or alias.name.startswith(top + "."))
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module and \
+                    (node.module == top or node.module.startswith(top + ".")):
+                bound.update(alias.asname or alias.name for alias in node.names)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and _private(node.attr):
+                base = node.value
+                while isinstance(base, ast.Attribute):
+                    base = base.value
+                if isinstance(base, ast.Name) and base.id in bound:
+                    found.append((name, node.lineno, f"{ast.unparse(node.value)}.{node.attr}"))
+    return sorted(set(found))
 
 
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:

@@ -266,7 +266,7 @@ typedef struct flickr_harvest flickr_harvest;
  *                 checkpoint of the same harvest is continued from).
  * @return FLICKR_OK; FLICKR_EINVAL for a bad argument or option, a checkpoint that is not one or
  *         is another harvest's; FLICKR_EIO when the checkpoint cannot be read.
- * @note Added in 0.5.0. Thread-safe; the harvest itself is used by one thread at a time.
+ * @note Added in 0.5. Thread-safe; the harvest itself is used by one thread at a time.
  */
 FLICKR_API int flickr_harvest_new(flickr_harvest **out, flickr_context *ctx, const char *method,
                                   const char *const *params, const char *const *options);
@@ -280,7 +280,7 @@ FLICKR_API int flickr_harvest_new(flickr_harvest **out, flickr_context *ctx, con
  *         page is asked again), FLICKR_EPARSE for an answer whose total, pages or ids are not
  *         numbers, FLICKR_EIO when the checkpoint cannot be written, or FLICKR_ESTATE while
  *         another thread is in a call on this harvest.
- * @note Added in 0.5.0. One thread at a time per harvest: a call of any flickr_harvest_ function
+ * @note Added in 0.5. One thread at a time per harvest: a call of any flickr_harvest_ function
  *       but free while another call runs on the same harvest (another thread's, or one from a log
  *       or interrupt callback inside it) fails with FLICKR_ESTATE, never waits and never races
  *       (docs/threading.md).
@@ -299,7 +299,7 @@ FLICKR_API int flickr_harvest_next(const flickr_value **item_out, flickr_harvest
  * @param[out] out receives a new string; free it with flickr_free(). NULL on failure.
  * @param harvest  the harvest.
  * @return FLICKR_OK, FLICKR_EINVAL, or FLICKR_ESTATE (another thread's call on it is running).
- * @note Added in 0.5.0. One thread at a time per harvest.
+ * @note Added in 0.5. One thread at a time per harvest.
  */
 FLICKR_API int flickr_harvest_report(char **out, flickr_harvest *harvest);
 
@@ -309,7 +309,7 @@ FLICKR_API int flickr_harvest_report(char **out, flickr_harvest *harvest);
  * @param harvest the harvest.
  * @return FLICKR_OK, FLICKR_EINVAL, FLICKR_EIO, or FLICKR_ESTATE (another thread's call on it is
  *         running).
- * @note Added in 0.5.0. One thread at a time per harvest.
+ * @note Added in 0.5. One thread at a time per harvest.
  */
 FLICKR_API int flickr_harvest_save(flickr_harvest *harvest);
 
@@ -326,7 +326,7 @@ FLICKR_API int flickr_harvest_save(flickr_harvest *harvest);
  *                1 MiB); copied.
  * @return FLICKR_OK, FLICKR_EINVAL when json is NULL, not UTF-8 or not such an object, or
  *         FLICKR_ESTATE (another thread's call on it is running).
- * @note Added in 0.5.0. One thread at a time per harvest.
+ * @note Added in 0.5. One thread at a time per harvest.
  */
 FLICKR_API int flickr_harvest_set_extra(flickr_harvest *harvest, const char *json);
 
@@ -336,7 +336,7 @@ FLICKR_API int flickr_harvest_set_extra(flickr_harvest *harvest, const char *jso
  * @param[out] out receives a new string; free it with flickr_free(). NULL on failure.
  * @param harvest  the harvest.
  * @return FLICKR_OK, FLICKR_EINVAL, or FLICKR_ESTATE (another thread's call on it is running).
- * @note Added in 0.5.0. One thread at a time per harvest.
+ * @note Added in 0.5. One thread at a time per harvest.
  */
 FLICKR_API int flickr_harvest_extra(char **out, flickr_harvest *harvest);
 
@@ -344,7 +344,7 @@ FLICKR_API int flickr_harvest_extra(char **out, flickr_harvest *harvest);
  * @brief Release a harvest and the page it holds (the checkpoint is not written: see
  *        flickr_harvest_save()).
  * @param harvest the harvest; if NULL, nothing happens.
- * @note Added in 0.5.0.
+ * @note Added in 0.5.
  */
 FLICKR_API void flickr_harvest_free(flickr_harvest *harvest);
 

@@ -86,7 +86,7 @@ typedef enum flickr_status {
     FLICKR_ENOTFOUND = -15,
     /** "over the call budget": The key's budget (FLICKR_OPT_BUDGET_PER_HOUR) or a host's 429
      *  back-off has no slot before the call's time limit; flickr_error_retry_after_ms() says when
-     *  one frees up. Added in 0.5.0. */
+     *  one frees up. Added in 0.5. */
     FLICKR_EBUDGET = -16
 } flickr_status;
 
@@ -148,7 +148,7 @@ FLICKR_API const flickr_error *flickr_error_last(void);
  * @param err what flickr_error_last() (on this thread) or flickr_request_error() returned, still
  *            valid; NULL, or any other pointer, gives 0 without reading it.
  * @return the wait in milliseconds (at least 1) for a FLICKR_EBUDGET failure; 0 otherwise.
- * @note Added in 0.5.0. Thread-safe, as the record it reads.
+ * @note Added in 0.5. Thread-safe, as the record it reads.
  */
 FLICKR_API int64_t flickr_error_retry_after_ms(const flickr_error *err);
 

@@ -133,7 +133,7 @@ typedef enum flickr_option {
      *  when one frees up). An HTTP 429 answer holds back every such context's calls to the host
      *  that sent it, for its Retry-After (30 s without one, at most an hour). Photo downloads
      *  never count. Flickr allows
-     *  3600 calls an hour per key. 0 (default): off. Added in 0.5.0. docs/budget.md. */
+     *  3600 calls an hour per key. 0 (default): off. Added in 0.5. docs/budget.md. */
     FLICKR_OPT_BUDGET_PER_HOUR = 114,
     /** 1 (default): a call's response keeps the body as received, for flickr_response_body().
      *  0: a successful call's response holds only what was mapped from it: the body is not
@@ -141,7 +141,7 @@ typedef enum flickr_option {
      *  large answer costs its tree and not its size once more (a 32 MiB photo list: 32 MiB
      *  less at the peak); flickr_response_body() then gives "" and a length of 0. Answers of
      *  flickr_call_discard(), OAuth steps and flickr_response_parse() keep their body either
-     *  way. Added in 0.5.0. */
+     *  way. Added in 0.5. */
     FLICKR_OPT_KEEP_BODY = 115
 } flickr_option;
 

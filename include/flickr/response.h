@@ -89,7 +89,7 @@ FLICKR_API char *flickr_response_json(const flickr_response *resp);
  * @param[out] out_len receives their length; 0 on failure.
  * @param resp         the response.
  * @return FLICKR_OK, FLICKR_EINVAL (a NULL out or out_len, resp not a live response) or FLICKR_ENOMEM.
- * @note Added in 0.5.0. Thread-safe.
+ * @note Added in 0.5. Thread-safe.
  */
 FLICKR_API int flickr_response_marshal(char **out, size_t *out_len, const flickr_response *resp);
 
@@ -182,7 +182,7 @@ FLICKR_API char *flickr_value_json(const flickr_value *v);
  * @param[out] out_len receives their length; 0 on failure.
  * @param v            a value.
  * @return FLICKR_OK, FLICKR_EINVAL (a NULL out, out_len or v) or FLICKR_ENOMEM.
- * @note Added in 0.5.0. Thread-safe.
+ * @note Added in 0.5. Thread-safe.
  */
 FLICKR_API int flickr_value_marshal(char **out, size_t *out_len, const flickr_value *v);
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ctypes
 import os
-import re
 import sys
 import threading
 from ctypes import CFUNCTYPE, POINTER, Structure, c_char_p, c_int, c_int64, c_long, c_size_t, c_void_p
@@ -288,7 +287,7 @@ class Pages(Owned):
 
 
 class HarvestHandle(Owned):
-    """A `flickr_harvest` (the C harvest; `Flickr.harvest` is the binding's own, docs/harvest.md)."""
+    """A `flickr_harvest`: the C harvest that `Flickr.harvest` (`_harvest.Harvest`) iterates, docs/harvest.md."""
 
     __slots__ = ()
     pointer_type = HarvestPtr
@@ -429,19 +428,9 @@ def _raise_on_error(result: int, function: object, arguments: tuple[object, ...]
     return result
 
 
-# The library's messages name its C options ("(FLICKR_OPT_CHECK_ARGUMENTS)"); a Python program
-# sets them as keywords, the C name in lower case without the prefix (check_arguments=False).
-C_OPTION = re.compile(r"\bFLICKR_OPT_([A-Z0-9_]+)\b")
-
-
-def python_option_names(message: str) -> str:
-    """`message` with each C option named as the binding's keyword (FLICKR_OPT_TIMEOUT_MS: timeout_ms)."""
-    return C_OPTION.sub(lambda found: found.group(1).lower(), message)
-
-
 def error_from_record(record: ErrorRecord) -> errors.FlickrError:
     message = record.message.decode("utf-8", "replace") if record.message else ""
-    error = errors.from_status(record.code, python_option_names(message), record.api_code, record.http_status)
+    error = errors.from_status(record.code, errors._name_options(message, str.lower), record.api_code, record.http_status)
     error.library_message = message
     if isinstance(error, errors.OverBudget):
         # The record is the library's own (flickr_error_last or flickr_request_error), still valid here.

@@ -7,7 +7,8 @@ Every exception carries:
 - ``http_status``: the HTTP status of the answer, else 0,
 - ``message``: the library's message (never containing a secret), naming options as a Python
   program sets them (``timeout_ms``) where the library names its C options
-  (``FLICKR_OPT_TIMEOUT_MS``, kept in ``library_message``).
+  (``FLICKR_OPT_TIMEOUT_MS``, kept in ``library_message``; ``message_naming`` names them
+  otherwise, as a command names them by its flags).
 
 The classes are grouped in families, as httpx groups its exceptions, so that a caller catches a
 family rather than a hand-kept tuple:
@@ -29,8 +30,9 @@ the old name still gives the same class, with a DeprecationWarning.
 from __future__ import annotations
 
 import builtins
+import re
 import warnings
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 # The status codes, generated from include/flickr/common.h (scripts/gen-header-tables.py); an
 # exception class below for each error code.
@@ -54,6 +56,16 @@ from ._header import (  # re-exported: errors.EINVAL is where callers find them
     OK as OK,
 )
 
+# The library's messages name its C options ("(FLICKR_OPT_CHECK_ARGUMENTS)"); a Python program
+# sets them as keywords, the C name in lower case without the prefix (check_arguments=False).
+_C_OPTION = re.compile(r"\bFLICKR_OPT_([A-Z0-9_]+)\b")
+
+
+def _name_options(text: str, name: Callable[[str], str]) -> str:
+    """`text` with each C option (FLICKR_OPT_TIMEOUT_MS) named as `name` says ("TIMEOUT_MS" in)."""
+    return _C_OPTION.sub(lambda found: name(found.group(1)), text)
+
+
 class FlickrError(Exception):
     """Base class of every libflickr failure."""
 
@@ -69,6 +81,12 @@ class FlickrError(Exception):
         self.library_message = message  # the library's own text, C option names and all
         self.api_code = api_code
         self.http_status = http_status
+
+    def message_naming(self, name: Callable[[str], str]) -> str:
+        """The library's message with each C option it names called what `name` returns for the
+        option's name without ``FLICKR_OPT_`` (``"TIMEOUT_MS"``): how a command line names them by
+        its own flags (``--timeout``). ``message`` is the same with the binding's keywords."""
+        return _name_options(self.library_message, name)
 
     def __repr__(self) -> str:
         extra = ""

@@ -4,7 +4,7 @@
 The file is ``$FLICKR_TOKEN_STORE`` when set, else ``$XDG_CONFIG_HOME/flickr/tokens.json``
 (``~/.config/flickr/tokens.json`` without XDG_CONFIG_HOME). It is JSON, written
 atomically with 0600 permissions in a 0700 directory, since it holds token secrets: a new file
-created exclusively, then renamed over the store (flickr._files), so a link at the store's name
+created exclusively, then renamed over the store (flickr.files), so a link at the store's name
 is replaced, never written through. A store that is not what this module writes (any JSON of
 another shape, a field of another type) is "damaged": every use says so, and
 `discard_damaged` (flickr auth logout) removes it.
@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Iterator
 
 from . import errors
-from ._files import write_atomically
+from .files import write_atomically
 
 _FORMAT = 1
 _FIELDS = ("oauth_token", "oauth_token_secret", "user_nsid", "username", "fullname", "perms")

@@ -15,10 +15,15 @@ REPO = pathlib.Path(__file__).resolve().parents[3]
 PACKAGE_DIR = REPO / "bindings" / "python"
 # The sandbox, the tests' server, is a distribution of its own (sandbox/flickr_sandbox).
 SANDBOX_DIR = REPO / "sandbox"
-# A checkout's client and sandbox: the PYTHONPATH of the programs the tests start.
-PYTHONPATH = os.pathsep.join((str(PACKAGE_DIR), str(SANDBOX_DIR)))
-if str(SANDBOX_DIR) not in sys.path:
-    sys.path.append(str(SANDBOX_DIR))
+# The applications (the `flickr` command, the backup) are a distribution of their own too (apps/flickr_apps).
+APPS_DIR = REPO / "apps"
+# A checkout's client, applications and sandbox: the PYTHONPATH of the programs the tests start.
+PYTHONPATH = os.pathsep.join((str(PACKAGE_DIR), str(APPS_DIR), str(SANDBOX_DIR)))
+# The command without the sandbox: the binding and the applications only.
+CLIENT_PATH = os.pathsep.join((str(PACKAGE_DIR), str(APPS_DIR)))
+for _directory in (APPS_DIR, SANDBOX_DIR):
+    if str(_directory) not in sys.path:
+        sys.path.append(str(_directory))
 
 from flickr_sandbox import SandboxProcess  # noqa: E402
 

@@ -14,10 +14,10 @@ import pytest
 import flickr
 import flickr.backup
 from backuptest import client, media_files, sha256, sidecar, small_account, state_rows
-from flickr._media.fetcher import Fetcher
-from flickr.backup.job import taken_time
-from flickr.backup.listing import EXTRAS
-from flickr._media.sizes import Candidate, Sizes
+from flickr_apps._media.fetcher import Fetcher
+from flickr_apps.backup.job import taken_time
+from flickr_apps.backup.listing import EXTRAS
+from flickr_apps._media.sizes import Candidate, Sizes
 from libtest import running_sandbox
 
 PHOTOS, VIDEOS = 12, 1

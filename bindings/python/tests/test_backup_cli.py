@@ -15,8 +15,8 @@ import pytest
 import flickr.backup
 from backuptest import (client, environ_without_flickr, jpeg, media_files, partial_files, run_cli, small_account,
                         start_cli, upload)
-from flickr.backup.lock import DirLock
-from flickr.backup.safedir import SafeDir
+from flickr_apps.backup.lock import DirLock
+from flickr_apps.backup.safedir import SafeDir
 from libtest import PYTHONPATH, running_sandbox
 
 ITEMS = 8

@@ -10,14 +10,14 @@ import asyncio
 import inspect
 from concurrent.futures import Future
 
-from libtest import PACKAGE_DIR
+from libtest import APPS_DIR
 
 STEPS = ("work", "_details", "_media", "_place", "_sidecars")
 
 
 def test_each_items_steps_are_coroutines():
-    from flickr.backup.export.engine import ExportJob
-    from flickr.backup.job import ItemJob
+    from flickr_apps.backup.export.engine import ExportJob
+    from flickr_apps.backup.job import ItemJob
 
     for job in (ItemJob, ExportJob):
         generators = [step for step in STEPS if not inspect.iscoroutinefunction(getattr(job, step))]
@@ -28,7 +28,7 @@ def test_each_items_steps_are_coroutines():
 def test_no_module_of_the_backup_polls_futures_or_yields_them():
     """A `wait(...)` of concurrent.futures, or a `yield [future]`, would be the old scheduler again."""
     found = []
-    for path in sorted((PACKAGE_DIR / "flickr" / "backup").rglob("*.py")):
+    for path in sorted((APPS_DIR / "flickr_apps" / "backup").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module == "concurrent.futures":
                 found += [f"{path.name}:{node.lineno} imports {a.name}" for a in node.names
@@ -42,7 +42,7 @@ def test_no_module_of_the_backup_polls_futures_or_yields_them():
 def test_a_cancelled_item_cancels_the_futures_it_awaits():
     """Ctrl-C cancels the workers; an item's await then cancels its futures (a RequestFuture's
     cancel aborts the C request), where the scheduler had to cancel each one itself."""
-    from flickr.backup.job import ended
+    from flickr_apps.backup.job import ended
 
     loop = asyncio.new_event_loop()
     try:

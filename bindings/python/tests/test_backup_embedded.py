@@ -118,8 +118,8 @@ def test_embedded_copies_added_to_an_archive_made_without(library_path, tmp_path
     (b"\xff\xd8\xff\xdb\x00\x04ab", b"x" * 70_000, "more than one JPEG segment holds"),
 ])
 def test_a_file_that_cannot_be_copied_leaves_nothing(tmp_path, data, packet, why):
-    from flickr.backup.embed import NotCopied, copy_with_xmp
-    from flickr.backup.safedir import SafeDir
+    from flickr_apps.backup.embed import NotCopied, copy_with_xmp
+    from flickr_apps.backup.safedir import SafeDir
 
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "x.jpg").write_bytes(data)

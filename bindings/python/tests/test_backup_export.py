@@ -19,8 +19,8 @@ import pytest
 
 import flickr.backup
 from backuptest import client
-from flickr.backup.export.reader import MAX_JSON, MAX_RATIO, ids_in_name
-from flickr.backup.job import taken_time
+from flickr_apps.backup.export.reader import MAX_JSON, MAX_RATIO, ids_in_name
+from flickr_apps.backup.job import taken_time
 from libtest import PYTHONPATH, SANDBOX_DIR, running_sandbox
 
 SEED_PHOTOS = "30"  # the default seed's 100 items of the sandbox user and 30 more, a video among them

@@ -12,7 +12,7 @@ import pytest
 
 import flickr.backup
 from backuptest import client, jpeg, small_account, upload
-from flickr.backup.export.fill import GETINFO_MOST
+from flickr_apps.backup.export.fill import GETINFO_MOST
 from libtest import running_sandbox
 
 OTHER, THIRD = "35034346050@N01", "48600090482@N01"  # the sandbox's other users (constants.py)

@@ -27,7 +27,7 @@ import flickr
 import flickr.backup
 from backuptest import (client, empty_account, jpeg, media_files, partial_files, run_cli, sidecar, small_account,
                         upload)
-from flickr.cli.common import EXIT_FAILURE, EXIT_NO_SPACE
+from flickr_apps.cli.common import EXIT_FAILURE, EXIT_NO_SPACE
 from libtest import running_sandbox
 
 # A command that a FIFO would block ends well within this; blocked, it fails the test by timing out.
@@ -134,7 +134,7 @@ def test_the_media_extension_comes_from_the_bytes_never_from_the_url(server, tmp
 
 
 def test_every_media_type_is_known_by_its_signature():
-    from flickr._media.types import TYPES, sniff
+    from flickr_apps._media.types import TYPES, sniff
 
     def iso(major, *compatible):
         brands = major + b"\0\0\0\0" + b"".join(compatible)

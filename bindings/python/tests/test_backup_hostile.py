@@ -94,9 +94,9 @@ def test_text_utf8_cannot_hold_still_makes_json_and_xmp():
     import json
     import xml.dom.minidom
 
-    from flickr.backup.layout import slug
-    from flickr.backup.sidecar import json_file
-    from flickr.backup.xmp import xmp_document
+    from flickr_apps.backup.layout import slug
+    from flickr_apps.backup.sidecar import json_file
+    from flickr_apps.backup.xmp import xmp_document
 
     title = "broken \ud800 title"
     assert json.loads(json_file({"title": title}))["title"] == title

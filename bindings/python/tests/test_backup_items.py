@@ -18,9 +18,9 @@ import pytest
 import flickr
 import flickr.backup
 from backuptest import client, jpeg, media_files, mp4, run_cli, sidecar, small_account, state_rows, upload
-from flickr.backup.fields import check
-from flickr.backup.sidecar import Sidecar
-from flickr.backup.xmp import xmp_document
+from flickr_apps.backup.fields import check
+from flickr_apps.backup.sidecar import Sidecar
+from flickr_apps.backup.xmp import xmp_document
 from libtest import running_sandbox, serving
 
 GOOD, ODD = 20, 7
@@ -308,7 +308,7 @@ def test_verify_findings_are_repaired_by_the_next_run(server, tmp_path, monkeypa
     print(cli.stderr)
     assert cli.returncode == 1 and "0 missing, 1 changed (recorded: the next backup run makes them again)" in cli.stderr
     # A backup --verify cannot write to (a read-only copy): verified all the same, and it says so.
-    verifier = sys.modules["flickr.backup.verify"]
+    verifier = sys.modules["flickr_apps.backup.verify"]
 
     class ReadOnly(verifier.State):
         def __init__(self, path):

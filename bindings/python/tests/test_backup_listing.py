@@ -96,7 +96,7 @@ class _ScriptedWalk:
 def test_the_listing_waits_for_the_budget_and_counts_each_page(monkeypatch):
     """The backup's listing on the library's walk keeps its budget wait (then the same page is asked
     again) and its count of calls per method (one per page answered)."""
-    from flickr.backup.calls import Calls
+    from flickr_apps.backup.calls import Calls
 
     over = flickr.errors.OverBudget(flickr.errors.EBUDGET, "no slot")
     over.retry_after_ms = 2500
@@ -109,7 +109,7 @@ def test_the_listing_waits_for_the_budget_and_counts_each_page(monkeypatch):
             return walk
 
     sleeps, waits = [], []
-    monkeypatch.setattr("flickr.backup.calls.time.sleep", sleeps.append)
+    monkeypatch.setattr("flickr_apps.backup.calls.time.sleep", sleeps.append)
     calls = Calls(Client(), on_wait=lambda resume, why: waits.append(resume))  # type: ignore[arg-type]
     pages = []
     items = list(calls.pages(LISTING, "photos", "photo", lambda page, of: pages.append((page, of)), user_id="me"))

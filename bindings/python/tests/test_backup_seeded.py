@@ -11,8 +11,8 @@ import pytest
 
 import flickr.backup
 from backuptest import client, media_files, run_cli, sidecar
-from flickr.backup.listing import EXTRAS
-from flickr._media.sizes import NOT_OFFERED, Sizes
+from flickr_apps.backup.listing import EXTRAS
+from flickr_apps._media.sizes import NOT_OFFERED, Sizes
 from libtest import running_sandbox
 
 SEEDED = 150  # one item in 25 a video, one video in five processing: 6 videos, 1 processing

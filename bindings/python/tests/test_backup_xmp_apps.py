@@ -20,7 +20,7 @@ import pytest
 
 import flickr.backup
 from backuptest import client, jpeg, mp4, small_account, upload
-from flickr.backup.xmp import xmp_document
+from flickr_apps.backup.xmp import xmp_document
 from libtest import running_sandbox
 
 # Each item: its upload's arguments, then what the test writes into the sandbox's store (it has no

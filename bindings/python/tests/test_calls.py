@@ -237,4 +237,8 @@ def test_messages_name_python_keywords_not_c_options(api):
         api.call("flickr.photos.getInfo")
     assert missing.value.message == 'flickr.photos.getInfo requires the argument "photo_id" (check_arguments)'
     assert missing.value.library_message.endswith("(FLICKR_OPT_CHECK_ARGUMENTS)")
+    # A program with names of its own for the options (a command's flags) names them so.
+    assert missing.value.message_naming(lambda option: f"--{option.lower().replace('_', '-')}").endswith(
+        "(--check-arguments)")
+    assert missing.value.message_naming(str.lower) == missing.value.message
     print(repr(missing.value.message))

@@ -14,7 +14,7 @@ import uuid
 
 import pytest
 
-from libtest import PACKAGE_DIR, run_cli as run
+from libtest import CLIENT_PATH, run_cli as run
 
 
 def test_call_json_and_xml(library_path, sandbox):
@@ -232,7 +232,7 @@ def test_control_characters_in_cli_messages_are_escaped(library_path, sandbox):
 
 
 def test_terminal_safe_escapes_c0_del_c1():
-    from flickr.cli.common import terminal_safe
+    from flickr_apps.cli.common import terminal_safe
 
     assert terminal_safe("a\x1b[2J\x07b") == "a\\x1b[2J\\x07b"
     assert terminal_safe("\x00\t\n\r\x7f\x80\x9b\x9f") == "\\x00\\x09\\x0a\\x0d\\x7f\\x80\\x9b\\x9f"
@@ -262,7 +262,7 @@ def test_interrupt_exits_130_with_one_line(library_path, sandbox):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     StallingHandler.arrived.clear()
     env = {k: v for k, v in os.environ.items() if not k.startswith("FLICKR_") or k == "FLICKR_LIBRARY"}
-    env.update(PYTHONPATH=str(PACKAGE_DIR), FLICKR_API_KEY=sandbox.api_key, FLICKR_TOKEN_STORE=os.devnull + ".none",
+    env.update(PYTHONPATH=CLIENT_PATH, FLICKR_API_KEY=sandbox.api_key, FLICKR_TOKEN_STORE=os.devnull + ".none",
                FLICKR_ENDPOINT=f"http://127.0.0.1:{server.server_address[1]}")
     # SIGINT as a terminal delivers it, even when this run inherited it ignored (started in the background).
     process = subprocess.Popen([sys.executable, "-m", "flickr", "call", "flickr.test.echo"], env=env, text=True,

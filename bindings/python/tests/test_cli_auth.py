@@ -11,13 +11,13 @@ import urllib.request
 
 import pytest
 
-from libtest import PACKAGE_DIR
+from libtest import CLIENT_PATH
 
 
 @pytest.fixture
 def env(library_path, sandbox, tmp_path):
     environment = {k: v for k, v in os.environ.items() if not k.startswith("FLICKR_")}
-    environment.update(PYTHONPATH=str(PACKAGE_DIR), FLICKR_LIBRARY=str(library_path),
+    environment.update(PYTHONPATH=CLIENT_PATH, FLICKR_LIBRARY=str(library_path),
                        FLICKR_API_KEY=sandbox.api_key, FLICKR_API_SECRET=sandbox.api_secret,
                        FLICKR_ENDPOINT=sandbox.url, XDG_CONFIG_HOME=str(tmp_path / "config"),
                        HOME=str(tmp_path / "home"), BROWSER="")

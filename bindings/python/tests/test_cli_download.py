@@ -272,8 +272,8 @@ def test_a_link_planted_at_the_final_name_is_not_written_through(tmp_path):
     """A shared destination where someone planted a link at the name the file is placed under: the
     file is renamed over the link (--overwrite) or refused, never written through it; the fetched
     file arrives in a private folder of the tool's own, where nothing can be planted."""
-    from flickr.cli.common import CLIError
-    from flickr.cli.place import place
+    from flickr_apps.cli.common import CLIError
+    from flickr_apps.cli.place import place
 
     dest, precious = tmp_path / "shared", tmp_path / "precious"
     dest.mkdir()

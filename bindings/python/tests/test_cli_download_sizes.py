@@ -10,7 +10,7 @@ import urllib.request
 import pytest
 
 from backuptest import client, jpeg, mp4, upload
-from flickr._media.sizes import NOT_OFFERED
+from flickr_apps._media.sizes import NOT_OFFERED
 from flickr_sandbox.images import header_dimensions
 from flickr_sandbox.pictures.jpeg import placeholder_jpeg
 from libtest import cli_env, run_cli, running_sandbox

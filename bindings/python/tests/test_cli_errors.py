@@ -78,7 +78,7 @@ def test_piped_into_head(library_path, sandbox, command):
 
 UNEXPECTED = textwrap.dedent("""
     import sys
-    from flickr.cli import call, main
+    from flickr_apps.cli import call, main
 
     def broken(args):
         raise ZeroDivisionError("a bug\\nover two lines")
@@ -104,7 +104,7 @@ def test_unexpected_error_is_one_line_traceback_only_with_v(sandbox, verbose):
 
 PROMPT_AT_EOF = textwrap.dedent("""
     import sys
-    from flickr.cli import call, main
+    from flickr_apps.cli import call, main
 
     def prompts(args):
         return input("Answer: ")
@@ -136,9 +136,9 @@ def test_every_c_option_is_named_by_a_flag_or_its_keyword():
     """Each option a message may name: the flag that sets it, which the command has, or else the
     binding's keyword; FLICKR_OPT_ never reaches the terminal."""
     from flickr import client, errors
-    from flickr.cli import build_parser
-    from flickr.cli.common import OPTION_FLAGS, error_text
-    from flickr.cli.completion import _subcommands
+    from flickr_apps.cli import build_parser
+    from flickr_apps.cli.common import OPTION_FLAGS, error_text
+    from flickr_apps.cli.completion import _subcommands
 
     keywords = {**client.STRING_OPTIONS, **client.NUMBER_OPTIONS}
     flags = {flag for command in _subcommands(build_parser()).values() for flag in command._option_string_actions}

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from flickr.cli import common
+from flickr_apps.cli import common
 from libtest import answering, cli_env, run_cli
 
 JPEG = b"\xff\xd8\xff\xe0" + bytes(range(256)) * 8

@@ -7,11 +7,11 @@ import shutil
 import subprocess
 import sys
 
-from libtest import PACKAGE_DIR, PYTHONPATH
+from libtest import CLIENT_PATH, PYTHONPATH
 
 
 def flickr(*argv, env_extra=None):
-    env = dict(os.environ, PYTHONPATH=str(PACKAGE_DIR), **(env_extra or {}))
+    env = dict(os.environ, PYTHONPATH=CLIENT_PATH, **(env_extra or {}))
     return subprocess.run([sys.executable, "-m", "flickr", *argv], capture_output=True, text=True, env=env,
                           timeout=60)
 
@@ -39,7 +39,7 @@ def test_help_describes_a_method(library_path):
     assert "Traceback" not in typo.stderr
 
 
-def complete(words, tmp_path, path=str(PACKAGE_DIR)):
+def complete(words, tmp_path, path=CLIENT_PATH):
     """Runs the bash completion function as bash would for `words` (the last one being typed), with
     `path` for PYTHONPATH (the client alone by default: no sandbox) and no site-packages (-S), where
     the sandbox may be installed (scripts/install-cli.sh puts it in build/venv)."""
@@ -81,8 +81,8 @@ def test_bash_completes_an_option_value_after_equals(library_path, tmp_path):
     assert complete(["flickr", "upload", "--tags", "=", f"{tmp_path}/tags-"], tmp_path) == [f"{tmp_path}/tags-file"]
     assert complete(["flickr", "upload", "--nothing", "=", ""], tmp_path) == []
     # zsh and fish hand over the whole word, and replace it whole.
-    from flickr.cli import build_parser
-    from flickr.cli.completion import candidates
+    from flickr_apps.cli import build_parser
+    from flickr_apps.cli.completion import candidates
     assert candidates(build_parser(), ["auth", "login", "--perms=w"]) == ("words", ["--perms=write"])
 
 
@@ -99,8 +99,8 @@ def test_sandbox_options_complete_from_its_own_parser(library_path, tmp_path):
 def test_completion_offers_every_command_subcommand_and_option():
     """Every name the parser knows completes from its first letters, and every option's values:
     the candidates come from the parser itself, so a new command or option cannot be missed."""
-    from flickr.cli import build_parser
-    from flickr.cli.completion import _subcommands, candidates
+    from flickr_apps.cli import build_parser
+    from flickr_apps.cli.completion import _subcommands, candidates
 
     parser, checked = build_parser(), 0
 
@@ -130,7 +130,7 @@ def test_fish_completion(library_path, tmp_path):
     wrapper = tmp_path / "flickr"
     wrapper.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m flickr \"$@\"\n")
     wrapper.chmod(0o755)
-    env = dict(os.environ, PYTHONPATH=str(PACKAGE_DIR), PATH=f"{tmp_path}:{os.environ['PATH']}")
+    env = dict(os.environ, PYTHONPATH=CLIENT_PATH, PATH=f"{tmp_path}:{os.environ['PATH']}")
 
     def fish_complete(line):
         result = subprocess.run([fish, "--no-config", "-c", f"source {shlex.quote(str(script))}; complete -C{shlex.quote(line)}"],

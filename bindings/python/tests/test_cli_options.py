@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from libtest import PACKAGE_DIR, cli_env, run_cli as run
+from libtest import CLIENT_PATH, cli_env, run_cli as run
 
 
 def test_call_options_between_parameters(library_path, sandbox):
@@ -59,7 +59,7 @@ def test_sandbox_takes_its_own_options_after_global_ones(library_path, sandbox):
     assert "--no-such-option" in refused.stderr
 
 
-def run_without_the_sandbox(sandbox, *argv, pythonpath=PACKAGE_DIR):
+def run_without_the_sandbox(sandbox, *argv, pythonpath=CLIENT_PATH):
     """`flickr ARGV` with the client alone: PYTHONPATH without sandbox/, and no site-packages (-S),
     where a flickr-sandbox could be installed."""
     env = dict(cli_env(sandbox), PYTHONPATH=str(pythonpath))
@@ -81,7 +81,7 @@ def test_a_broken_sandbox_is_not_called_missing(library_path, sandbox, tmp_path)
     (tmp_path / "flickr_sandbox" / "__init__.py").write_text("")
     (tmp_path / "flickr_sandbox" / "__main__.py").write_text("import no_such_module_of_the_sandbox\n")
     result = run_without_the_sandbox(sandbox, "sandbox", "--port", "0",
-                                     pythonpath=os.pathsep.join((str(PACKAGE_DIR), str(tmp_path))))
+                                     pythonpath=os.pathsep.join((CLIENT_PATH, str(tmp_path))))
     assert result.returncode == 1 and "pip install" not in result.stderr, result.stderr
     assert result.stderr.startswith("flickr: unexpected error: ModuleNotFoundError: No module named "
                                     "'no_such_module_of_the_sandbox'"), result.stderr

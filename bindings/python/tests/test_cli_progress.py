@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The CLI's one progress renderer (flickr/cli/progress.py, issue 41 §3): upload's bars, the
+"""The CLI's one progress renderer (apps/flickr_apps/cli/progress.py, issue 41 §3): upload's bars, the
 backup's live line, download's and harvest's lines show bytes in IEC units (B, KiB, MiB, GiB, TiB:
 the upload's bar and the backup's line each had its own decimal MB), items as done/total and rates
 per second; redrawn in place when live, one kept line otherwise; and no other CLI module formats
@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from libtest import PACKAGE_DIR
+from libtest import APPS_DIR
 
 
 class Terminal(io.StringIO):
@@ -26,7 +26,7 @@ class Terminal(io.StringIO):
 def test_amounts_in_iec_units_of_the_total(total, shown):
     """A photo of 1,340 bytes read 0.0/0.0 MB once: each amount in the largest IEC unit it holds
     once (1,048,524 bytes is 1.0 MiB, never 1024.0 KiB)."""
-    from flickr.cli.progress import ProgressBar
+    from flickr_apps.cli.progress import ProgressBar
 
     stream = io.StringIO()
     ProgressBar("photo.jpg", stream=stream)(total, total)
@@ -36,7 +36,7 @@ def test_amounts_in_iec_units_of_the_total(total, shown):
 
 
 def test_upload_bar_redrawn_on_a_terminal_one_line_when_piped():
-    from flickr.cli.progress import ProgressBar
+    from flickr_apps.cli.progress import ProgressBar
 
     piped, terminal = io.StringIO(), Terminal()
     for stream in (piped, terminal):
@@ -53,7 +53,7 @@ def test_upload_bar_redrawn_on_a_terminal_one_line_when_piped():
 
 def test_backup_live_line_in_the_same_units():
     """The backup's line had its own MB and MB/s: now the renderer's KiB/MiB and items."""
-    from flickr.cli.backup import LiveLine
+    from flickr_apps.cli.backup import LiveLine
 
     stream = io.StringIO()  # piped: --progress line asked for it
     live = LiveLine(stream)
@@ -72,7 +72,7 @@ def test_backup_live_line_in_the_same_units():
 
 
 def test_progress_line_kept_and_live():
-    from flickr.cli.progress import ProgressLine, item_rate, items, rate, size
+    from flickr_apps.cli.progress import ProgressLine, item_rate, items, rate, size
 
     piped = io.StringIO()
     line = ProgressLine(piped)
@@ -88,7 +88,7 @@ def test_no_other_cli_module_formats_bytes():
     """One renderer: a CLI module that divides by 1e6 or writes MB/KB/GB itself has a second one
     (the backup's line and `--verify` did: MB beside the upload bar's own MB)."""
     pattern = re.compile(r"\b1e[369]\b|\b1_?000_?000\b|[\d}] ?[KMGT]B\b|\"[KMGT]B\b")
-    cli = PACKAGE_DIR / "flickr" / "cli"
+    cli = APPS_DIR / "flickr_apps" / "cli"
     found = [f"{path.name}:{number}: {line.strip()}"
              for path in sorted(cli.glob("*.py")) if path.name != "progress.py"
              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)

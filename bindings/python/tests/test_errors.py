@@ -90,8 +90,8 @@ def test_a_family_catches_its_members():
 
 def test_the_cli_maps_families_to_exit_codes():
     """One test per family: the CLI's exit code follows the family, not a tuple of classes."""
-    from flickr.cli import _exit_code
-    from flickr.cli.common import EXIT_API, EXIT_AUTH, EXIT_FAILURE, EXIT_NETWORK, EXIT_USAGE
+    from flickr_apps.cli import _exit_code
+    from flickr_apps.cli.common import EXIT_API, EXIT_AUTH, EXIT_FAILURE, EXIT_NETWORK, EXIT_USAGE
 
     codes = {name: _exit_code(errors.from_status(value, "m")) for name, value in STATUSES.items()}
     assert {codes[n] for n in ("ENETWORK", "ETIMEOUT", "ETLS", "EHTTP")} == {EXIT_NETWORK}

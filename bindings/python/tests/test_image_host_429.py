@@ -14,7 +14,7 @@ import time
 import flickr
 import flickr.backup
 from backuptest import client, empty_account, media_files, upload
-from flickr.cli.common import EXIT_NETWORK
+from flickr_apps.cli.common import EXIT_NETWORK
 from flickr_sandbox.pictures.jpeg import placeholder_jpeg
 from libtest import run_cli, running_sandbox
 from test_cli_download_sizes import served

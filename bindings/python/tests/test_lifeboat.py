@@ -16,7 +16,7 @@ from typing import NamedTuple
 import pytest
 
 import flickr.backup
-import flickr.lifeboat
+import flickr_apps.lifeboat
 import lifeboat_reader
 from backuptest import client, environ_without_flickr, jpeg, media_files, small_account, upload
 from libtest import running_sandbox
@@ -122,13 +122,13 @@ def test_the_whole_archive_reads_back(archives, tmp_path):
 def test_an_album_reads_back(archives, tmp_path):
     own_dir, album, ids = archives.own, archives.album, archives.ids
     out = tmp_path / "ALBUM"
-    report = flickr.lifeboat.make(own_dir, out, albums=[album])
+    report = flickr_apps.lifeboat.make(own_dir, out, albums=[album])
     found = read_back(out)
     assert sorted(found.photos) == sorted([ids[0], ids[2]]) and report["photos"] == 2
     assert list(found.indexes["albumIndex"]) == [album]
     # A tag and an ids file: the union.
     out = tmp_path / "UNION"
-    report = flickr.lifeboat.make(own_dir, out, albums=[album], tags=["TAG4"], ids=[ids[5], "999"])
+    report = flickr_apps.lifeboat.make(own_dir, out, albums=[album], tags=["TAG4"], ids=[ids[5], "999"])
     assert sorted(read_back(out).photos) == sorted([ids[0], ids[2], ids[4], ids[5]])
     assert report["not_in_archive"] == ["999"]
 
@@ -149,10 +149,10 @@ def test_other_members_photos_follow_their_licence(archives, tmp_path):
         assert f"left out {photo_id}" in done.stdout and photo_id in (out / "README.html").read_text("utf-8")
         assert not any(photo_id in name for name in os.listdir(out / "media" / "originals"))
     # The same archive made by its own account: every photo is theirs, all go in.
-    mine = flickr.lifeboat.make(other_dir, tmp_path / "THEIRS")
+    mine = flickr_apps.lifeboat.make(other_dir, tmp_path / "THEIRS")
     assert mine["photos"] == len(others) and mine["left_out"] == []
     # A member who lets nobody download: their CC BY photo stays out, and says why.
-    report = flickr.lifeboat.make(archives.third, tmp_path / "THIRD", creator=USER_NSID)
+    report = flickr_apps.lifeboat.make(archives.third, tmp_path / "THIRD", creator=USER_NSID)
     assert report["photos"] == 0 and [i["id"] for i in report["left_out"]] == [archives.third_id]
     assert "disabled downloads" in report["left_out"][0]["why"], report["left_out"]
 
@@ -183,15 +183,15 @@ def test_a_link_planted_in_the_archive_is_not_followed(archives, tmp_path):
 def test_kill_nine_then_a_rerun_completes_it(archives, tmp_path):
     own_dir = archives.own
     reference = tmp_path / "clean" / "SAME"
-    flickr.lifeboat.make(own_dir, reference, name="same")
+    flickr_apps.lifeboat.make(own_dir, reference, name="same")
     expected = tree(reference)
     out = tmp_path / "killed" / "SAME"
     # SIGKILL at a run's Nth fsync, each run going on from the last: a media copy before its rename,
     # between the photo files, amid the indexes; never as far as lifeboat.js (written last).
-    killer = ("import os, signal, sys, flickr.lifeboat\n"
+    killer = ("import os, signal, sys, flickr_apps.lifeboat\n"
               "n = [int(sys.argv[3])]\nreal = os.fsync\n"
               "def fsync(fd):\n    n[0] -= 1\n    if n[0] == 0: os.kill(os.getpid(), signal.SIGKILL)\n    real(fd)\n"
-              "os.fsync = fsync\nflickr.lifeboat.make(sys.argv[1], sys.argv[2], name='same')\n")
+              "os.fsync = fsync\nflickr_apps.lifeboat.make(sys.argv[1], sys.argv[2], name='same')\n")
     kills, stages = 0, []
     for moment in (2, 4, 4, 4, 4, 4, 4):
         run = subprocess.run([sys.executable, "-c", killer, str(own_dir), str(out), str(moment)],
@@ -207,7 +207,7 @@ def test_kill_nine_then_a_rerun_completes_it(archives, tmp_path):
     assert any(s[3] for s in stages), "no kill left a temporary"
     assert any(0 < s[1] < 6 for s in stages) and any(0 < s[2] < 8 for s in stages), "no kill between metadata files"
     assert not lifeboat_reader.check(str(out)) == []  # killed before lifeboat.js: not yet whole
-    report = flickr.lifeboat.make(own_dir, out, name="same")
+    report = flickr_apps.lifeboat.make(own_dir, out, name="same")
     read_back(out)
     assert report["kept"] > 0  # files a killed run renamed whole are not copied again
     got = tree(out)
@@ -247,7 +247,7 @@ def test_bad_arguments_exit_with_their_code_and_one_line(archives, tmp_path):
     assert not (own_dir / "inside").exists()
     # A link inside OUT is not followed: the run stops, nothing is written through it.
     out = tmp_path / "G"
-    flickr.lifeboat.make(own_dir, out)
+    flickr_apps.lifeboat.make(own_dir, out)
     outside = tmp_path / "outside"
     outside.mkdir()
     for entry in (out / "media" / "originals").iterdir():
@@ -271,7 +271,7 @@ def test_the_viewer_shows_the_lifeboat_in_chromium_from_disk(archives, tmp_path)
 
     own_dir, ids = archives.own, archives.ids
     out = tmp_path / "VIEWED"
-    flickr.lifeboat.make(own_dir, out, name="Viewed")
+    flickr_apps.lifeboat.make(own_dir, out, name="Viewed")
     chromium = os.environ.get("VIEWER_CHROMIUM", "/usr/bin/chromium")
     assert os.path.exists(chromium), f"{chromium} is missing: install Debian's chromium (scripts/install-deps.sh)"
     with sync_playwright() as playwright:
@@ -314,7 +314,7 @@ def test_an_archive_made_from_flickrs_export(tmp_path):
     archive = tmp_path / "archive"
     made = flickr.backup.from_export(archive, sorted(zips.iterdir()))
     out = tmp_path / "FROM_EXPORT"
-    report = flickr.lifeboat.make(archive, out)
+    report = flickr_apps.lifeboat.make(archive, out)
     found = read_back(out)
     print(f"export: {made.done} items in the archive, {report['photos']} in the Lifeboat")
     assert report["ok"] and report["photos"] == len(media_files(archive)) > 50
@@ -342,8 +342,8 @@ def test_a_large_file_is_streamed_in_constant_memory(archives, tmp_path):
     sidecar = json.loads(sidecar_path.read_text("utf-8"))
     sidecar["file"].update(sha256=hasher.hexdigest(), bytes=media.stat().st_size)
     sidecar_path.write_text(json.dumps(sidecar), "utf-8")
-    measure = ("import resource, sys, flickr.lifeboat\n"
-               "report = flickr.lifeboat.make(sys.argv[1], sys.argv[2], ids=[sys.argv[3]])\n"
+    measure = ("import resource, sys, flickr_apps.lifeboat\n"
+               "report = flickr_apps.lifeboat.make(sys.argv[1], sys.argv[2], ids=[sys.argv[3]])\n"
                "print(report['bytes'], resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
     peaks = {}
     for name, archive in (("small", own_dir), ("large", copy)):
@@ -365,7 +365,7 @@ def test_a_rerun_copies_a_file_the_backup_replaced_at_the_same_size(archives, tm
     copy = tmp_path / "archive"
     subprocess.run(["cp", "-a", str(own_dir), str(copy)], check=True)
     out = tmp_path / "RERUN"
-    first = flickr.lifeboat.make(copy, out)
+    first = flickr_apps.lifeboat.make(copy, out)
     media = media_files(copy)[ids[3]]
     before = media.stat()
     data = bytearray(media.read_bytes())
@@ -376,7 +376,7 @@ def test_a_rerun_copies_a_file_the_backup_replaced_at_the_same_size(archives, tm
     sidecar = json.loads(sidecar_path.read_text("utf-8"))
     sidecar["file"]["sha256"] = hashlib.sha256(data).hexdigest()
     sidecar_path.write_text(json.dumps(sidecar), "utf-8")
-    second = flickr.lifeboat.make(copy, out)
+    second = flickr_apps.lifeboat.make(copy, out)
     print(f"first run: {first['copied']} copied; second: {second['copied']} copied, {second['kept']} kept")
     assert (second["copied"], second["kept"]) == (1, 5)
     assert (out / read_back(out).photos[ids[3]]["files"]["original"]).read_bytes() == bytes(data)
@@ -385,7 +385,7 @@ def test_a_rerun_copies_a_file_the_backup_replaced_at_the_same_size(archives, tm
 # A child that runs `flickr lifeboat ARGV...` with one system call made to fail at its Nth use:
 # Ctrl-C (SIGINT to itself) at the 3rd fsync, or the disk full (ENOSPC) at the 3rd write of a copy.
 FAULTY = """import errno, os, signal, sys
-from flickr.cli import main
+from flickr_apps.cli import main
 fault, n = sys.argv[1], [3]
 real = {"fsync": os.fsync, "write": os.write}[fault]
 def faulty(*args):
@@ -437,7 +437,7 @@ def test_a_photo_deleted_on_flickr_is_marked(archives, tmp_path):
     index = json.loads((copy / "index.json").read_text("utf-8"))
     index["items"][0]["deleted_on_flickr"] = True  # what a later backup run writes when it is gone
     (copy / "index.json").write_text(json.dumps(index), "utf-8")
-    assert flickr.lifeboat.make(copy, tmp_path / "OUT")["ok"]
+    assert flickr_apps.lifeboat.make(copy, tmp_path / "OUT")["ok"]
     found = read_back(tmp_path / "OUT")
     marked = sorted(i for i, p in found.photos.items() if p.get("deletedOnFlickr"))
     assert marked == [index["items"][0]["id"]] and len(found.photos) == 6

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""The Python stated as the minimum (requires-python in bindings/python/pyproject.toml and
-sandbox/pyproject.toml) is the one checked (issue 30: 3.9 was stated while 3.11's
-Exception.add_note was called unguarded). Every module of flickr and flickr_sandbox parses with
+"""The Python stated as the minimum (requires-python in bindings/python/pyproject.toml,
+apps/pyproject.toml and sandbox/pyproject.toml) is the one checked (issue 30: 3.9 was stated while
+3.11's Exception.add_note was called unguarded). Every module of flickr, flickr_apps and flickr_sandbox parses with
 that version's grammar; an API newer than it is used only where the module checks for it
 (hasattr/getattr with its name); and where that interpreter is installed (pyenv, or pythonX.Y on
 PATH), the package imports whole and does a call and an upload on it against the sandbox."""
@@ -16,7 +16,7 @@ import subprocess
 
 import pytest
 
-from libtest import PACKAGE_DIR, PYTHONPATH, SANDBOX_DIR, endpoints
+from libtest import APPS_DIR, PACKAGE_DIR, PYTHONPATH, SANDBOX_DIR, endpoints
 
 #: Names of APIs added after 3.9 (the version that added them), looked for as attributes and names.
 NEWER = {
@@ -30,17 +30,18 @@ NEWER = {
 
 def _minimum() -> tuple[int, int]:
     stated = set()
-    for directory in (PACKAGE_DIR, SANDBOX_DIR):
+    for directory in (PACKAGE_DIR, APPS_DIR, SANDBOX_DIR):
         text = (directory / "pyproject.toml").read_text()
         found = re.search(r'^requires-python\s*=\s*">=\s*(\d+)\.(\d+)"', text, re.M)
         assert found, f"no requires-python in {directory / 'pyproject.toml'}"
         stated.add((int(found[1]), int(found[2])))
-    assert len(stated) == 1, f"the client and the sandbox state different minimums: {stated}"
+    assert len(stated) == 1, f"the client, the applications and the sandbox state different minimums: {stated}"
     return stated.pop()
 
 
 MINIMUM = _minimum()
-MODULES = sorted([*(PACKAGE_DIR / "flickr").rglob("*.py"), *(SANDBOX_DIR / "flickr_sandbox").rglob("*.py")])
+MODULES = sorted([*(PACKAGE_DIR / "flickr").rglob("*.py"), *(APPS_DIR / "flickr_apps").rglob("*.py"),
+                  *(SANDBOX_DIR / "flickr_sandbox").rglob("*.py")])
 
 
 def test_every_module_parses_with_the_minimums_grammar():
@@ -51,7 +52,7 @@ def test_every_module_parses_with_the_minimums_grammar():
         except SyntaxError as error:
             failures.append(f"{path.relative_to(PACKAGE_DIR.parents[1])}:{error.lineno}: {error.msg}")
     print(f"{len(MODULES)} modules parsed as Python {MINIMUM[0]}.{MINIMUM[1]}")
-    assert len(MODULES) > 40 and not failures, failures
+    assert len(MODULES) > 90 and not failures, failures
 
 
 def _newer_uses(source: str) -> set[str]:
@@ -86,8 +87,8 @@ def _interpreter(version: tuple[int, int]) -> str | None:
 
 RUN_ON_MINIMUM = """
 import importlib, pkgutil, sys
-import flickr, flickr_sandbox
-names = [m.name for package in (flickr, flickr_sandbox)
+import flickr, flickr_apps, flickr_sandbox
+names = [m.name for package in (flickr, flickr_apps, flickr_sandbox)
          for m in pkgutil.walk_packages(package.__path__, package.__name__ + ".") if not m.name.endswith("__main__")]
 for name in names:
     importlib.import_module(name)

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: MIT
 """Wheels of the binding: a wheel that bundles libflickr.so is a platform wheel for the
 library's machine; a plain build never ships a library, however many copies lie about, nor the
-sandbox. The sandbox's own wheel (flickr-sandbox, from sandbox/) holds it and runs.
+sandbox, nor the applications. The sandbox's own wheel (flickr-sandbox, from sandbox/) holds it and
+runs; the applications' (flickr-apps, from apps/) holds the `flickr` command, which runs beside the
+binding's wheel, and the binding's forwarders say in one line what to install without it.
 
-Each test builds from a copy of bindings/python or sandbox (pip builds in the source tree, and the
+Each test builds from a copy of bindings/python, apps or sandbox (pip builds in the source tree, and the
 tests plant stale copies there), with `pip wheel --no-deps --no-build-isolation`: no index is asked.
 """
 import hashlib
@@ -18,7 +20,7 @@ import pytest
 
 import flickr
 
-from libtest import PACKAGE_DIR, REPO, SANDBOX_DIR
+from libtest import APPS_DIR, PACKAGE_DIR, REPO, SANDBOX_DIR
 
 
 def copy_source(directory, tmp_path):
@@ -28,7 +30,7 @@ def copy_source(directory, tmp_path):
     copy = root / directory.relative_to(REPO)
     shutil.copytree(directory, copy, ignore=shutil.ignore_patterns(
         "__pycache__", "build", "*.egg-info", "tests", "examples", ".mypy_cache"))
-    (root / "include" / "flickr").mkdir(parents=True)
+    (root / "include" / "flickr").mkdir(parents=True, exist_ok=True)  # a second copy in the same tree
     shutil.copyfile(REPO / "include" / "flickr" / "version.h", root / "include" / "flickr" / "version.h")
     return copy
 
@@ -94,19 +96,31 @@ def test_a_plain_build_never_ships_a_stale_library(library_path, source, tmp_pat
         names = archive.namelist()
     assert not [name for name in names if "libflickr" in name]
     assert not (source / "build" / "lib" / "flickr" / "libflickr.so.0").exists()
-    # The client only: the sandbox is a distribution of its own.
-    assert "flickr/cli/sandbox.py" in names
-    assert not [name for name in names if name.startswith(("flickr/sandbox/", "flickr_sandbox/"))], names
+    # The binding only: the sandbox and the applications are distributions of their own; the
+    # binding keeps its forwarders of the applications' documented names, and no console script.
+    assert {"flickr/backup.py", "flickr/__main__.py", "flickr/files.py"} <= set(names)
+    assert not [name for name in names if name.startswith(("flickr/sandbox/", "flickr_sandbox/", "flickr/cli/",
+                                                            "flickr_apps/", "flickr/backup/"))], names
+    assert not [name for name in names if name.endswith("entry_points.txt")], names
+
+
+def pure_wheel(directory, tmp_path, name):
+    """The wheel of the distribution at `directory` (its files named `name`), built from a copy: its
+    path, its file names and its dist-info files' text by name. Released with the binding: same version."""
+    built = build_wheel(copy_source(directory, tmp_path), tmp_path / f"{name}-dist")
+    assert built.returncode == 0, built.stdout + built.stderr
+    wheel = only_wheel(tmp_path / f"{name}-dist")
+    assert wheel.name == f"{name}-{flickr.__version__}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        info = {path.rpartition("/")[2]: archive.read(path).decode() for path in names
+                if path.startswith(f"{name}-{flickr.__version__}.dist-info/")}
+    return wheel, names, info
 
 
 def test_the_sandbox_wheel_holds_the_sandbox_and_runs(tmp_path):
-    built = build_wheel(copy_source(SANDBOX_DIR, tmp_path), tmp_path / "dist")
-    assert built.returncode == 0, built.stdout + built.stderr
-    wheel = only_wheel(tmp_path / "dist")
-    assert wheel.name == f"flickr_sandbox-{flickr.__version__}-py3-none-any.whl"  # released together
-    with zipfile.ZipFile(wheel) as archive:
-        names = set(archive.namelist())
-        metadata = archive.read(f"flickr_sandbox-{flickr.__version__}.dist-info/METADATA").decode()
+    wheel, names, info = pure_wheel(SANDBOX_DIR, tmp_path, "flickr_sandbox")
+    metadata = info["METADATA"]
     expected = {"flickr_sandbox/__main__.py", "flickr_sandbox/py.typed", "flickr_sandbox/catalogue.py",
                 "flickr_sandbox/methods/photos.py", "flickr_sandbox/pictures/__init__.py",
                 "flickr_sandbox/pictures/jpeg.py", "flickr_sandbox/pictures/scenes.py"}
@@ -115,10 +129,7 @@ def test_the_sandbox_wheel_holds_the_sandbox_and_runs(tmp_path):
     assert "Name: flickr-sandbox" in metadata and "Provides-Extra: tls" in metadata
     # Installed alone, with no checkout on the path, it starts: `python -m flickr_sandbox --help`.
     site = tmp_path / "site"
-    installed = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet",
-                                "--target", str(site), str(wheel)], capture_output=True, text=True, timeout=300,
-                               env=dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1"))
-    assert installed.returncode == 0, installed.stdout + installed.stderr
+    install_target([wheel], site)
     env = dict({k: v for k, v in os.environ.items() if k != "PYTHONPATH"}, PYTHONPATH=str(site))
     where = subprocess.run([sys.executable, "-c", "import flickr_sandbox; print(flickr_sandbox.__file__)"],
                            cwd=tmp_path, capture_output=True, text=True, timeout=60, env=env)
@@ -126,6 +137,48 @@ def test_the_sandbox_wheel_holds_the_sandbox_and_runs(tmp_path):
     shown = subprocess.run([sys.executable, "-m", "flickr_sandbox", "--help"],
                            cwd=tmp_path, capture_output=True, text=True, timeout=60, env=env)
     assert shown.returncode == 0 and "usage: python -m flickr_sandbox" in shown.stdout, shown.stdout + shown.stderr
+
+
+def install_target(wheels, site):
+    installed = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet",
+                                "--target", str(site), *map(str, wheels)], capture_output=True, text=True, timeout=300,
+                               env=dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1"))
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+
+
+def test_the_apps_wheel_holds_the_command_and_runs_beside_the_binding(source, tmp_path):
+    """flickr-apps: the command (`flickr = flickr_apps.cli:main`), needing the binding; installed
+    beside the binding's wheel, `python -m flickr --help` runs, and `flickr.backup` is the backup;
+    the binding's wheel alone says in one line what to install, exit 1, no traceback."""
+    wheel, names, info = pure_wheel(APPS_DIR, tmp_path, "flickr_apps")
+    metadata, entry_points = info["METADATA"], info["entry_points.txt"]
+    expected = {"flickr_apps/__init__.py", "flickr_apps/py.typed", "flickr_apps/cli/__init__.py",
+                "flickr_apps/backup/__init__.py", "flickr_apps/backup/export/reader.py", "flickr_apps/_media/sizes.py"}
+    assert expected <= names, sorted(expected - names)
+    assert not [name for name in names if name.startswith(("flickr/", "flickr_sandbox/", "tests/"))], sorted(names)
+    assert "Name: flickr-apps" in metadata and "Requires-Dist: flickr" in metadata, metadata
+    assert "flickr = flickr_apps.cli:main" in entry_points, entry_points
+    binding = build_wheel(source, tmp_path / "dist")
+    assert binding.returncode == 0, binding.stdout + binding.stderr
+    alone, both = tmp_path / "alone", tmp_path / "both"
+    install_target([only_wheel(tmp_path / "dist")], alone)
+    install_target([only_wheel(tmp_path / "dist"), wheel], both)
+
+    def python(site, *argv):
+        env = dict({k: v for k, v in os.environ.items() if k != "PYTHONPATH"}, PYTHONPATH=str(site))
+        return subprocess.run([sys.executable, "-S", *argv], cwd=tmp_path, capture_output=True, text=True,
+                              timeout=60, env=env)
+
+    shown = python(both, "-m", "flickr", "--help")
+    assert shown.returncode == 0 and shown.stdout.startswith("usage: flickr"), shown.stdout + shown.stderr
+    forwarded = python(both, "-c", "import flickr.backup, flickr_apps.backup as b; "
+                                   "print(flickr.backup.run is b.run, b.__file__)")
+    assert forwarded.stdout.startswith(f"True {both / 'flickr_apps'}"), forwarded.stdout + forwarded.stderr
+    for argv in (["-m", "flickr", "--help"], ["-c", "import flickr.backup"]):
+        missing = python(alone, *argv)
+        print(missing.stderr)
+        assert missing.returncode == 1 and "flickr-apps distribution, which is not installed" in missing.stderr
+        assert missing.stdout == "" and ("Traceback" in missing.stderr) == (argv[0] == "-c"), missing.stderr
 
 
 def test_bundling_refuses_what_is_no_library(source, tmp_path):

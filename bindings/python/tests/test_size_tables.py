@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from flickr._media import size_table as binding_table
-from flickr._media import sizes
+from flickr_apps._media import size_table as binding_table
+from flickr_apps._media import sizes
 from flickr_sandbox.methods import photolist
 from flickr_sandbox.methods import size_table as sandbox_table
 from libtest import REPO
@@ -23,7 +23,7 @@ from test_header_tables import copied, edit, run_script
 SCRIPT = "scripts/gen-sizes.py"
 DATA = "data/flickr-sizes.json"
 SWIFT = "Sources/FlickrCore/Photos/SizeTable.swift"
-BINDING = "bindings/python/flickr/_media/size_table.py"
+BINDING = "apps/flickr_apps/_media/size_table.py"
 SANDBOX = "sandbox/flickr_sandbox/methods/size_table.py"
 COPIES = [SWIFT, BINDING, SANDBOX]
 
@@ -106,6 +106,6 @@ def test_the_python_copies_say_what_the_data_says():
     assert sandbox_table.SQUARES == {"s", "q"}
     # The sandbox answers the url_* extras in an order of its own (its fixture's): every one, once.
     assert sorted(photolist.URL_EXTRAS) == sorted(row["extra"].removeprefix("url_") for row in data)
-    # The names other modules import from flickr._media.sizes stay there.
+    # The names other modules import from flickr_apps._media.sizes stay there.
     assert (sizes.Size, sizes.LADDER) == (binding_table.Size, binding_table.LADDER)
     assert sizes.EXTRAS.startswith("url_o,url_6k,url_5k,") and sizes.CODES[:3] == ("s", "q", "t")

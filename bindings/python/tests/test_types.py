@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 """mypy over the whole package, as a user's type checker sees it (the package ships py.typed):
 `python3 -m mypy -p flickr` in bindings/python finds no error under `mypy --strict`
-(bindings/python/pyproject.toml's [tool.mypy]), nor `python3 -m mypy -p flickr_sandbox` in
-sandbox/, whose pyproject.toml makes it strict (every function annotated, every body checked);
+(bindings/python/pyproject.toml's [tool.mypy]), nor `python3 -m mypy -p flickr_apps -p flickr` in
+apps/ (the applications with the binding they use, so the binding's forwarders are checked against
+what they forward), nor `python3 -m mypy -p flickr_sandbox` in sandbox/, whose pyproject.toml makes it strict (every function annotated, every body checked);
 the generated flickr/api.pyi types the catalogue's attribute calls, checked in test_catalogue.py."""
 import importlib.util
 import shutil
@@ -11,13 +12,14 @@ import sys
 
 import pytest
 
-from libtest import PACKAGE_DIR, SANDBOX_DIR
+from libtest import APPS_DIR, PACKAGE_DIR, SANDBOX_DIR
 
 
-@pytest.mark.parametrize("package, directory", [("flickr", PACKAGE_DIR), ("flickr_sandbox", SANDBOX_DIR)])
-def test_mypy_finds_no_error_in_the_package(package, directory, tmp_path):
-    """Each package's pyproject.toml holds its mypy settings ([tool.mypy]: strict for the client)."""
-    assert_mypy_passes(["-p", package], directory, tmp_path)
+@pytest.mark.parametrize("packages, directory", [(["flickr"], PACKAGE_DIR), (["flickr_apps", "flickr"], APPS_DIR),
+                                                 (["flickr_sandbox"], SANDBOX_DIR)])
+def test_mypy_finds_no_error_in_the_package(packages, directory, tmp_path):
+    """Each distribution's pyproject.toml holds its mypy settings ([tool.mypy]: strict)."""
+    assert_mypy_passes([argument for package in packages for argument in ("-p", package)], directory, tmp_path)
 
 
 def test_mypy_finds_no_error_in_api_py_behind_its_stub(tmp_path):

@@ -1,0 +1,350 @@
+# SPDX-License-Identifier: MIT
+"""`LifeboatWriter`: a Data Lifeboat folder from a `flickr backup` archive (docs/lifeboat.md).
+
+Written under the backup's file rules: nothing outside OUT (every folder opened from OUT's
+descriptor without following a link), every file under a temporary name (O_EXCL|O_NOFOLLOW),
+fsync'd, then renamed. OUT is marked first (`.flickr-lifeboat`), so that a killed run's OUT is
+recognised and completed by the next, and a folder of anything else is refused. Media files are
+streamed (constant memory), checked against the backup's recorded SHA-256 as they are read, and
+copied, not linked: a Lifeboat is handed on, and a hard link would share a later edit.
+"""
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import hashlib
+import json
+import os
+import re
+import stat
+import time
+from typing import Any, Callable, Optional
+
+from flickr.files import create_temporary, open_regular, temporary_final
+from ..backup.safedir import SafeDir, disk_full
+from . import _metadata as meta
+from ._archive import PHOTO_ID, Archive, ItemError
+from ._readme import readme_html
+from ._rules import why_left_out
+from ._viewer import write_viewer
+
+MARKER = ".flickr-lifeboat"
+MARKER_FORMAT = "flickr-lifeboat 1"
+_CHUNK = 1 << 20
+# Images a browser shows: their original is their thumbnail too (a backup keeps no smaller size).
+_SHOWN = {"jpg", "jpeg", "png", "gif", "webp", "avif"}
+_EXTENSION = re.compile(r"[a-z0-9]{1,8}")
+_OWN_MEDIA = re.compile(r"[0-9]{1,20}_[0-9a-z_]*\.[a-z0-9]{1,8}")
+_OWN_PHOTO_FILE = re.compile(r"[0-9]{1,20}\.js")
+_FOLDERS: tuple[tuple[str, ...], ...] = ((), ("metadata",), ("metadata", "photos"), ("media",), ("media", "originals"), ("media", "thumbnails"),
+            ("viewer",))
+
+
+class DiskFull(OSError):
+    """The disk (or quota) holding OUT is full: the run stopped; every file in OUT is whole (each
+    renamed into place once written), so the same command, with space, goes on from there."""
+
+    def __init__(self, out: str) -> None:
+        super().__init__(errno.ENOSPC, f"the disk holding {out} is full: the Lifeboat is not finished; every file "
+                         "written is whole: free some space and run the same command again")
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
+
+class UsageError(ValueError):
+    """A selection or an argument that cannot be used (an album the archive lacks, OUT inside DIR...)."""
+
+
+class OutInUse(OSError):
+    """OUT holds something else than a Lifeboat this command wrote, or another run is writing it."""
+
+
+class LifeboatWriter:
+    def __init__(self, archive: Archive, out: str, selection: "Selection", readme: str, name: str,
+                 creator: str, progress: Optional[Callable[[dict[str, Any]], None]] = None) -> None:
+        self.archive, self.out, self.selection = archive, out, selection
+        self.readme, self.name, self.creator = readme, name, creator
+        self.progress = progress
+        self.left_out: list[dict[str, str]] = []
+        self.failed: list[dict[str, str]] = []
+        self.copied = self.kept = self.bytes = 0
+
+    # -- OUT -----------------------------------------------------------
+
+    def open_out(self) -> tuple[SafeDir, dict[str, Any], int]:
+        """OUT (created when missing), its marker's content, and the marker's descriptor, locked."""
+        if os.path.lexists(self.out) and not os.path.isdir(self.out):
+            raise OutInUse(f"{self.out} exists and is not a folder")
+        root = SafeDir.open_root(self.out, create=True)
+        try:
+            names = root.names()
+            if MARKER not in names:
+                if names:
+                    raise OutInUse(f"{self.out} is not empty and is not a Lifeboat flickr lifeboat wrote: "
+                                   "give a new or empty folder")
+                root.write(MARKER, (json.dumps({"format": MARKER_FORMAT,
+                                                "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
+                                    + "\n").encode())
+            try:
+                fd = open_regular(MARKER, root.fd, os.O_RDWR, shown=root.shown(MARKER))
+            except OSError:
+                raise OutInUse(f"{root.shown(MARKER)} is not a regular file: not a Lifeboat this command wrote")
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise OutInUse(f"another flickr lifeboat is writing {self.out}; try again when it has ended") from None
+            try:
+                marker = json.loads(os.pread(fd, 4096, 0))
+            except ValueError:
+                marker = None
+            if not isinstance(marker, dict) or marker.get("format") != MARKER_FORMAT:
+                os.close(fd)
+                raise OutInUse(f"{root.shown(MARKER)} is not this command's marker: not a Lifeboat it wrote")
+            return root, marker, fd
+        except BaseException:
+            root.close()
+            raise
+
+    # -- the run -------------------------------------------------------
+
+    def run(self) -> dict[str, Any]:
+        root, marker, lock = self.open_out()
+        try:
+            with contextlib.ExitStack() as stack:
+                stack.callback(root.close)
+                folders: dict[tuple[str, ...], SafeDir] = {parts: stack.enter_context(root.subdir(*parts)) if parts else root for parts in _FOLDERS}
+                for folder in folders.values():  # what a killed run left: our temporaries only
+                    folder.remove_leftovers(lambda name: temporary_final(name) is not None)
+                return self._write(folders, str(marker.get("created") or ""))
+        except OSError as error:
+            if disk_full(error):
+                raise DiskFull(self.out) from None
+            raise
+        finally:
+            os.close(lock)
+
+    def _write(self, folders: dict[tuple[str, ...], SafeDir], created: str) -> dict[str, Any]:
+        photos: dict[str, dict[str, Any]] = {}
+        sidecars: dict[str, dict[str, Any]] = {}
+        album_names = {album["id"] for album in self.archive.albums()}
+        chosen = self.selection.items
+        for done, item in enumerate(chosen, 1):
+            photo_id = item["id"]
+            title = str(item.get("title") or "")
+            try:
+                if not PHOTO_ID.fullmatch(photo_id):  # it names files: `../x` would reach outside
+                    raise ItemError(f"the archive's index names {photo_id[:40]!r}, not a Flickr photo id")
+                sidecar = self.archive.json(item.get("sidecar"))
+                if str(sidecar.get("id")) != photo_id:
+                    raise ItemError(f"{item.get('sidecar')} is the sidecar of another item")
+                why = why_left_out(sidecar, self.creator)
+                if why is not None:
+                    self.left_out.append({"id": photo_id, "title": title, "why": why})
+                    continue
+                files = self._media(folders, item, sidecar)
+            except ItemError as error:
+                self.failed.append({"id": photo_id, "title": title, "error": str(error)})
+                continue
+            uploaded = meta.iso_utc(meta._dict(sidecar.get("dates")).get("uploaded"))
+            if uploaded is None:
+                self.failed.append({"id": photo_id, "title": title, "error": "the archive lacks its upload date"})
+                continue
+            albums = [a for a in item.get("albums") or [] if isinstance(a, str) and a in album_names]
+            groups = [str(g.get("id")) for g in meta._dict(sidecar.get("contexts")).get("groups") or []
+                      if isinstance(g, dict) and g.get("id")]
+            photos[photo_id] = meta.photo_file(sidecar, uploaded, files, albums, groups,
+                                               item.get("deleted_on_flickr") is True)
+            sidecars[photo_id] = sidecar
+            if self.progress is not None:
+                self.progress({"event": "item", "id": photo_id, "done": done, "total": len(chosen)})
+        for photo_id, photo in photos.items():
+            # A rerun rewrites (fsync, rename) only what changed: 1,000 unchanged files cost reads alone.
+            folders[("metadata", "photos")].write_if_changed(f"{photo_id}.js", meta.js_file("photo", photo))
+        self._remove_strays(folders, photos)
+        lifeboat = self._indexes(folders[("metadata",)], photos, sidecars, created)
+        folders[()].write_if_changed("README.html", readme_html(lifeboat, len(photos), self.left_out).encode("utf-8"))
+        write_viewer(folders[("viewer",)])
+        # Last: a Lifeboat whose lifeboat.js is there was written whole (a killed run's is not).
+        folders[("metadata",)].write_if_changed("lifeboat.js", meta.js_file("lifeboat", lifeboat))
+        own = sum(1 for photo in photos.values() if photo["uploaderId"] == self.creator)
+        return {"photos": len(photos), "own": own, "others": len(photos) - own, "left_out": self.left_out,
+                "failed": self.failed, "copied": self.copied, "kept": self.kept, "bytes": self.bytes,
+                "not_in_archive": self.selection.unknown}
+
+    # -- media ---------------------------------------------------------
+
+    def _media(self, folders: dict[tuple[str, ...], SafeDir], item: dict[str, Any],
+               sidecar: dict[str, Any]) -> dict[str, str]:
+        source = str(item.get("path") or "")
+        extension = source.rsplit(".", 1)[-1].lower() if "." in source else ""
+        if not _EXTENSION.fullmatch(extension):
+            raise ItemError(f"{source or 'its file'}: no media file of a known kind in the archive")
+        file = meta._dict(sidecar.get("file"))
+        original = file.get("size") in ("Original", "Video Original")
+        secret = meta.secret(sidecar, original)
+        name = f"{item['id']}_{secret + '_' if secret else ''}{'o' if original else 'l'}.{extension}"
+        expected = file.get("sha256") if isinstance(file.get("sha256"), str) else None
+        self._copy(source, folders[("media", "originals")], name, expected)
+        if sidecar.get("media") != "video" and extension in _SHOWN:
+            thumbnail = f"media/originals/{name}"
+        else:  # no image a browser shows, and no tool to make one: a drawn tile of the kind
+            kind = "video" if sidecar.get("media") == "video" else "image"
+            thumbnail = f"media/thumbnails/{kind}.svg"
+            folders[("media", "thumbnails")].write_if_changed(f"{kind}.svg", _TILES[kind])
+        return {"original": f"media/originals/{name}", "thumbnail": thumbnail}
+
+    def _copy(self, source: str, folder: SafeDir, name: str, expected: Optional[str]) -> None:
+        """Streams the archive's file to `name` in `folder` (temporary, fsync, rename); a file
+        already there (a killed run's, renamed whole) is kept when it is the same: its SHA-256 the
+        backup's record, or without a record its size and time. (The backup sets a file's time to
+        the date taken, which a photo replaced on Flickr keeps: size and time alone would miss it.)"""
+        fd = self.archive.open_media(source)
+        try:
+            found = os.fstat(fd)
+            there = folder.lstat(name)
+            if there is not None and stat.S_ISREG(there.st_mode) and there.st_size == found.st_size and (
+                    folder.digest(name) == (found.st_size, expected) if expected is not None
+                    else there.st_mtime_ns == found.st_mtime_ns):
+                self.kept += 1
+                return
+            out, temporary = create_temporary(folder.fd, name, 0o644)
+            try:
+                hasher = hashlib.sha256()
+                while True:
+                    chunk = os.read(fd, _CHUNK)
+                    if not chunk:
+                        break
+                    hasher.update(chunk)
+                    view = memoryview(chunk)
+                    while view:
+                        view = view[os.write(out, view):]
+                if expected is not None and hasher.hexdigest() != expected:
+                    raise ItemError(f"{source} differs from what the backup recorded (flickr backup --verify "
+                                    "finds it; the next backup run fetches it again)")
+                os.fsync(out)
+                os.utime(out, ns=(found.st_atime_ns, found.st_mtime_ns))
+                os.close(out)
+                out = -1
+                os.rename(temporary, name, src_dir_fd=folder.fd, dst_dir_fd=folder.fd)
+            except BaseException:
+                if out >= 0:
+                    os.close(out)
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary, dir_fd=folder.fd)
+                raise
+            self.copied += 1
+            self.bytes += found.st_size
+        except OSError as error:
+            if isinstance(error, ItemError) or disk_full(error) or error.errno in (errno.EROFS, errno.EACCES):
+                raise
+            raise ItemError(f"{source}: {error.strerror or error}") from None
+        finally:
+            os.close(fd)
+
+    def _remove_strays(self, folders: dict[tuple[str, ...], SafeDir], photos: dict[str, dict[str, Any]]) -> None:
+        """What an earlier run of another selection wrote and this one does not name: only names
+        of the shapes this command writes, only files."""
+        named = {os.path.basename(p["files"][k]) for p in photos.values() for k in ("original", "thumbnail")}
+        folders[("metadata", "photos")].remove_leftovers(
+            lambda n: _OWN_PHOTO_FILE.fullmatch(n) is not None and n[:-3] not in photos)
+        folders[("media", "originals")].remove_leftovers(lambda n: _OWN_MEDIA.fullmatch(n) is not None
+                                                         and n not in named)
+        folders[("media", "thumbnails")].remove_leftovers(lambda n: n in _TILE_NAMES and n not in named)
+
+    # -- indexes -------------------------------------------------------
+
+    def _indexes(self, folder: SafeDir, photos: dict[str, dict[str, Any]], sidecars: dict[str, dict[str, Any]],
+                 created: str) -> dict[str, Any]:
+        licences = self.archive.licences()
+        licence_index = {}
+        contributors = meta.Contributors()
+        tag_counts: dict[str, int] = {}
+        groups: dict[str, dict[str, Any]] = {}
+        for photo_id, photo in photos.items():
+            known = meta._dict(licences.get(photo["licenseId"]))
+            licence_index[photo["licenseId"]] = {"label": str(known.get("name") or ""), "url": str(known.get("url") or "")}
+            contributors.add_photo(photo, sidecars[photo_id])
+            for tag in meta.index_entry(photo)["tags"]:
+                tag_counts[tag] = tag_counts.get(tag, 0) + 1
+            for group in meta._dict(sidecars[photo_id].get("contexts")).get("groups") or []:
+                if isinstance(group, dict) and str(group.get("id")) in photo["groupIds"]:
+                    entry = groups.setdefault(str(group["id"]), {"name": str(group.get("title") or ""),
+                                                                 "nsid": str(group["id"]), "members": None,
+                                                                 "poolCount": None, "photoIds": []})
+                    entry["photoIds"].append(photo_id)
+        albums = self._albums(photos)
+        index = {photo_id: meta.index_entry(photo) for photo_id, photo in photos.items()}
+        for file, name, value in (("photoIndex.js", "photoIndex", index), ("licenseIndex.js", "licenseIndex", licence_index),
+                                  ("contributorIndex.js", "contributorIndex", contributors.members),
+                                  ("albumIndex.js", "albumIndex", albums), ("galleryIndex.js", "galleryIndex", {}),
+                                  ("groupIndex.js", "groupIndex", groups), ("tagIndex.js", "tagIndex", tag_counts)):
+            folder.write_if_changed(file, meta.js_file(name, value))
+        creator = contributors.members.get(self.creator) or {}
+        account = meta._dict(self.archive.index.get("account"))
+        if self.creator == self.archive.user:
+            creator = {"realname": _text_of(account.get("realname")), "username": _text_of(account.get("username"))}
+        return {
+            "id": _lifeboat_id(self.out), "name": self.name,
+            "creator": {"id": self.creator, "name": creator.get("realname") or creator.get("username") or self.creator},
+            "dateCreated": created, "purpose": self.readme,
+            "futureConsiderations": "Photos of other Flickr members are included only when public and under a "
+            "licence that allows passing them on (Creative Commons, public domain, no known copyright "
+            "restrictions, US Government work); the creator's own photos are all included. Non-commercial "
+            "licences: give this Lifeboat on, do not sell it.",
+            "generator": "libflickr flickr lifeboat",
+            "leftOut": self.left_out,
+        }
+
+    def _albums(self, photos: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        found = {}
+        for album in self.archive.albums():
+            members = [photo_id for photo_id, photo in photos.items() if album["id"] in photo["albumIds"]]
+            if not members:
+                continue
+            try:
+                detail = self.archive.json(f"{album.get('folder')}/album.json")
+            except ItemError:
+                detail = {}  # the index's title stands
+            flickr = meta._dict(detail.get("flickr"))
+            found[album["id"]] = {
+                "title": str(album.get("title") or ""), "description": str(detail.get("description") or ""),
+                "ownerId": str(flickr.get("owner") or self.archive.user),
+                "countPhotos": _number(flickr.get("count_photos")), "countVideos": _number(flickr.get("count_videos")),
+                "countViews": _number(flickr.get("count_views")), "countComments": _number(flickr.get("count_comments")),
+                "photoIds": members}
+        return found
+
+
+def _number(value: Any) -> Optional[int]:
+    return int(value) if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 19 else None
+
+
+def _text_of(value: Any) -> str:
+    if isinstance(value, dict):
+        value = value.get("_text")
+    return value if isinstance(value, str) else ""
+
+
+def _lifeboat_id(out: str) -> str:
+    """The Lifeboat's id: OUT's name, in the letters a folder name and an id both take (ASSUMED)."""
+    found = re.sub(r"[^A-Za-z0-9_-]+", "_", os.path.basename(os.path.normpath(out))).strip("_")
+    return found or "LIFEBOAT"
+
+
+class Selection:
+    """The items of the archive a run takes, and the ids asked for that the archive lacks."""
+
+    def __init__(self, items: list[dict[str, Any]], unknown: list[str]) -> None:
+        self.items = items
+        self.unknown = unknown
+
+
+_TILE = ('<svg xmlns="http://www.w3.org/2000/svg" width="150" height="150" viewBox="0 0 150 150">'
+         '<rect width="150" height="150" fill="#444"/>{}</svg>\n')
+_TILES = {"video": _TILE.format('<path d="M55 45 L110 75 L55 105 Z" fill="#eee"/>').encode(),
+          "image": _TILE.format('<rect x="35" y="45" width="80" height="60" fill="none" stroke="#eee" '
+                                'stroke-width="6"/>').encode()}
+_TILE_NAMES = {f"{kind}.svg" for kind in _TILES}

@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -83,10 +84,17 @@ def test_a_changed_number_is_caught_then_written_everywhere(tree):
 ])
 def test_an_enum_it_cannot_read_whole_is_refused(tree, header, old, new, message):
     edit(tree, header, old, new)
-    before = {name: (tree / name).read_text() for name in FILES[3:]}
+    assert_refused(lambda *args: run(tree, *args), tree, FILES[3:], message)
+
+
+def assert_refused(script: Callable[..., subprocess.CompletedProcess[str]], tree: Path, generated: list[str],
+                   message: str) -> None:
+    """SCRIPT (run with the arguments given) refuses what it reads, with and without --check: exit
+    status 2, one line naming MESSAGE, and none of the GENERATED files below TREE written."""
+    before = {name: (tree / name).read_text() for name in generated}
     for args in ((), ("--check",)):
-        result = run(tree, *args)
+        result = script(*args)
         assert (result.returncode, result.stdout) == (2, ""), result
-        assert message in result.stderr, result.stderr
-    assert {name: (tree / name).read_text() for name in FILES[3:]} == before, "a half-read header was written"
+        assert message in result.stderr and len(result.stderr.splitlines()) == 1, result.stderr
+    assert {name: (tree / name).read_text() for name in generated} == before, "what was half-read was written"
     print(result.stderr.strip())

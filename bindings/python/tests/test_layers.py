@@ -27,7 +27,7 @@ SANDBOX_IMPORTER = "flickr.cli.sandbox"
 #: layer's own imports acyclic); docs/python.md says why each module sits where it does.
 LAYERS = [
     {"flickr.errors", "flickr.values", "flickr.tokens", "flickr._interrupt", "flickr._files",
-     "flickr._version", "flickr._header", "flickr._threaded_iter"},
+     "flickr._version", "flickr._header", "flickr._threaded_iter", "flickr.limits"},
     {"flickr._ffi"},
     {"flickr._response"},
     {"flickr.api", "flickr.client", "flickr.async_client", "flickr.urls", "flickr.upload", "flickr._oauth_steps",

@@ -8,12 +8,14 @@ import time
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
+from flickr.limits import MAX_PER_PAGE
+
 from .. import errors
 
 if TYPE_CHECKING:
     from ..client import Flickr
 
-PER_PAGE = 500  # Flickr's most per page: the fewest listing calls
+PER_PAGE = MAX_PER_PAGE  # the fewest listing calls
 
 
 class Calls:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Optional
 
+from flickr.limits import CALLS_PER_HOUR
+
 
 @dataclasses.dataclass
 class Options:
@@ -18,4 +20,4 @@ class Options:
     quick: bool = False  # recentlyUpdated only: no full listing, deletions not seen
     recheck: bool = False  # fetch again every item whose last_update moved (a replace beside an edit)
     # The key's calls an hour (budget_per_hour) when the client sets none; 0: leave the client as it is.
-    budget: int = 3600
+    budget: int = CALLS_PER_HOUR

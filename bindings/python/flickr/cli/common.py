@@ -11,6 +11,8 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
+from flickr.limits import CALLS_PER_HOUR
+
 if TYPE_CHECKING:
     from ..client import Flickr
     from ..tokens import StoredToken
@@ -159,7 +161,7 @@ def _retries(text: str) -> int:
 
 #: The CLI's calls an hour per API key, shared by every flickr command (and program using the key with
 #: budget_per_hour) at once: Flickr's own limit. The library's default is no budget.
-DEFAULT_BUDGET = 3600
+DEFAULT_BUDGET = CALLS_PER_HOUR
 
 
 def _budget(text: str) -> int:

@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from . import _ffi, _interrupt, _response, errors
 # Option keywords (STRING_OPTIONS, NUMBER_OPTIONS) are the C option names without FLICKR_OPT_, in
-# lower case, generated from include/flickr/context.h by scripts/gen-header-tables.py.
+# lower case, generated from include/flickr/context.h by scripts/gen-header-tables.py; the verbs
+# (flickr_http_method: GET, POST, and METHOD_VERB, the catalogue's) from include/flickr/client.h.
+from ._header import GET as GET, METHOD_VERB as METHOD_VERB, POST as POST
 from ._header import NUMBER_OPTIONS as NUMBER_OPTIONS, STRING_OPTIONS as STRING_OPTIONS
 from ._harvest import Harvest
 from ._threaded_iter import OneAtATime
@@ -35,9 +37,6 @@ Convert = Callable[["_ffi.Response"], Any]
 #: What a dispatcher thread delivers: the future, how to convert the response, the response, the
 #: error. The conversion is None only beside an error (a request lost to a fork), never called then.
 _Outcome = tuple["Future[Any]", Optional[Convert], "_ffi.Response", Optional[BaseException]]
-
-
-GET, POST, METHOD_VERB = 0, 1, 2  # flickr_http_method; METHOD_VERB: the catalogue's
 
 
 def _verb(post: bool | None) -> int:

@@ -77,6 +77,9 @@ class Option:
     name: str  # FLICKR_OPT_BASE_URL
     value: int
     doc: str
+    low: int = 0  # a numeric option's range and default, from its comment; 0 for a string option
+    high: int = 0
+    default: int = 0
 
     @property
     def keyword(self) -> str:
@@ -105,11 +108,36 @@ def read_statuses() -> list[Status]:
     return statuses
 
 
+# A numeric option's range and default, written once in its comment: "0 to 10; default 3." (a
+# bound may be a power of two, 2^40; a note in brackets may follow the default).
+_RANGE = re.compile(r"(?<![\w^.])(\d+|2\^\d+) to (\d+|2\^\d+); default (\d+)(?: \([^()]*\))?\.")
+INT64_MAX = 2**63 - 1
+
+
+def _number(text: str) -> int:
+    base, _, power = text.partition("^")
+    return 2 ** int(power) if power else int(base)
+
+
 def read_options() -> list[Option]:
-    options = [Option(item.name, item.value, item.doc) for item in read_enum(ROOT, CONTEXT_H, "flickr_option", "FLICKR_OPT_")]
-    for option in options:
-        if option.value < 1:
-            raise HeaderError(f"{CONTEXT_H}: {option.name}: options are numbered from 1")
+    options = []
+    for item in read_enum(ROOT, CONTEXT_H, "flickr_option", "FLICKR_OPT_"):
+        if item.value < 1:
+            raise HeaderError(f"{CONTEXT_H}: {item.name}: options are numbered from 1")
+        found = _RANGE.findall(item.doc)
+        if item.value < FIRST_NUMBER_OPTION:
+            if found:
+                raise HeaderError(f"{CONTEXT_H}: {item.name}: a string option has no numeric range")
+            options.append(Option(item.name, item.value, item.doc))
+            continue
+        if len(found) != 1:
+            raise HeaderError(f'{CONTEXT_H}: {item.name}: a numeric option\'s comment says its range and default '
+                              f'once, as "0 to 10; default 3." ({len(found)} found)')
+        low, high, default = (_number(text) for text in found[0])
+        if not 0 <= low <= default <= high <= INT64_MAX:
+            raise HeaderError(f"{CONTEXT_H}: {item.name}: the default is not within the range, "
+                              "or the range not within 0 to 2^63 - 1")
+        options.append(Option(item.name, item.value, item.doc, low, high, default))
     return options
 
 
@@ -149,15 +177,25 @@ def read_header() -> Header:
 def swift(header: Header) -> str:
     statuses, options = header.statuses, header.options
     lines = ["// SPDX-License-Identifier: MIT", *_marker("//"), "",
-             "/// The options of `flickr_option`; raw values are the C values. Their kinds, slots and",
-             "/// ranges are in ContextOption.swift.",
+             "/// The options of `flickr_option`; raw values are the C values. Their kinds and slots are in",
+             "/// ContextOption.swift.",
              "package enum ContextOption: Int32, Sendable, CaseIterable {"]
     for option in options:
         lines += [*_swift_doc(option.doc, "    "), f"    case {option.swift} = {option.value}"]
     lines += ["", "    /// The C enumerator's name, used in error messages.", "    package var name: String {",
               "        switch self {"]
     lines += [f"        case .{option.swift}: {_swift_string(option.name)}" for option in options]
-    lines += ["        }", "    }", "}", "",
+    numbers = [option for option in options if not option.is_string]
+    lines += ["        }", "    }", "",
+              "    /// The values a numeric option accepts (0...0 for a string option): 64-bit, so that byte bounds",
+              "    /// up to 2^40 hold where Int (C's long) has 32 bits (the i686 and armv7 wheels).",
+              "    package var range: ClosedRange<Int64> {", "        switch self {"]
+    lines += [f"        case .{option.swift}: {option.low:_}...{option.high:_}" for option in numbers]
+    lines += ["        default: 0...0", "        }", "    }", "",
+              "    /// A numeric option's value until one is set (0 for a string option).",
+              "    package var defaultNumber: Int64 {", "        switch self {"]
+    lines += [f"        case .{option.swift}: {option.default:_}" for option in numbers if option.default]
+    lines += ["        default: 0", "        }", "    }", "}", "",
               "extension FlickrError {",
               "    /// The status codes of `flickr_status`; raw values are the C values.",
               "    package enum Code: Int32, Sendable, CaseIterable {"]
@@ -198,6 +236,12 @@ def python(header: Header) -> str:
                            [option for option in options if option.is_string]),
               *mapping("NUMBER_OPTIONS", "Numeric options, named likewise.",
                        [option for option in options if not option.is_string]),
+              "#: The values each numeric option accepts, lowest and highest (both included).",
+              "NUMBER_OPTION_RANGES: Final[dict[str, tuple[int, int]]] = {",
+              *(f'    "{option.keyword}": ({option.low}, {option.high}),' for option in options if not option.is_string),
+              "}", "#: Each numeric option's value until one is set.",
+              "NUMBER_OPTION_DEFAULTS: Final[dict[str, int]] = {",
+              *(f'    "{option.keyword}": {option.default},' for option in options if not option.is_string), "}",
               "", "# enum flickr_http_method: the C names without FLICKR_."]
     lines += [f"{verb.name.removeprefix('FLICKR_')}: Final = {verb.value}" for verb in header.verbs]
     lines += ["", "#: enum flickr_permission: each permission's name (Flickr's) at the index of its value.",

@@ -62,6 +62,44 @@ NUMBER_OPTIONS: Final[dict[str, int]] = {
     "budget_per_hour": 114,
     "keep_body": 115,
 }
+#: The values each numeric option accepts, lowest and highest (both included).
+NUMBER_OPTION_RANGES: Final[dict[str, tuple[int, int]]] = {
+    "timeout_ms": (0, 86400000),
+    "connect_timeout_ms": (0, 600000),
+    "max_response_bytes": (1024, 1099511627776),
+    "oauth_in_header": (0, 1),
+    "upload_idle_timeout_ms": (0, 86400000),
+    "upload_response_timeout_ms": (0, 86400000),
+    "max_retries": (0, 10),
+    "retry_base_ms": (0, 60000),
+    "retry_post": (0, 1),
+    "rate_limit_per_hour": (0, 3600000),
+    "rate_limit_per_second": (0, 1000),
+    "photo_cache_max_bytes": (1024, 1099511627776),
+    "max_connections": (1, 65536),
+    "check_arguments": (0, 1),
+    "budget_per_hour": (0, 100000),
+    "keep_body": (0, 1),
+}
+#: Each numeric option's value until one is set.
+NUMBER_OPTION_DEFAULTS: Final[dict[str, int]] = {
+    "timeout_ms": 30000,
+    "connect_timeout_ms": 10000,
+    "max_response_bytes": 33554432,
+    "oauth_in_header": 0,
+    "upload_idle_timeout_ms": 60000,
+    "upload_response_timeout_ms": 300000,
+    "max_retries": 3,
+    "retry_base_ms": 500,
+    "retry_post": 0,
+    "rate_limit_per_hour": 0,
+    "rate_limit_per_second": 0,
+    "photo_cache_max_bytes": 10485760,
+    "max_connections": 256,
+    "check_arguments": 1,
+    "budget_per_hour": 0,
+    "keep_body": 1,
+}
 
 # enum flickr_http_method: the C names without FLICKR_.
 GET: Final = 0

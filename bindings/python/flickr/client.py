@@ -19,9 +19,11 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from . import _ffi, _interrupt, _response, errors
 # Option keywords (STRING_OPTIONS, NUMBER_OPTIONS) are the C option names without FLICKR_OPT_, in
-# lower case, generated from include/flickr/context.h by scripts/gen-header-tables.py; the verbs
+# lower case, generated from include/flickr/context.h by scripts/gen-header-tables.py with the
+# numeric options' ranges and defaults (NUMBER_OPTION_RANGES, NUMBER_OPTION_DEFAULTS); the verbs
 # (flickr_http_method: GET, POST, and METHOD_VERB, the catalogue's) from include/flickr/client.h.
 from ._header import GET as GET, METHOD_VERB as METHOD_VERB, POST as POST
+from ._header import NUMBER_OPTION_DEFAULTS as NUMBER_OPTION_DEFAULTS, NUMBER_OPTION_RANGES as NUMBER_OPTION_RANGES
 from ._header import NUMBER_OPTIONS as NUMBER_OPTIONS, STRING_OPTIONS as STRING_OPTIONS
 from ._harvest import Harvest
 from ._threaded_iter import OneAtATime

@@ -163,3 +163,56 @@ def test_the_catalogue_takes_the_permission_numbers_from_the_header(tmp_path):
     assert check.returncode == 1 and "stale (run scripts/catalogue.py): Sources/FlickrCore/Catalogue/MethodTable.swift" \
         in check.stderr, check.stderr
 
+
+def test_a_changed_range_or_default_is_caught_then_written_everywhere(tree):
+    """A numeric option's range and default are written once, in its comment ("0 to 10; default 3."):
+    the Swift core's `range` and `defaultNumber` and the binding's tables are generated from it."""
+    edit(tree, "include/flickr/context.h", "0 to 10; default 3.", "0 to 12; default 4.")
+    edit(tree, "include/flickr/context.h", "1024 to 2^40; default 33554432 (32 MiB).",
+         "2048 to 2^41; default 16777216 (16 MiB).")
+    check = run(tree, "--check")
+    print(check.stderr.strip())
+    assert check.returncode == 1 and "3 files, 2 stale" in check.stderr, check.stderr  # not the status table
+    for line in ("+        case .maxRetries: 0...12", "+        case .maxRetries: 4",
+                 "+        case .maxResponseBytes: 2_048...2_199_023_255_552", "+        case .maxResponseBytes: 16_777_216",
+                 '+    "max_retries": (0, 12),', '+    "max_retries": 4,', '+    "max_response_bytes": (2048, 2199023255552),'):
+        assert line in check.stdout, f"the diff lacks {line!r}"
+    assert run(tree).returncode == 0 and run(tree, "--check").returncode == 0
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("0 to 10; default 3.", "at most 10; default 3.", "FLICKR_OPT_MAX_RETRIES: a numeric option's comment says its range"),
+    ("0 to 10; default 3.", "0 to 10; default 3. 0 to 9; default 2.", "(2 found)"),
+    ("0 to 10; default 3.", "0 to 10; default 11.", "FLICKR_OPT_MAX_RETRIES: the default is not within the range"),
+    ("1 to 65536; default 256.", "1 to 2^63; default 256.", "FLICKR_OPT_MAX_CONNECTIONS: the default is not within"),
+    ("Default \"https://up.flickr.com/services/upload/\".", "0 to 1; default 0.", "a string option has no numeric range"),
+])
+def test_a_range_it_cannot_read_whole_is_refused(tree, old, new, message):
+    test_an_enum_it_cannot_read_whole_is_refused(tree, "include/flickr/context.h", old, new, message)
+
+
+def test_the_library_has_the_ranges_and_defaults_the_header_gives():
+    """The compiled library agrees with the binding's tables (both generated from the header): each
+    numeric option starts at its default, takes both ends of its range and refuses one step past."""
+    from flickr import Flickr, InvalidArgument
+    from flickr._header import NUMBER_OPTION_DEFAULTS, NUMBER_OPTION_RANGES, NUMBER_OPTIONS
+
+    assert set(NUMBER_OPTION_RANGES) == set(NUMBER_OPTION_DEFAULTS) == set(NUMBER_OPTIONS)
+    with Flickr("key", "secret") as api:
+        for name, (low, high) in NUMBER_OPTION_RANGES.items():
+            assert api.get_option(name) == NUMBER_OPTION_DEFAULTS[name], name
+            for value in (low, high):
+                api.set_option(name, value)
+                assert api.get_option(name) == value, (name, value)
+            for value in (low - 1, high + 1):
+                with pytest.raises(InvalidArgument, match="must be between"):
+                    api.set_option(name, value)
+    print(f"{len(NUMBER_OPTION_RANGES)} numeric options: defaults and ranges as the header says")
+
+
+def test_the_swift_core_writes_no_range_or_default_of_its_own():
+    """ContextOption.swift and Settings.swift once held the ranges and defaults beside the header's prose."""
+    for path in ("Sources/FlickrCore/ContextOption.swift", "Sources/FlickrCore/Settings.swift"):
+        source = (REPO / path).read_text()
+        assert "case .timeoutMs" not in source and "86_400_000" not in source and "30_000" not in source, path
+    assert "option.defaultNumber" in (REPO / "Sources/FlickrCore/Settings.swift").read_text()

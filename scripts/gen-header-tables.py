@@ -80,6 +80,7 @@ class Option:
     low: int = 0  # a numeric option's range and default, from its comment; 0 for a string option
     high: int = 0
     default: int = 0
+    url: str | None = None  # a string option's default URL, from its comment: Default "https://..."
 
     @property
     def keyword(self) -> str:
@@ -112,6 +113,9 @@ def read_statuses() -> list[Status]:
 # bound may be a power of two, 2^40; a note in brackets may follow the default).
 _RANGE = re.compile(r"(?<![\w^.])(\d+|2\^\d+) to (\d+|2\^\d+); default (\d+)(?: \([^()]*\))?\.")
 INT64_MAX = 2**63 - 1
+# A string option's default, when it is a fixed URL (the user agent's and the cache directory's are made
+# at run time): Default "https://...".
+_DEFAULT_URL = re.compile(r'\bDefault "(https://[^"\s\\]+)"')
 
 
 def _number(text: str) -> int:
@@ -126,9 +130,11 @@ def read_options() -> list[Option]:
             raise HeaderError(f"{CONTEXT_H}: {item.name}: options are numbered from 1")
         found = _RANGE.findall(item.doc)
         if item.value < FIRST_NUMBER_OPTION:
-            if found:
-                raise HeaderError(f"{CONTEXT_H}: {item.name}: a string option has no numeric range")
-            options.append(Option(item.name, item.value, item.doc))
+            urls = _DEFAULT_URL.findall(item.doc)
+            if found or len(urls) > 1:
+                raise HeaderError(f"{CONTEXT_H}: {item.name}: a string option has no numeric range, "
+                                  "and one default at most")
+            options.append(Option(item.name, item.value, item.doc, url=urls[0] if urls else None))
             continue
         if len(found) != 1:
             raise HeaderError(f'{CONTEXT_H}: {item.name}: a numeric option\'s comment says its range and default '
@@ -195,7 +201,11 @@ def swift(header: Header) -> str:
               "    /// A numeric option's value until one is set (0 for a string option).",
               "    package var defaultNumber: Int64 {", "        switch self {"]
     lines += [f"        case .{option.swift}: {option.default:_}" for option in numbers if option.default]
-    lines += ["        default: 0", "        }", "    }", "}", "",
+    lines += ["        default: 0", "        }", "    }", "",
+              "    /// A string option's default when it is a fixed URL; nil for the others.",
+              "    package var defaultURL: String? {", "        switch self {"]
+    lines += [f"        case .{option.swift}: {_swift_string(option.url)}" for option in options if option.url]
+    lines += ["        default: nil", "        }", "    }", "}", "",
               "extension FlickrError {",
               "    /// The status codes of `flickr_status`; raw values are the C values.",
               "    package enum Code: Int32, Sendable, CaseIterable {"]
@@ -242,6 +252,9 @@ def python(header: Header) -> str:
               "}", "#: Each numeric option's value until one is set.",
               "NUMBER_OPTION_DEFAULTS: Final[dict[str, int]] = {",
               *(f'    "{option.keyword}": {option.default},' for option in options if not option.is_string), "}",
+              "#: The string options whose default is a fixed URL, and that URL.",
+              "STRING_OPTION_DEFAULTS: Final[dict[str, str]] = {",
+              *(f'    "{option.keyword}": "{option.url}",' for option in options if option.url), "}",
               "", "# enum flickr_http_method: the C names without FLICKR_."]
     lines += [f"{verb.name.removeprefix('FLICKR_')}: Final = {verb.value}" for verb in header.verbs]
     lines += ["", "#: enum flickr_permission: each permission's name (Flickr's) at the index of its value.",

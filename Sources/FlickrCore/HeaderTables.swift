@@ -200,6 +200,19 @@ package enum ContextOption: Int32, Sendable, CaseIterable {
         default: 0
         }
     }
+
+    /// A string option's default when it is a fixed URL; nil for the others.
+    package var defaultURL: String? {
+        switch self {
+        case .restEndpoint: "https://api.flickr.com/services/rest/"
+        case .uploadEndpoint: "https://up.flickr.com/services/upload/"
+        case .replaceEndpoint: "https://up.flickr.com/services/replace/"
+        case .oauthEndpoint: "https://www.flickr.com/services/oauth/"
+        case .authEndpoint: "https://www.flickr.com/services/auth/"
+        case .photoEndpoint: "https://live.staticflickr.com"
+        default: nil
+        }
+    }
 }
 
 extension FlickrError {

@@ -100,6 +100,15 @@ NUMBER_OPTION_DEFAULTS: Final[dict[str, int]] = {
     "budget_per_hour": 0,
     "keep_body": 1,
 }
+#: The string options whose default is a fixed URL, and that URL.
+STRING_OPTION_DEFAULTS: Final[dict[str, str]] = {
+    "rest_endpoint": "https://api.flickr.com/services/rest/",
+    "upload_endpoint": "https://up.flickr.com/services/upload/",
+    "replace_endpoint": "https://up.flickr.com/services/replace/",
+    "oauth_endpoint": "https://www.flickr.com/services/oauth/",
+    "auth_endpoint": "https://www.flickr.com/services/auth/",
+    "photo_endpoint": "https://live.staticflickr.com",
+}
 
 # enum flickr_http_method: the C names without FLICKR_.
 GET: Final = 0

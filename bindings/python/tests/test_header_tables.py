@@ -186,6 +186,8 @@ def test_a_changed_range_or_default_is_caught_then_written_everywhere(tree):
     ("0 to 10; default 3.", "0 to 10; default 11.", "FLICKR_OPT_MAX_RETRIES: the default is not within the range"),
     ("1 to 65536; default 256.", "1 to 2^63; default 256.", "FLICKR_OPT_MAX_CONNECTIONS: the default is not within"),
     ("Default \"https://up.flickr.com/services/upload/\".", "0 to 1; default 0.", "a string option has no numeric range"),
+    ('Default "https://up.flickr.com/services/upload/".',
+     'Default "https://up.flickr.com/services/upload/". Default "https://up.example/".', "and one default at most"),
 ])
 def test_a_range_it_cannot_read_whole_is_refused(tree, old, new, message):
     test_an_enum_it_cannot_read_whole_is_refused(tree, "include/flickr/context.h", old, new, message)
@@ -193,9 +195,10 @@ def test_a_range_it_cannot_read_whole_is_refused(tree, old, new, message):
 
 def test_the_library_has_the_ranges_and_defaults_the_header_gives():
     """The compiled library agrees with the binding's tables (both generated from the header): each
-    numeric option starts at its default, takes both ends of its range and refuses one step past."""
+    numeric option starts at its default, takes both ends of its range and refuses one step past;
+    each endpoint starts at its default URL."""
     from flickr import Flickr, InvalidArgument
-    from flickr._header import NUMBER_OPTION_DEFAULTS, NUMBER_OPTION_RANGES, NUMBER_OPTIONS
+    from flickr._header import NUMBER_OPTION_DEFAULTS, NUMBER_OPTION_RANGES, NUMBER_OPTIONS, STRING_OPTION_DEFAULTS
 
     assert set(NUMBER_OPTION_RANGES) == set(NUMBER_OPTION_DEFAULTS) == set(NUMBER_OPTIONS)
     with Flickr("key", "secret") as api:
@@ -207,7 +210,21 @@ def test_the_library_has_the_ranges_and_defaults_the_header_gives():
             for value in (low - 1, high + 1):
                 with pytest.raises(InvalidArgument, match="must be between"):
                     api.set_option(name, value)
-    print(f"{len(NUMBER_OPTION_RANGES)} numeric options: defaults and ranges as the header says")
+        for name, url in STRING_OPTION_DEFAULTS.items():
+            assert api.get_option(name) == url, name
+    assert len(STRING_OPTION_DEFAULTS) == 6, STRING_OPTION_DEFAULTS  # the 5 endpoints and the photo host
+    print(f"{len(NUMBER_OPTION_RANGES)} numeric options: defaults and ranges as the header says; "
+          f"{len(STRING_OPTION_DEFAULTS)} default URLs")
+
+
+def test_a_changed_default_url_is_caught_then_written_everywhere(tree):
+    edit(tree, "include/flickr/context.h", 'Default "https://api.flickr.com/services/rest/".',
+         'Default "https://api.flickr.example/services/rest/".')
+    check = run(tree, "--check")
+    assert check.returncode == 1 and "3 files, 2 stale" in check.stderr, check.stderr
+    for line in ('+        case .restEndpoint: "https://api.flickr.example/services/rest/"',
+                 '+    "rest_endpoint": "https://api.flickr.example/services/rest/",'):
+        assert line in check.stdout, f"the diff lacks {line!r}"
 
 
 def test_the_swift_core_writes_no_range_or_default_of_its_own():
@@ -215,4 +232,5 @@ def test_the_swift_core_writes_no_range_or_default_of_its_own():
     for path in ("Sources/FlickrCore/ContextOption.swift", "Sources/FlickrCore/Settings.swift"):
         source = (REPO / path).read_text()
         assert "case .timeoutMs" not in source and "86_400_000" not in source and "30_000" not in source, path
+        assert "https://" not in source, path
     assert "option.defaultNumber" in (REPO / "Sources/FlickrCore/Settings.swift").read_text()

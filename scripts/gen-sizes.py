@@ -19,14 +19,13 @@ ctest `size_tables_are_current` and the CMake build run --check. Standard librar
 """
 from __future__ import annotations
 
-import argparse
-import json
 import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import generated_files  # scripts/generated_files.py, beside this script
+from generated_files import DataError, read_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = "data/flickr-sizes.json"
@@ -35,10 +34,6 @@ BINDING_OUT = "apps/flickr_apps/_media/size_table.py"
 SANDBOX_OUT = "sandbox/flickr_sandbox/methods/size_table.py"
 FIELDS = ("suffix", "extra", "label", "page", "longest", "square", "secret")
 SECRETS = ("shared", "own", "original")
-
-
-class DataError(Exception):
-    """data/flickr-sizes.json is not in the form this script reads; the message says where."""
 
 
 @dataclass(frozen=True)
@@ -59,18 +54,8 @@ class Size:
 
 def read_sizes(root: Path) -> list[Size]:
     """The sizes of data/flickr-sizes.json, each checked: anything odd is refused, never skipped."""
-    try:
-        data = json.loads((root / DATA).read_text(encoding="utf-8"))
-    except ValueError as error:
-        raise DataError(f"{DATA}: not JSON: {error}") from None
-    rows = data.get("sizes") if isinstance(data, dict) else None
-    if not isinstance(rows, list) or not rows or data.get("count") != len(rows):
-        raise DataError(f'{DATA}: "sizes" is not a non-empty list of "count" sizes')
     sizes = []
-    for number, row in enumerate(rows, 1):
-        where = f"{DATA}: size {number}"
-        if not isinstance(row, dict) or sorted(row) != sorted(FIELDS):
-            raise DataError(f"{where}: has not exactly the fields {', '.join(FIELDS)}")
+    for where, row in read_rows(root, DATA, "sizes", FIELDS):
         size = Size(**row)
         texts = (size.suffix, size.extra, size.label, size.page)
         if not all(isinstance(text, str) and re.fullmatch(r"[\w -]*", text, re.A) for text in texts):
@@ -193,16 +178,7 @@ def expected(root: Path) -> dict[str, str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff if a file is stale")
-    parser.add_argument("--root", type=Path, default=ROOT, help="the tree to read and write (default: this one)")
-    args = parser.parse_args()
-    try:
-        files = expected(args.root)
-    except (DataError, OSError, TypeError) as error:
-        print(f"gen-sizes: {error}", file=sys.stderr)
-        return 2
-    return generated_files.sync(files, args.root, args.check, "gen-sizes", DATA)
+    return generated_files.main(__doc__ or "", ROOT, expected, "gen-sizes", DATA, (DataError, TypeError))
 
 
 if __name__ == "__main__":

@@ -5,16 +5,16 @@ import Glibc
 /// Everything a context is configured with. A value type, so that a request
 /// can take a consistent snapshot while other threads keep changing the context.
 package struct Settings: Sendable {
-    package static let defaultRESTEndpoint = "https://api.flickr.com/services/rest/"
-    package static let defaultUploadEndpoint = "https://up.flickr.com/services/upload/"
-    package static let defaultReplaceEndpoint = "https://up.flickr.com/services/replace/"
-    package static let defaultOAuthEndpoint = "https://www.flickr.com/services/oauth/"
-    package static let defaultAuthEndpoint = "https://www.flickr.com/services/auth/"
-    /// 10 MiB: a few dozen large (1024 px) images.
-    package static let defaultPhotoCacheMaxBytes = 10 << 20
-    /// Connections of a context's asynchronous requests at once: enough for the 128 in flight the
-    /// benchmarks drive, far below the 1024 descriptors a process usually has.
-    package static let defaultMaxConnections = 256
+    // The endpoints' defaults are the header's (HeaderTables.swift's `defaultURL`, which has one for
+    // each of these options: the "" is never read).
+    package static let defaultRESTEndpoint = ContextOption.restEndpoint.defaultURL ?? ""
+    package static let defaultUploadEndpoint = ContextOption.uploadEndpoint.defaultURL ?? ""
+    package static let defaultReplaceEndpoint = ContextOption.replaceEndpoint.defaultURL ?? ""
+    package static let defaultOAuthEndpoint = ContextOption.oauthEndpoint.defaultURL ?? ""
+    package static let defaultAuthEndpoint = ContextOption.authEndpoint.defaultURL ?? ""
+    /// Connections of a context's asynchronous requests at once (the header's default, 256: enough
+    /// for the 128 in flight the benchmarks drive, far below the 1024 descriptors a process usually has).
+    package static let defaultMaxConnections = Int(clamping: ContextOption.maxConnections.defaultNumber)
 
     package let apiKey: String
     package let sharedSecret: String
@@ -41,16 +41,8 @@ package struct Settings: Sendable {
     /// The option's current value, or its default; nil when unset and without default.
     package func string(_ option: ContextOption) -> String? {
         if let value = strings[option] { return value }
-        switch option {
-        case .restEndpoint: return Settings.defaultRESTEndpoint
-        case .uploadEndpoint: return Settings.defaultUploadEndpoint
-        case .replaceEndpoint: return Settings.defaultReplaceEndpoint
-        case .oauthEndpoint: return Settings.defaultOAuthEndpoint
-        case .authEndpoint: return Settings.defaultAuthEndpoint
-        case .photoEndpoint: return PhotoURL.staticHost
-        case .userAgent: return LibraryVersion.userAgent
-        default: return nil
-        }
+        if let url = option.defaultURL { return url }  // the endpoints', from the header
+        return option == .userAgent ? LibraryVersion.userAgent : nil
     }
 
     /// The option's value as an Int, saturated: only byte bounds (up to 2^40) can exceed a 32-bit
@@ -59,22 +51,9 @@ package struct Settings: Sendable {
         Int(clamping: number64(option))
     }
 
-    /// The option's current value, or its default, in full.
+    /// The option's current value, or its default (the header's, HeaderTables.swift), in full.
     package func number64(_ option: ContextOption) -> Int64 {
-        if let value = numbers[option] { return value }
-        switch option {
-        case .timeoutMs: return 30_000
-        case .connectTimeoutMs: return 10_000
-        case .maxResponseBytes: return 32 << 20
-        case .uploadIdleTimeoutMs: return 60_000
-        case .uploadResponseTimeoutMs: return 300_000
-        case .maxRetries: return 3
-        case .retryBaseMs: return 500
-        case .photoCacheMaxBytes: return Int64(Settings.defaultPhotoCacheMaxBytes)
-        case .maxConnections: return Int64(Settings.defaultMaxConnections)
-        case .checkArguments, .keepBody: return 1
-        default: return 0
-        }
+        numbers[option] ?? option.defaultNumber
     }
 
     /// The minimum time between two request starts under the rate limits, or 0 when off.

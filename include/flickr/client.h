@@ -29,8 +29,8 @@ typedef struct flickr_request flickr_request;
 
 /** @brief The HTTP method of a call. Flickr's write methods require FLICKR_POST. */
 typedef enum flickr_http_method {
-    FLICKR_GET = 0,
-    FLICKR_POST = 1,
+    FLICKR_GET = 0,   /**< The parameters in the URL's query; the verb of Flickr's reading methods. */
+    FLICKR_POST = 1,  /**< The parameters in a form body; Flickr's write and delete methods need it. */
     /** The catalogue's verb for the method (flickr_method_find(): POST for Flickr's write and
      *  delete methods), GET for a method the catalogue does not hold. Added in 0.4. */
     FLICKR_METHOD_VERB = 2

@@ -27,7 +27,8 @@ typedef struct flickr_context flickr_context;
  * option to the setter of the other kind fails with FLICKR_EINVAL.
  * Values are never renumbered; new options are appended.
  * scripts/gen-header-tables.py copies the names and values into the library and
- * the Python binding: edit them here only, then run it.
+ * the Python binding, with each numeric option's range and default, which its
+ * comment gives as "LOW to HIGH; default VALUE.": edit them here only, then run it.
  */
 typedef enum flickr_option {
     /** REST endpoint URL (http or https). Default "https://api.flickr.com/services/rest/". */
@@ -76,55 +77,59 @@ typedef enum flickr_option {
      *  retry back-off and rate-limit wait included, and a photo fetch's wait for the cache's locks (a retry or a rate-limit slot that would start
      *  past it is not waited for: the call fails with FLICKR_ETIMEOUT at once). Also checked while
      *  a compressed answer decodes. Uploads are bounded by the two upload limits below instead.
-     *  0 means none. Default 30000. */
+     *  0 means none. 0 to 86400000; default 30000. */
     FLICKR_OPT_TIMEOUT_MS = 100,
-    /** Time limit for establishing a connection in milliseconds; 0 means the transport's own. Default 10000. */
+    /** Time limit for establishing a connection in milliseconds; 0 means the transport's own.
+     *  0 to 600000; default 10000. */
     FLICKR_OPT_CONNECT_TIMEOUT_MS = 101,
-    /** Largest response body accepted, in bytes (at least 1024); a larger one fails with
-     *  FLICKR_ETOOBIG. Default 33554432 (32 MiB). */
+    /** Largest response body accepted, in bytes; a larger one fails with FLICKR_ETOOBIG.
+     *  1024 to 2^40; default 33554432 (32 MiB). */
     FLICKR_OPT_MAX_RESPONSE_BYTES = 102,
-    /** 1: send OAuth parameters in an "Authorization: OAuth" header; 0 (default): in the
-     *  query (GET) or form body (POST). */
+    /** 1: send OAuth parameters in an "Authorization: OAuth" header; 0: in the query (GET) or
+     *  form body (POST). 0 to 1; default 0. */
     FLICKR_OPT_OAUTH_IN_HEADER = 103,
     /** Uploads: fail when no byte has moved for this many milliseconds while the body is being
-     *  sent; 0 means never. Uploads have no total time limit. Default 60000. */
+     *  sent; 0 means never. Uploads have no total time limit. 0 to 86400000; default 60000. */
     FLICKR_OPT_UPLOAD_IDLE_TIMEOUT_MS = 104,
     /** Uploads: fail when no answer has come this many milliseconds after the last byte was sent
-     *  (Flickr can take long to process a large file); 0 means never. Default 300000. */
+     *  (Flickr can take long to process a large file); 0 means never.
+     *  0 to 86400000; default 300000. */
     FLICKR_OPT_UPLOAD_RESPONSE_TIMEOUT_MS = 105,
     /** How many times a request is retried after a passing failure: a connection failure or
      *  timeout, HTTP 429/500/502/503/504, or Flickr error 105. Only GET calls are retried unless
      *  FLICKR_OPT_RETRY_POST is set. 0 to 10; default 3. */
     FLICKR_OPT_MAX_RETRIES = 106,
     /** First wait before a retry, in milliseconds; it doubles with each retry (with jitter, at
-     *  most 30 s). A Retry-After answer is honoured up to 120 s (longer: no retry). Default 500. */
+     *  most 30 s). A Retry-After answer is honoured up to 120 s (longer: no retry).
+     *  0 to 60000; default 500. */
     FLICKR_OPT_RETRY_BASE_MS = 107,
     /** 1: also retry POST calls and uploads (not uploads from a stream, which cannot be resent);
-     *  0 (default): never, as they may have taken effect. */
+     *  0: never, as they may have taken effect. 0 to 1; default 0. */
     FLICKR_OPT_RETRY_POST = 108,
     /** Client-side rate limit: at most this many requests per hour from this context, spaced
-     *  evenly and shared by all its threads (Flickr asks for at most 3600 per key). 0 (default): off. */
+     *  evenly and shared by all its threads (Flickr asks for at most 3600 per key). 0: off.
+     *  0 to 3600000; default 0. */
     FLICKR_OPT_RATE_LIMIT_PER_HOUR = 109,
     /** Client-side rate limit in requests per second (with both limits set, the stricter wins).
-     *  0 (default): off. */
+     *  0: off. 0 to 1000; default 0. */
     FLICKR_OPT_RATE_LIMIT_PER_SECOND = 110,
-    /** Bound of the photo cache in bytes (1024 to 2^40): after each download the least recently
-     *  used images are removed until the cache fits. An image larger than the bound is not
-     *  downloaded (FLICKR_ETOOBIG). Default 10485760 (10 MiB). Added in 0.2. A bound above
+    /** Bound of the photo cache in bytes: after each download the least recently used images
+     *  are removed until the cache fits. An image larger than the bound is not downloaded
+     *  (FLICKR_ETOOBIG). 1024 to 2^40; default 10485760 (10 MiB). Added in 0.2. A bound above
      *  2^31 - 1 needs flickr_context_set_int64() where long has 32 bits (i686, armv7). */
     FLICKR_OPT_PHOTO_CACHE_MAX_BYTES = 111,
-    /** Most connections the context's asynchronous requests open at once (1 to 65536); requests
+    /** Most connections the context's asynchronous requests open at once; requests
      *  beyond it wait in a queue for a free one, so thousands in flight never exhaust the
      *  process's file descriptors. Synchronous calls use one connection per calling thread, kept
      *  alive between calls. A descriptor shortage that happens anyway fails with FLICKR_ENOMEM
-     *  ("too many open files"), not as a network error. Default 256. Added in 0.3. */
+     *  ("too many open files"), not as a network error. 1 to 65536; default 256. Added in 0.3. */
     FLICKR_OPT_MAX_CONNECTIONS = 112,
-    /** 1 (default): a call of a method in the catalogue (flickr/methods.h) that lacks one of its
+    /** 1: a call of a method in the catalogue (flickr/methods.h) that lacks one of its
      *  required arguments fails with FLICKR_EINVAL before anything is sent, the message naming the
      *  argument. 0: calls go out as given. Methods the catalogue does not hold are always sent as
-     *  given (with a log line). Added in 0.4. */
+     *  given (with a log line). 0 to 1; default 1. Added in 0.4. */
     FLICKR_OPT_CHECK_ARGUMENTS = 113,
-    /** The API key's budget: at most this many calls per rolling hour (0 to 100000) by every
+    /** The API key's budget: at most this many calls per rolling hour by every
      *  context on the machine that uses the same key and sets this option, in any process. They
      *  share a small state file in the user's cache directory ($XDG_CACHE_HOME, else ~/.cache:
      *  libflickr/budget/, named by a hash of the key, never the key). A call that finds no slot
@@ -133,15 +138,16 @@ typedef enum flickr_option {
      *  when one frees up). An HTTP 429 answer holds back every such context's calls to the host
      *  that sent it, for its Retry-After (30 s without one, at most an hour). Photo downloads
      *  never count. Flickr allows
-     *  3600 calls an hour per key. 0 (default): off. Added in 0.5. docs/budget.md. */
+     *  3600 calls an hour per key. 0: off. 0 to 100000; default 0. Added in 0.5.
+     *  docs/budget.md. */
     FLICKR_OPT_BUDGET_PER_HOUR = 114,
-    /** 1 (default): a call's response keeps the body as received, for flickr_response_body().
+    /** 1: a call's response keeps the body as received, for flickr_response_body().
      *  0: a successful call's response holds only what was mapped from it: the body is not
      *  gathered while it arrives (its first 512 bytes are, for the message of a failure), so a
      *  large answer costs its tree and not its size once more (a 32 MiB photo list: 32 MiB
      *  less at the peak); flickr_response_body() then gives "" and a length of 0. Answers of
      *  flickr_call_discard(), OAuth steps and flickr_response_parse() keep their body either
-     *  way. Added in 0.5. */
+     *  way. 0 to 1; default 1. Added in 0.5. */
     FLICKR_OPT_KEEP_BODY = 115
 } flickr_option;
 

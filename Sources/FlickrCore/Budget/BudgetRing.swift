@@ -19,8 +19,8 @@ package struct BudgetRing {
     static let magic: UInt64 = 0x3154_4744_5542_464C  // "LFBUDGT1" as little-endian bytes
     static let version: Int64 = 1
     static let headerBytes = 64
-    /// The most calls an hour the option accepts: a ring of 800 KB.
-    package static let maxCapacity = 100_000
+    /// The most calls an hour FLICKR_OPT_BUDGET_PER_HOUR accepts (the header says): a ring of 800 KB.
+    package static let maxCapacity = Int(clamping: ContextOption.budgetPerHour.range.upperBound)
     /// A clock that went back by more than this moves every entry back with it.
     static let clockSlackMs: Int64 = 1000
     /// No start is ever reserved further ahead than this (the longest time limit, 24 h, plus an

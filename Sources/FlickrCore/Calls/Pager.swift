@@ -15,7 +15,6 @@
 /// between threads); that is what makes the unguarded state below safe.
 package final class Pager: @unchecked Sendable {
     static let maxPage = 10_000
-    static let searchResultCap = 4_000
 
     private struct State {
         var page: Response?
@@ -54,7 +53,9 @@ package final class Pager: @unchecked Sendable {
                 rest.append((name, value))
             }
         }
-        if !rest.contains(where: { $0.0 == "per_page" }) { rest.append(("per_page", "500")) }  // fewest calls
+        if !rest.contains(where: { $0.0 == "per_page" }) {
+            rest.append(("per_page", String(FlickrLimits.maxPerPage)))  // the fewest calls
+        }
         var segments: [Substring]?
         if let itemPath {
             let split = itemPath.split(separator: ".", omittingEmptySubsequences: false)
@@ -154,7 +155,7 @@ package final class Pager: @unchecked Sendable {
     /// How many results Flickr serves at most for a method's query, when it caps them.
     @_optimize(size)
     static func resultCap(for method: String) -> Int? {
-        method == "flickr.photos.search" ? searchResultCap : nil
+        method == "flickr.photos.search" ? FlickrLimits.searchResultCap : nil
     }
 
     /// The page container (for its attributes) and the item list (nil when the page has none).

@@ -10,18 +10,7 @@ import Glibc
 /// The catalogue informs, it never forbids: a method it does not hold is sent as given (Flickr
 /// adds methods), so only a known method's missing required argument is refused.
 package enum MethodCatalogue {
-    package enum Permission: Int32, Sendable {
-        case none = 0, read = 1, write = 2, delete = 3
-
-        package var name: String {
-            switch self {
-            case .none: "none"
-            case .read: "read"
-            case .write: "write"
-            case .delete: "delete"
-            }
-        }
-    }
+    // Permission (flickr_permission's cases and Flickr's names) is generated into HeaderTables.swift.
 
     package struct Method: Sendable {
         package let name: String

@@ -16,8 +16,8 @@ struct HarvestQuery {
     var minSlice: Int64 = 60
     var shard: Int64 = 1
     var shards: Int64 = 1
-    var cap: Int64 = 4000
-    var perPage: Int64 = 500
+    var cap = Int64(FlickrLimits.searchResultCap)
+    var perPage = Int64(FlickrLimits.maxPerPage)
     var license: String?
     var licenses: [Int64]?
     var checkpoint: String?

@@ -3,7 +3,7 @@
 /// Image, page and short URLs of a photo (docs/protocol.md §8), built from the attributes of a
 /// photo as Flickr returns it (search results, getInfo, ...).
 package enum PhotoURL {
-    package static let staticHost = "https://live.staticflickr.com"
+    package static let staticHost = ContextOption.photoEndpoint.defaultURL ?? ""  // the header's: never ""
     package static let pageBase = "https://www.flickr.com/photos/"
     package static let shortBase = "https://flic.kr/p/"
 

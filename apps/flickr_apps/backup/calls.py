@@ -9,11 +9,12 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
 from flickr import errors
+from flickr.limits import MAX_PER_PAGE
 
 if TYPE_CHECKING:
     from flickr.client import Flickr
 
-PER_PAGE = 500  # Flickr's most per page: the fewest listing calls
+PER_PAGE = MAX_PER_PAGE  # the fewest listing calls
 
 
 class Calls:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Optional
 
+from flickr.limits import CALLS_PER_HOUR
+
 
 @dataclasses.dataclass
 class Options:
@@ -19,4 +21,4 @@ class Options:
     recheck: bool = False  # fetch again every item whose last_update moved (a replace beside an edit)
     embedded: bool = False  # a copy of each JPEG with its XMP inside, in DIR/embedded (embed.py)
     # The key's calls an hour (budget_per_hour) when the client sets none; 0: leave the client as it is.
-    budget: int = 3600
+    budget: int = CALLS_PER_HOUR

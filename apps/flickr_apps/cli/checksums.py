@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Protocol
 
+from flickr.limits import MAX_PER_PAGE
+
 # Flickr machine tags are namespace:predicate=value, the first two [A-Za-z][A-Za-z0-9_]*; a hex
 # value needs no quotes. 128 bits of SHA-256 tell files apart and keep the tag short.
 TAG_PREFIX = "libflickr:sha256="
@@ -35,7 +37,7 @@ def uploaded_checksums(api: _Walker) -> dict[str, str]:
     ("libflickr:sha256=" matches any value), 500 a page, so N photos cost about N/500 calls."""
     found: dict[str, str] = {}
     for photo in api.walk("flickr.photos.search", user_id="me", machine_tags=TAG_PREFIX,
-                          extras="machine_tags", per_page=500):
+                          extras="machine_tags", per_page=MAX_PER_PAGE):
         # Flickr lists machine tags in their clean form (lower case), space-separated.
         for tag in str(photo.get("machine_tags", "")).split():
             if tag.startswith(TAG_PREFIX):

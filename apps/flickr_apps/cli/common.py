@@ -11,6 +11,9 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
+from flickr.client import NUMBER_OPTION_DEFAULTS, NUMBER_OPTION_RANGES
+from flickr.limits import CALLS_PER_HOUR
+
 if TYPE_CHECKING:
     from flickr.client import Flickr
     from flickr.tokens import StoredToken
@@ -152,16 +155,16 @@ def _whole_number(text: str, low: int, high: int, what: str) -> int:
 
 
 def _retries(text: str) -> int:
-    return _whole_number(text, 0, 10, "retries")  # FLICKR_OPT_MAX_RETRIES
+    return _whole_number(text, *NUMBER_OPTION_RANGES["max_retries"], "retries")
 
 
 #: The CLI's calls an hour per API key, shared by every flickr command (and program using the key with
 #: budget_per_hour) at once: Flickr's own limit. The library's default is no budget.
-DEFAULT_BUDGET = 3600
+DEFAULT_BUDGET = CALLS_PER_HOUR
 
 
 def _budget(text: str) -> int:
-    return _whole_number(text, 0, 100_000, "calls an hour")  # FLICKR_OPT_BUDGET_PER_HOUR
+    return _whole_number(text, *NUMBER_OPTION_RANGES["budget_per_hour"], "calls an hour")
 
 
 def add_global_options(parser: argparse.ArgumentParser, *, command: bool = True, timeout: bool = True) -> None:
@@ -172,10 +175,11 @@ def add_global_options(parser: argparse.ArgumentParser, *, command: bool = True,
     group = parser.add_argument_group("transport and logging")
     if timeout:
         group.add_argument("--timeout", dest="request_timeout", type=_seconds, default=default,
-                           metavar="SECONDS", help="time limit of each request (0: none; default 30; "
-                           "uploads have their own idle limits)")
+                           metavar="SECONDS", help="time limit of each request (0: none; default "
+                           f"{NUMBER_OPTION_DEFAULTS['timeout_ms'] / 1000:g}; uploads have their own idle limits)")
     group.add_argument("--retries", type=_retries, default=default, metavar="N",
-                       help="retries after a passing failure, 0 to 10 (default 3; POSTs are not retried)")
+                       help="retries after a passing failure, {} to {} (default {}; POSTs are not retried)".format(
+                           *NUMBER_OPTION_RANGES["max_retries"], NUMBER_OPTION_DEFAULTS["max_retries"]))
     group.add_argument("--budget", type=_budget, default=default, metavar="N",
                        help=f"at most N API calls an hour for the key, shared by every process using it "
                        f"(default {DEFAULT_BUDGET}, Flickr's limit; 0: none)")

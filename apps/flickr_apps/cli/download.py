@@ -13,6 +13,7 @@ import tempfile
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Union
 
 from flickr import errors, urls
+from flickr.limits import MAX_PER_PAGE
 from .._media import types as media_types
 from .._media.fetcher import Fetcher, refuses_size
 from .._media.sizes import CODES, NOT_OFFERED, ORIGINALS, Candidate, Sizes, number
@@ -118,7 +119,7 @@ def _listing(api: Flickr, args: argparse.Namespace) -> Iterator[Union[str, dict[
     if args.photo_ids:
         yield from args.photo_ids
         return
-    per_page = min(args.limit, 500) if args.limit else None
+    per_page = min(args.limit, MAX_PER_PAGE) if args.limit else None
     if args.photoset_id:
         set_id, owner = _album(api, args.photoset_id, args.owner)
         found = api.walk("flickr.photosets.getPhotos", item_path="photoset.photo", photoset_id=set_id,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import errors, urls
+from . import errors, limits, urls
 from ._version import VERSION as __version__
 from .api import MethodInfo, method_info, methods
 from .async_client import AsyncFlickr
@@ -49,6 +49,7 @@ __all__ = [
     "method_info",
     "methods",
     "urls",
+    "limits",
     "FlickrError",
     "APIError",
     "Aborted",

@@ -17,12 +17,12 @@ from typing import Any, Callable, Optional, Union
 from . import _dispatch, _ffi, _interrupt, _response, errors
 from ._dispatch import Convert, RequestFuture
 # Option keywords (STRING_OPTIONS, NUMBER_OPTIONS) are the C option names without FLICKR_OPT_, in
-# lower case, generated from include/flickr/context.h by scripts/gen-header-tables.py.
+# lower case, generated from include/flickr/context.h by scripts/gen-header-tables.py; the verbs
+# (flickr_http_method: GET, POST, and METHOD_VERB, the catalogue's) from include/flickr/client.h.
+from ._header import GET as GET, METHOD_VERB as METHOD_VERB, POST as POST
 from ._header import NUMBER_OPTIONS, STRING_OPTIONS
 
 OptionValue = Union[str, int, bool, None]
-
-GET, POST, METHOD_VERB = 0, 1, 2  # flickr_http_method; METHOD_VERB: the catalogue's
 
 
 def verb(post: bool | None) -> int:

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from . import _ffi
+from ._header import GET, PERMISSIONS, POST
 
-_VERBS = {0: "GET", 1: "POST"}
-_PERMISSIONS = ("none", "read", "write", "delete")
+_VERBS = {GET: "GET", POST: "POST"}
 # Arguments the library sends itself (and refuses from callers): never part of a signature.
 _LIBRARY_SET = frozenset({"method", "api_key", "api_sig", "auth_token", "format", "nojsoncallback"})
 
@@ -65,7 +65,7 @@ def methods() -> dict[str, MethodInfo]:
                 for index in range(lib.flickr_method_count()):
                     record = lib.flickr_method_at(index).contents
                     info = MethodInfo(record.name.decode("utf-8"), _VERBS.get(record.verb, "GET"),
-                                      _PERMISSIONS[record.permission] if 0 <= record.permission < 4 else "none",
+                                      PERMISSIONS[record.permission] if 0 <= record.permission < len(PERMISSIONS) else "none",
                                       _names(record.required), _names(record.optional),
                                       record.doc_url.decode("utf-8"))
                     found[info.name] = info

@@ -12,6 +12,7 @@ from . import _dispatch, _ffi, _response
 from ._core import GET as GET, METHOD_VERB as METHOD_VERB, POST as POST
 from ._core import ClientCore, OptionValue as OptionValue, logger as logger, verb
 from ._dispatch import Convert, RequestFuture as RequestFuture
+from ._header import NUMBER_OPTION_DEFAULTS as NUMBER_OPTION_DEFAULTS, NUMBER_OPTION_RANGES as NUMBER_OPTION_RANGES
 from ._header import NUMBER_OPTIONS as NUMBER_OPTIONS, STRING_OPTIONS as STRING_OPTIONS
 from ._harvest import Harvest
 from ._threaded_iter import OneAtATime

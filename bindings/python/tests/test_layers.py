@@ -33,7 +33,8 @@ FORWARDERS = {"flickr.backup", "flickr.__main__"}
 #: layer's own imports acyclic); docs/python.md says why each module sits where it does.
 LAYERS = [
     {"flickr.errors", "flickr.values", "flickr.tokens", "flickr._interrupt", "flickr.files",
-     "flickr._version", "flickr._header", "flickr._threaded_iter", "flickr._apps"},
+     "flickr._version", "flickr._header", "flickr._threaded_iter", "flickr._apps",
+     "flickr.limits"},
     {"flickr._ffi"},
     {"flickr._response"},
     {"flickr._dispatch", "flickr._core", "flickr.api", "flickr.client", "flickr.async_client", "flickr.urls",

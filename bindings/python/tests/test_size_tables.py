@@ -12,13 +12,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from generated_copies import Generator
 
 from flickr_apps._media import size_table as binding_table
 from flickr_apps._media import sizes
 from flickr_sandbox.methods import photolist
 from flickr_sandbox.methods import size_table as sandbox_table
 from libtest import REPO
-from test_header_tables import copied, edit, run_script
+from test_header_tables import edit
 
 SCRIPT = "scripts/gen-sizes.py"
 DATA = "data/flickr-sizes.json"
@@ -26,21 +27,20 @@ SWIFT = "Sources/FlickrCore/Photos/SizeTable.swift"
 BINDING = "apps/flickr_apps/_media/size_table.py"
 SANDBOX = "sandbox/flickr_sandbox/methods/size_table.py"
 COPIES = [SWIFT, BINDING, SANDBOX]
+GENERATOR = Generator(SCRIPT, DATA, COPIES)
 
 
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
-    return copied(tmp_path, [SCRIPT, DATA, *COPIES])
+    return GENERATOR.tree(tmp_path)
 
 
 def run(tree: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return run_script(tree, SCRIPT, "--root", str(tree), *args)
+    return GENERATOR.run(tree, *args)
 
 
 def test_the_tree_s_copies_are_current():
-    result = run_script(REPO, SCRIPT, "--check")
-    assert (result.returncode, result.stderr) == (0, ""), result.stdout + result.stderr
-    print(result.stdout.strip())
+    GENERATOR.assert_tree_current()
 
 
 @pytest.mark.parametrize(("copy", "old", "new"), [
@@ -49,17 +49,7 @@ def test_the_tree_s_copies_are_current():
     (SANDBOX, '("Large 1600", "h", "h", 1600, "h"),', '("Large 1600", "h", "h", 1600, "k"),'),
 ])
 def test_a_copy_edited_by_hand_fails_the_check_then_is_written_back(tree, copy, old, new):
-    assert run(tree, "--check").returncode == 0, "the copy starts current"
-    original = (tree / copy).read_text()
-    edit(tree, copy, old, new)
-    check = run(tree, "--check")
-    print(check.stderr.strip())
-    assert check.returncode == 1 and f"3 files, 1 stale ({copy})" in check.stderr, check.stderr
-    assert f"--- {copy} (as it is)" in check.stdout and new in check.stdout, check.stdout
-    written = run(tree)
-    assert written.returncode == 0 and f"1 rewritten: {copy}" in written.stdout, written
-    assert (tree / copy).read_text() == original
-    assert run(tree, "--check").returncode == 0
+    GENERATOR.assert_edited_copy_caught(tree, copy, old, new)
 
 
 def test_changed_data_fails_the_check_for_every_copy_until_written(tree):
@@ -85,13 +75,7 @@ def test_changed_data_fails_the_check_for_every_copy_until_written(tree):
     ('"count": 17', '"count": 16', '"sizes" is not a non-empty list'),
 ])
 def test_data_it_cannot_read_whole_is_refused(tree, old, new, message):
-    edit(tree, DATA, old, new)
-    before = {name: (tree / name).read_text() for name in COPIES}
-    for args in ((), ("--check",)):
-        result = run(tree, *args)
-        assert (result.returncode, result.stdout) == (2, ""), result
-        assert message in result.stderr and len(result.stderr.splitlines()) == 1, result.stderr
-    assert {name: (tree / name).read_text() for name in COPIES} == before, "half-read data was written"
+    GENERATOR.assert_refused(tree, old, new, message)
 
 
 def test_the_python_copies_say_what_the_data_says():

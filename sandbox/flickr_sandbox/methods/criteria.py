@@ -14,13 +14,14 @@ import time
 from ..envelope import Node
 from ..errors import ApiError
 from ..params import parse_int
+from .limit_table import SEARCH_RESULT_CAP
 from .photolist import paginate, parse_extras, photo_element
 from .registry import Call
 
 # flickr.photos.search's documentation: "Flickr will return at most the first 4,000 results for any
 # given search query"; past them pages repeat (gallery-dl #116: "page 102 was the same as page 103,
-# 104, etc."; douwekiela/mmfeat#9: "the rest after that being duplicates").
-SEARCH_CAP = 4000
+# 104, etc."; douwekiela/mmfeat#9: "the rest after that being duplicates"). data/flickr-limits.json.
+SEARCH_CAP = SEARCH_RESULT_CAP
 # A photostream's order (and search's default): newest upload first, ties by id.
 NEWEST_FIRST = "p.dateupload DESC, p.id DESC"
 

@@ -11,6 +11,7 @@ from ..envelope import Node
 from ..errors import ApiError
 from ..limits import DESCRIPTION_CHARS, PHOTOSETS_PER_USER, TITLE_CHARS, clip
 from ..params import parse_unsigned
+from .limit_table import MAX_PER_PAGE
 from .photolist import parse_extras, photo_element
 from .registry import Call, method
 
@@ -59,7 +60,7 @@ def get_list(call: Call) -> list[Node]:
     user = call.store.find_user(ident) if ident else None
     if user is None:
         raise ApiError(1, "User not found")
-    page, per_page = call.page_args(500)
+    page, per_page = call.page_args(MAX_PER_PAGE)
     sets = call.store.all("SELECT * FROM photosets WHERE owner=? ORDER BY date_create DESC, id DESC",
                           (user["nsid"],))
     node = Node("photosets", {"cancreate": int(call.caller.nsid == user["nsid"]), "page": page,
@@ -116,7 +117,7 @@ def get_photos(call: Call) -> list[Node]:
     user_id = call.arg("user_id")
     if user_id and user_id != owner["nsid"] and user_id != (owner["path_alias"] or None):
         raise ApiError(1, "Photoset not found")  # Flickr: the set must be the given user's
-    page, per_page = call.page_args(500)
+    page, per_page = call.page_args(MAX_PER_PAGE)
     members = _visible_members(call, row["id"])
     extras = parse_extras(call.arg("extras"))
     node = Node("photoset", {"id": str(row["id"]), "primary": str(row["primary_photo"]), "owner": owner["nsid"],

@@ -16,6 +16,7 @@ from ..envelope import Node
 from ..errors import ApiError
 from ..params import INT64_MAX, parse_int
 from ..store import Store
+from .limit_table import MAX_PER_PAGE
 
 
 @dataclass
@@ -31,7 +32,7 @@ class Call:
     def arg(self, name: str, default: str = "") -> str:
         return self.args.get(name, default).strip() if name in self.args else default
 
-    def page_args(self, default_per_page: int = 100, max_per_page: int = 500) -> tuple[int, int]:
+    def page_args(self, default_per_page: int = 100, max_per_page: int = MAX_PER_PAGE) -> tuple[int, int]:
         """Flickr's paging rules: bad or missing values fall back, per_page is capped.
 
         ``page`` saturates where the offset ``(page - 1) * per_page`` would leave SQLite's

@@ -1,0 +1,271 @@
+# SPDX-License-Identifier: MIT
+"""The archive's viewer (index.html, viewer/) in a real browser: a sandbox-made backup opened from
+disk (file://) in Debian's Chromium through Playwright, as a person would use it: search by a word
+of a description, the album, the large view with its licence and comments, the map's marker,
+keyboard navigation, a hostile title, and no request to anything but the archive's own files.
+
+One browser for the module; every wait is Playwright's auto-waiting `expect`, never a sleep.
+Screenshots go to $VIEWER_SCREENSHOTS (default build/archive-viewer-screenshots); the ones in
+docs/screenshots/ are copies of these.
+"""
+import json
+import os
+import pathlib
+import sqlite3
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+import flickr
+import flickr.backup
+from backuptest import client, empty_account, mp4, upload
+from browsertest import launch, offline_page
+from flickr.backup.viewer import install_viewer
+from flickr.backup.viewerdata import CHUNK
+from flickr_sandbox.pictures import jpeg
+from libtest import REPO, running_sandbox
+
+SCREENSHOTS = pathlib.Path(os.environ.get("VIEWER_SCREENSHOTS", REPO / "build" / "archive-viewer-screenshots"))
+TIMEOUT_MS = 10_000
+# 255 characters: markup that would run if it were parsed, right-to-left text, emoji, U+2028 and
+# "</script>" (which would end a script holding the data, were it not escaped there).
+HOSTILE = ("<img src=x onerror=\"window.pwned=1\"></script>\u2028 عنوان طويل جدا بالعربية 👩‍👩‍👧‍👦🏳️‍🌈 "
+           + "שלום" * 60)[:255]
+
+
+def picture(n: int, width: int = 160, height: int = 120) -> bytes:
+    """A real, small JPEG (the sandbox's encoder): a colour of its own, so screenshots show it."""
+    colour = ((n * 70) % 256, (n * 130 + 60) % 256, (200 - n * 40) % 256)
+    pixels = bytearray()
+    for y in range(height):
+        for x in range(width):
+            shade = (x + y) // 4
+            pixels += bytes(min(255, c + shade) for c in colour)
+    return jpeg.encode(width, height, bytes(pixels))
+
+
+@pytest.fixture(scope="module")
+def archive(library_path, tmp_path_factory):
+    """A backup of: a geotagged, licensed photo with a comment in an album in a collection; two
+    more photos (one of them with the hostile title), a video, and a photo deleted on Flickr."""
+    data = tmp_path_factory.mktemp("sandbox")
+    folder = tmp_path_factory.mktemp("archive")
+    with running_sandbox("--data", str(data)) as server, client(server) as api:
+        empty_account(api)
+        harbour = upload(api, picture(1), title="Harbour at dusk", description="From the north pier, by the lighthouse.",
+                         tags="harbour night")
+        market = upload(api, picture(2), title="Market", description="Fruit stalls", tags="market")
+        hostile = upload(api, picture(3), title=HOSTILE, description="<script>window.pwned=2</script>")
+        video = upload(api, mp4(1), title="Waves")
+        gone = upload(api, picture(4), title="Gone soon", description="deleted later")
+        api.call("flickr.photos.comments.addComment", photo_id=harbour, comment_text="Lovely light.")
+        album = api.call("flickr.photosets.create", title="Sea ☕ 2024", description="By the sea",
+                         primary_photo_id=harbour)["photoset"]["id"]
+        api.call("flickr.photosets.addPhoto", photoset_id=album, photo_id=market)
+        # What the sandbox has no method for: set in its store, as Flickr's web pages would.
+        with sqlite3.connect(data / "sandbox.sqlite3") as db:
+            db.execute("UPDATE photos SET latitude=50.8, longitude=-1.1, accuracy=16, license=4 WHERE id=?", (harbour,))
+            for n, item in enumerate((harbour, market, hostile, video, gone)):
+                db.execute("UPDATE photos SET datetaken=? WHERE id=?", (f"2024-0{5 - n}-01 10:00:00", item))
+            owner = db.execute("SELECT owner FROM photos WHERE id=?", (harbour,)).fetchone()[0]
+            db.execute("INSERT INTO collections VALUES ('123-456', ?, 'Coasts', 'Every coast', NULL, 0, 0)", (owner,))
+            db.execute("INSERT INTO collection_sets VALUES ('123-456', ?, 0)", (album,))
+        report = flickr.backup.run(api, folder, comments=True)
+        assert report.ok, report.failed
+        api.call("flickr.photos.delete", photo_id=gone)
+        report = flickr.backup.run(api, folder)
+        assert report.deleted == [gone] or gone in str(report.deleted), report.deleted
+    ids = {"harbour": harbour, "market": market, "hostile": hostile, "video": video, "gone": gone, "album": album}
+    print(f"archive of {len(ids) - 1} items at {folder}")
+    return folder, ids
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A page that fails its test on any request other than a file:// one, and on a script error."""
+    expect.set_options(timeout=TIMEOUT_MS)
+    with offline_page(browser, TIMEOUT_MS) as page:
+        yield page
+
+
+def shot(page, name: str) -> pathlib.Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
+
+
+def open_archive(page, folder: pathlib.Path, hash_: str = "") -> None:
+    page.goto((folder / "index.html").as_uri() + hash_)
+    expect(page.locator("html[data-ready=true]")).to_have_count(1)
+
+
+def test_find_by_description_open_its_album_see_it_large(archive, page):
+    folder, ids = archive
+    open_archive(page, folder)
+    expect(page.locator("#status")).to_have_text("5 items")
+    expect(page.locator("#grid .cell")).to_have_count(5)
+    shot(page, "archive-grid")
+    page.fill("#q", "lighthouse")
+    expect(page.locator("#status")).to_have_text("1 of 5 items match")
+    cell = page.locator("#grid .cell")
+    expect(cell).to_have_count(1)
+    expect(cell.locator(".caption")).to_have_text("Harbour at dusk")
+    shot(page, "archive-search")
+    cell.click()
+    large = page.locator("#large")
+    expect(large).to_be_visible()
+    expect(page.locator("#large-title")).to_have_text("Harbour at dusk")
+    expect(large.locator("a.licence")).to_have_text("Attribution License")
+    expect(large.locator("a.licence")).to_have_attribute("href", "https://creativecommons.org/licenses/by/2.0/")
+    expect(large.locator(".comments li")).to_have_count(1)
+    expect(large.locator(".comments li p")).to_have_text("Lovely light.")
+    expect(large.locator("a.flickr-link")).to_have_attribute("href", f"https://www.flickr.com/photos/{_owner(folder)}/{ids['harbour']}/")
+    expect(large.locator(".large-media img")).to_have_js_property("naturalWidth", 160)  # the file itself, decoded
+    shot(page, "archive-large")
+    large.locator("a.album-link").click()
+    expect(large).to_be_hidden()
+    expect(page.locator("#heading h2")).to_have_text("Sea ☕ 2024")
+    expect(page.locator("#heading .crumbs a")).to_have_text("Coasts")
+    expect(page.locator("#grid .cell .caption")).to_have_text(["Harbour at dusk", "Market"])
+    shot(page, "archive-album")
+    page.locator("#heading .crumbs a").click()
+    expect(page.locator("#pages .card .caption")).to_have_text(["Sea ☕ 2024"])
+
+
+def _owner(folder: pathlib.Path) -> str:
+    account = json.loads((folder / "index.json").read_text())["account"]
+    return flickr.text(account.get("path_alias")) or account["nsid"]  # Flickr's page address: the alias first
+
+
+def test_map_shows_the_geotagged_item(archive, page):
+    folder, ids = archive
+    open_archive(page, folder, "#/map")
+    expect(page.locator("#map[data-pins='1']")).to_have_count(1)
+    expect(page.locator("#status")).to_have_text("1 of 5 items have a place")
+    expect(page.locator("#map path.coast")).to_have_count(1)  # the offline world outline
+    pin = page.locator("#map path.pin")
+    expect(pin).to_have_count(1)
+    shot(page, "archive-map")
+    pin.click()
+    link = page.locator(".leaflet-popup-content a")
+    expect(link).to_have_text("Harbour at dusk")
+    link.click()
+    expect(page.locator("#large-title")).to_have_text("Harbour at dusk")
+
+
+def test_keyboard_moves_through_the_list_and_escape_closes(archive, page):
+    folder, ids = archive
+    open_archive(page, folder)
+    page.locator("#grid .cell").first.click()
+    title = page.locator("#large-title")
+    expect(title).to_have_text("Harbour at dusk")  # taken last: first
+    page.keyboard.press("ArrowRight")
+    expect(title).to_have_text("Market")
+    page.keyboard.press("ArrowRight")
+    expect(title).to_have_text(HOSTILE)
+    page.keyboard.press("ArrowLeft")
+    expect(title).to_have_text("Market")
+    page.keyboard.press("Escape")
+    expect(page.locator("#large")).to_be_hidden()
+    expect(page.locator("#grid .cell")).to_have_count(5)
+
+
+def test_a_hostile_title_is_text_and_stays_in_its_box(archive, page):
+    folder, ids = archive
+    open_archive(page, folder)
+    cell = page.locator(f"#grid .cell[data-id='{ids['hostile']}']")
+    expect(cell.locator(".caption")).to_have_text(HOSTILE)
+    assert page.evaluate("window.pwned") is None
+    assert page.locator("img[src=x]").count() == 0
+    box, caption = cell.bounding_box(), cell.locator(".caption").bounding_box()
+    assert caption["x"] >= box["x"] and caption["x"] + caption["width"] <= box["x"] + box["width"] + 0.5, (box, caption)
+    assert cell.locator(".caption").evaluate("e => e.scrollWidth > e.clientWidth")  # cut with an ellipsis, not spilled
+    shot(page, "archive-hostile-grid")
+    cell.click()
+    title = page.locator("#large-title")
+    expect(title).to_have_text(HOSTILE)
+    expect(title).to_have_attribute("dir", "auto")
+    panel = page.locator(".large-details")
+    assert panel.evaluate("e => e.scrollWidth <= e.clientWidth"), "the title widens the details panel"
+    shown, room = title.bounding_box(), panel.bounding_box()
+    assert shown["x"] >= room["x"] and shown["x"] + shown["width"] <= room["x"] + room["width"] + 0.5, (shown, room)
+    expect(page.locator("#large .description")).to_have_text("window.pwned=2")  # tags taken out, as text
+    assert page.evaluate("window.pwned") is None
+    shot(page, "archive-hostile-large")
+
+
+def test_filters_deleted_items_and_the_video(archive, page):
+    folder, ids = archive
+    open_archive(page, folder)
+    page.select_option("#license", "4")
+    expect(page.locator("#status")).to_have_text("1 of 5 items match")
+    page.select_option("#license", "")
+    page.fill("#from", "2024-03-01")
+    expect(page.locator("#status")).to_have_text("3 of 5 items match")
+    page.fill("#to", "2024-04-15")
+    expect(page.locator("#status")).to_have_text("2 of 5 items match")
+    page.fill("#from", "")
+    page.fill("#to", "")
+    page.select_option("#album", ids["album"])
+    expect(page.locator("#grid .cell .caption")).to_have_text(["Harbour at dusk", "Market"])
+    page.select_option("#album", "")
+    gone = page.locator(f"#grid .cell[data-id='{ids['gone']}']")
+    expect(gone.locator(".deleted-badge")).to_have_text("deleted on Flickr")
+    gone.click()
+    expect(page.locator("#large .deleted-note")).to_be_visible()
+    page.keyboard.press("ArrowLeft")
+    video = page.locator("#large video")
+    expect(video).to_have_count(1)
+    source = video.evaluate("v => v.src")
+    assert source.startswith(folder.as_uri()) and source.endswith(".mp4")
+    assert pathlib.Path(source[len("file://"):]).is_file()
+
+
+def test_data_files_are_chunks_rewritten_only_when_changed(archive, tmp_path):
+    """The data: a script per chunk, written through temporaries; a run with nothing new rewrites
+    none; the index names every item once; no temporary is left."""
+    folder, ids = archive
+    data = folder / "viewer" / "data"
+    names = sorted(p.name for p in data.iterdir())
+    assert names == ["index.js", "items-0001.js", "search-0001.js"], names
+    assert not list(folder.rglob("*.part"))
+    index = json.loads((data / "index.js").read_text().split(",", 2)[2].rsplit(")", 1)[0])
+    assert sorted(index["ids"]) == sorted(v for k, v in ids.items() if k != "album") and index["chunk"] == CHUNK
+    text = (data / "items-0001.js").read_text()
+    assert text.isascii() and "</script>" not in text and "\u2028" not in text
+    assert sorted(p.name for p in (folder / "viewer").iterdir()) == sorted(
+        ["app.js", "basemap.js", "data", "leaflet.css", "leaflet.js", "photo-loader.js", "style.css"])
+
+
+def test_a_lifeboat_is_read_by_the_same_viewer(browser, page, tmp_path):
+    """The viewer copied into a Data Lifeboat reads its metadata/*.js (docs/lifeboat.md)."""
+    from test_lifeboat_reader import build
+
+    boat = build(tmp_path / "HARBOUR_LIGHTS")
+    (boat / "viewer" / "index.html").unlink()
+    written = install_viewer(boat, "lifeboat")
+    assert "viewer/index.html" in written and "viewer/app.js" in written
+    page.goto((boat / "viewer" / "index.html").as_uri())
+    expect(page.locator("html[data-ready=true]")).to_have_count(1)
+    expect(page.locator("#title")).to_have_text("Harbour lights")
+    expect(page.locator("#grid .cell .caption")).to_have_text(["Pier", "Harbour at dusk"])
+    page.fill("#q", "night")
+    expect(page.locator("#grid .cell .caption")).to_have_text(["Harbour at dusk"])
+    page.locator("#grid .cell").click()
+    expect(page.locator("#large-title")).to_have_text("Harbour at dusk")
+    expect(page.locator("#large a.licence")).to_have_text("CC BY 2.0")
+    expect(page.locator("#large .comments li .author")).to_have_text("bo")
+    page.keyboard.press("Escape")
+    page.fill("#q", "")
+    page.click("#nav-map")
+    expect(page.locator("#map path.pin")).to_have_count(2)
+    shot(page, "lifeboat-map")

@@ -20,6 +20,9 @@ import flickr
 import flickr.backup
 from backuptest import client, empty_account, mp4, upload
 from browsertest import launch, offline_page
+import viewerarchive
+from flickr.backup import viewerdata
+from flickr.backup.layout import own_temporary
 from flickr.backup.viewer import install_viewer
 from flickr.backup.viewerdata import CHUNK
 from flickr_sandbox.pictures import jpeg
@@ -269,3 +272,60 @@ def test_a_lifeboat_is_read_by_the_same_viewer(browser, page, tmp_path):
     page.click("#nav-map")
     expect(page.locator("#map path.pin")).to_have_count(2)
     shot(page, "lifeboat-map")
+
+
+def data_files(folder: pathlib.Path) -> dict[str, int]:
+    return {p.name: p.stat().st_mtime_ns for p in (folder / "viewer" / "data").iterdir()}
+
+
+def test_stale_chunks_go_but_only_the_ones_the_backup_wrote(tmp_path, monkeypatch):
+    """Fewer chunks than the last run: the ones it no longer writes are removed; a file of the
+    user's in the data folder stays, even one named like a chunk; a run with nothing new rewrites
+    nothing."""
+    archive = viewerarchive.make(tmp_path, 7, albums=2)
+    try:
+        monkeypatch.setattr(viewerdata, "CHUNK", 3)
+        written = viewerdata.ViewerData(archive).write(archive.account)
+        assert sorted(written) == sorted(f"viewer/data/{n}" for n in (
+            "index.js", "items-0001.js", "items-0002.js", "items-0003.js", "search-0001.js", "search-0002.js",
+            "search-0003.js"))
+        (tmp_path / "viewer" / "data" / "notes.txt").write_text("mine")
+        (tmp_path / "viewer" / "data" / "items-0009.js").write_text("// mine too")
+        before = data_files(tmp_path)
+        viewerdata.ViewerData(archive).write(archive.account)
+        assert data_files(tmp_path) == before  # nothing new: nothing rewritten
+        monkeypatch.setattr(viewerdata, "CHUNK", 500)
+        viewerdata.ViewerData(archive).write(archive.account)
+        left = sorted(data_files(tmp_path))
+        print(f"left after the second layout: {left}")
+        assert left == ["index.js", "items-0001.js", "items-0009.js", "notes.txt", "search-0001.js"]
+        assert not list(tmp_path.rglob("*.part"))
+    finally:
+        archive.close()
+
+
+def test_killed_runs_viewer_temporaries_are_the_backups_own():
+    """The next run removes what a killed one left in viewer/ and viewer/data/ (engine's
+    _remove_leftovers): only temporaries of the viewer's own names."""
+    ours = [".items-0001.js.0123456789abcdef.part", ".index.js.0123456789abcdef.part", ".app.js.0123456789abcdef.part",
+            ".leaflet.css.0123456789abcdef.part", ".search-0012.js.fedcba9876543210.part"]
+    theirs = [".notes.js.0123456789abcdef.part", ".items-1.js.0123456789abcdef.part", ".items-0001.js.part"]
+    assert [n for n in ours if not own_temporary(n)] == []
+    assert [n for n in theirs if own_temporary(n)] == []
+
+
+def test_a_licence_link_that_is_not_a_web_address_is_no_link(browser, tmp_path):
+    """A licence URL from the server is a link only when it is http(s): `javascript:` is shown as
+    the licence's name, never an href."""
+    archive = viewerarchive.make(tmp_path, 12, albums=1)
+    try:
+        archive.licences.table["4"] = ("Evil licence", "javascript:window.pwned=3")
+        viewerdata.ViewerData(archive).write(archive.account)
+    finally:
+        archive.close()
+    with offline_page(browser, TIMEOUT_MS) as page:
+        open_archive(page, tmp_path, f"#/item/{viewerarchive.item_id(4)}")
+        expect(page.locator("#large-title")).to_have_text("Snow 4")
+        expect(page.locator("#large .licence")).to_have_text("Evil licence")
+        assert page.locator("#large a.licence").count() == 0
+        assert page.locator("a[href^=javascript]").count() == 0

@@ -73,20 +73,22 @@ def record(sidecar: dict[str, Any], files: dict[str, str], deleted: bool) -> dic
     if location:
         names = [location[k] for k in ("neighbourhood", "locality", "county", "region", "country") if location.get(k)]
         place = {"latitude": location["latitude"], "longitude": location["longitude"], "names": names}
-    return {"id": sidecar["id"], "title": sidecar["title"], "description": sidecar["description"],
-            "media": sidecar["media"], "path": files.get("media"), "sidecar": files.get("json"),
-            "tags": [t["raw"] or t["tag"] for t in sidecar["tags"] if (t["raw"] or t["tag"]) and not t["machine_tag"]],
-            "license": sidecar["license"], "taken": sidecar["dates"]["taken"],
-            "taken_unknown": sidecar["dates"]["taken_unknown"], "uploaded": sidecar["dates"]["uploaded"],
-            "updated": sidecar["dates"]["last_update"], "place": place, "camera": camera(sidecar.get("exif")),
-            "comments": [{"author": c["authorname"] or c["author"], "date": c["date"], "text": c["text"]}
-                         for c in sidecar["comments"] or []],
-            "albums": [a["id"] for a in sidecar["albums"]], "owner": sidecar["owner"],
-            "url": flickr_page(sidecar), "deleted": deleted}
+    found = {"id": sidecar["id"], "title": sidecar["title"], "description": sidecar["description"],
+             "media": sidecar["media"], "path": files.get("media"), "sidecar": files.get("json"),
+             "tags": [t["raw"] or t["tag"] for t in sidecar["tags"] if (t["raw"] or t["tag"]) and not t["machine_tag"]],
+             "license": sidecar["license"]["id"],  # named in the index's licenses
+             "taken": "" if sidecar["dates"]["taken_unknown"] else sidecar["dates"]["taken"],
+             "uploaded": sidecar["dates"]["uploaded"], "place": place, "camera": camera(sidecar.get("exif")),
+             "comments": [{"author": c["authorname"] or c["author"], "date": c["date"], "text": c["text"]}
+                          for c in sidecar["comments"] or []],
+             "albums": [a["id"] for a in sidecar["albums"]], "url": flickr_page(sidecar), "deleted": deleted}
+    # What is empty is left out (a chunk of 500 items is read as the grid reaches it): the viewer
+    # takes a missing field as empty.
+    return {key: value for key, value in found.items() if value or key in ("id", "title")}
 
 
 def search_text(item: dict[str, Any]) -> str:
-    return "\n".join([item["title"], item["description"], *item["tags"]]).lower()
+    return "\n".join([item["title"], item.get("description", ""), *item.get("tags", [])]).lower()
 
 
 class ViewerData:
@@ -104,7 +106,7 @@ class ViewerData:
             sidecar = Sidecar.build(json.loads(row["listed"]), json.loads(row["details"]), engine.albums_of(row["id"]),
                                     engine.licences, {}, engine.account)
             found.append(record(sidecar, files.get(row["id"], {}), bool(row["deleted"])))
-        found.sort(key=lambda i: (bool(i["taken"]) and not i["taken_unknown"], i["taken"], i["id"]), reverse=True)
+        found.sort(key=lambda i: (bool(i.get("taken")), i.get("taken", ""), i["id"]), reverse=True)
         return found
 
     def index(self, title: str, items: list[dict[str, Any]]) -> dict[str, Any]:
@@ -130,13 +132,13 @@ class ViewerData:
                               "items": members(listed), "others": [m for m in listed if m not in position]})
         geo: list[float] = []
         for n, item in enumerate(items):
-            if item["place"]:
+            if item.get("place"):
                 geo += [n, item["place"]["latitude"], item["place"]["longitude"]]
         return {"format": FORMAT, "title": title, "count": len(items), "chunk": CHUNK,
-                "ids": [i["id"] for i in items], "taken": [i["taken"][:10] if not i["taken_unknown"] else "" for i in items],
-                "license": [i["license"]["id"] for i in items],
-                "flags": [(VIDEO if i["media"] == "video" else 0) | (DELETED if i["deleted"] else 0)
-                          | (0 if i["path"] else NO_FILE) for i in items],
+                "ids": [i["id"] for i in items], "taken": [i.get("taken", "")[:10] for i in items],
+                "license": [i.get("license", "") for i in items],
+                "flags": [(VIDEO if i.get("media") == "video" else 0) | (DELETED if i.get("deleted") else 0)
+                          | (0 if i.get("path") else NO_FILE) for i in items],
                 "licenses": self.engine.licences.as_dict(), "albums": albums, "collections": collections,
                 "galleries": galleries, "geo": geo}
 

@@ -166,12 +166,11 @@
       if (records.has(n)) return records.get(n);
       const photo = (await lifeboatPhoto(ids[n])) || {id: ids[n]};
       const file = (f) => (f && typeof f === "object" ? f.path : f);
-      const licence = licenses[photo.licenseId] || {name: "", url: ""};
       const record = {
         id: ids[n], title: String(photo.title || ""), description: String(photo.description || ""),
         media: photo.mediaType || photo.media || "photo", path: file((photo.files || {}).original),
         thumb: file((photo.files || {}).thumbnail), tags: (photo.tags || []).map((t) => t.rawValue || t.normalizedValue),
-        license: {id: photo.licenseId, name: licence.name, url: licence.url},
+        license: photo.licenseId,
         taken: photo.dateTaken ? photo.dateTaken.value : "", uploaded: photo.dateUploaded,
         place: photo.location ? {latitude: photo.location.latitude, longitude: photo.location.longitude, names: []} : null,
         camera: "", albums: photo.albumIds || [], url: photo.url || "", deleted: false,
@@ -392,6 +391,7 @@
     if (route().view === "map") return drawMap();
     showPart("grid");
     resetGrid();
+    performance.mark("viewer-list");  // for bench/viewer.py: when a list (a search's) is drawn
   }
   listPage.calls = 0;
 
@@ -490,7 +490,7 @@
     } else {
       media.append(el("p", {class: "missing"}, "No file of this item in the archive."));
     }
-    const licence = record.license || {};
+    const licence = store.licenses[record.license] || {};
     const licenceUrl = webUrl(licence.url);
     const place = record.place;
     const dl = el("dl", {},
@@ -630,6 +630,7 @@
     }
     await navigate();
     root.dataset.ready = "true";
+    performance.mark("viewer-ready");
   }
 
   start();

@@ -16,7 +16,8 @@ context a run:
   event, less its 120 ms typing pause: cold (the search chunks loaded) and warm; the old page has no
   search (its descriptions are not in it);
 - scroll: to the middle of the list, until that row's titles are drawn (the chunk loaded);
-- JS heap used after a garbage collection and the DOM's node count (CDP Performance.getMetrics).
+- JS heap used after a garbage collection and the DOM's node count (CDP Performance.getMetrics);
+- map: from the Map tab's hash to its markers drawn (Leaflet loaded, a third of the items geotagged).
 One JSON line per page and N, then a table with the viewer's ratios to the baseline. Timings are
 never test assertions (test_backup_viewer.py checks the behaviour).
 """
@@ -139,7 +140,12 @@ def measure_new(browser, url: str, count: int) -> dict[str, Any]:
         cold = search_ms(page, f"unique{count // 2}", count)
         warm = search_ms(page, f"unique{count // 3}", count)
         searched = metrics(page)
-        return {"first_paint_ms": first, "ready_ms": ready, "scroll_ms": scroll, "search_cold_ms": cold,
+        page.evaluate("document.getElementById('q').value = ''")
+        map_ms = page.evaluate(UNTIL.replace("(test)", "()").replace("test()", "(window.mapT0 ??= (location.hash = '#/map',"
+                               " performance.now()), document.getElementById('map').dataset.pins ? performance.now() - "
+                               "window.mapT0 : undefined)"))
+        pins = int(page.evaluate("document.getElementById('map').dataset.pins"))
+        return {"map_ms": round(map_ms, 1), "map_pins": pins, "first_paint_ms": first, "ready_ms": ready, "scroll_ms": scroll, "search_cold_ms": cold,
                 "search_warm_ms": warm, "heap_mb": idle["heap_mb"], "nodes": idle["nodes"],
                 "heap_after_search_mb": searched["heap_mb"]}
 
@@ -187,6 +193,7 @@ def bench(browser, count: int, runs: int) -> None:
               f"{new['search_warm_ms']} | |")
         print(f"| scroll to the middle, titles drawn, ms | | {new['scroll_ms']} | |")
         print(f"| JS heap after searching, MB | | {new['heap_after_search_mb']} | |")
+        print(f"| map of the {int(new['map_pins']):,} geotagged items drawn, ms (Leaflet loaded too) | | {new['map_ms']} | |")
         print(f"| data written by the backup: {sizes['new_data_kb']:,} KB in {written:.2f} s | | | |\n", flush=True)
 
 

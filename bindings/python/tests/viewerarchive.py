@@ -75,6 +75,9 @@ def make(folder: pathlib.Path, count: int, albums: int = 20) -> Archive:
         folder_path = f"{year:04d}/{month:02d}"
         name = f"{pid}_{WORDS[n % 10]}-{n}.{'mp4' if n % 97 == 0 else 'jpg'}"
         (folder / folder_path).mkdir(parents=True, exist_ok=True)
+        if n % 50_000 == 0 and n:  # a file system's limit of links to one file (ext4: 65,000)
+            picture = folder / f".picture-{n}.jpg"
+            picture.write_bytes((folder / ".picture.jpg").read_bytes())
         os.link(picture, folder / folder_path / name)
         archive.state.file(pid, "media", f"{folder_path}/{name}", picture.stat().st_size, digest)
     for a in range(albums):

@@ -100,12 +100,14 @@
     return {
       ...index, summary, need, item: need,
       thumbnail: (record) => record.path,
+      // Every search chunk at once: one after another, 200 of them (100,000 items) took 5 s.
       loadSearch: async (progress) => {
         const chunks = Math.ceil(index.count / size);
-        for (let c = texts.length ? chunks : 0; c < chunks; c++) {
-          progress(c, chunks);
-          texts[c] = await archiveChunk("search", c);
-        }
+        let done = 0;
+        await Promise.all(Array.from({length: chunks}, (_, c) => archiveChunk("search", c).then((part) => {
+          texts[c] = part;
+          progress(++done, chunks);
+        })));
       },
       searchText: (n) => texts[Math.floor(n / size)][n % size],
     };

@@ -329,3 +329,19 @@ def test_a_licence_link_that_is_not_a_web_address_is_no_link(browser, tmp_path):
         expect(page.locator("#large .licence")).to_have_text("Evil licence")
         assert page.locator("#large a.licence").count() == 0
         assert page.locator("a[href^=javascript]").count() == 0
+
+
+def test_an_item_whose_details_cannot_be_read_is_still_shown(tmp_path):
+    """An item the sidecar builder refuses (its details not a JSON object) does not stop the data:
+    it is listed with its file, untitled."""
+    archive = viewerarchive.make(tmp_path, 3, albums=1)
+    try:
+        archive.state.db.execute("UPDATE items SET details='[1]' WHERE id=?", (viewerarchive.item_id(1),))
+        viewerdata.ViewerData(archive).write(archive.account)
+    finally:
+        archive.close()
+    text = (tmp_path / "viewer" / "data" / "items-0001.js").read_text()
+    items = json.loads(text[text.index("[{"):text.rindex(")")])
+    assert sorted(i["id"] for i in items) == [viewerarchive.item_id(n) for n in range(3)], items
+    odd = [i for i in items if i["id"] == viewerarchive.item_id(1)][0]
+    assert odd["title"] == "" and odd["path"].endswith(".jpg"), odd

@@ -103,9 +103,14 @@ class ViewerData:
             files.setdefault(row["item"], {})[row["kind"]] = row["path"]
         found = []
         for row in state.items():
-            sidecar = Sidecar.build(json.loads(row["listed"]), json.loads(row["details"]), engine.albums_of(row["id"]),
-                                    engine.licences, {}, engine.account)
-            found.append(record(sidecar, files.get(row["id"], {}), bool(row["deleted"])))
+            item_files = files.get(row["id"], {})
+            try:
+                sidecar = Sidecar.build(json.loads(row["listed"]), json.loads(row["details"]),
+                                        engine.albums_of(row["id"]), engine.licences, {}, engine.account)
+            except Exception:  # noqa: BLE001 - what its sidecar could not take (its item failed): the file alone
+                found.append({"id": row["id"], "title": "", "path": item_files.get("media"), "deleted": bool(row["deleted"])})
+                continue
+            found.append(record(sidecar, item_files, bool(row["deleted"])))
         found.sort(key=lambda i: (bool(i.get("taken")), i.get("taken", ""), i["id"]), reverse=True)
         return found
 

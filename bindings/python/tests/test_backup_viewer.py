@@ -345,3 +345,38 @@ def test_an_item_whose_details_cannot_be_read_is_still_shown(tmp_path):
     assert sorted(i["id"] for i in items) == [viewerarchive.item_id(n) for n in range(3)], items
     odd = [i for i in items if i["id"] == viewerarchive.item_id(1)][0]
     assert odd["title"] == "" and odd["path"].endswith(".jpg"), odd
+
+
+def test_an_archive_made_from_the_export_has_the_same_viewer(browser, tmp_path):
+    """`flickr backup DIR --from-export` writes the same viewer: its items, albums and its gallery
+    (of other members' photos, not in the archive) are browsed the same way."""
+    import subprocess
+    import sys
+
+    from libtest import SANDBOX_DIR
+
+    out = tmp_path / "zips"
+    subprocess.run([sys.executable, "-m", "flickr_sandbox", "--write-export", str(out)], check=True, cwd=SANDBOX_DIR,
+                   capture_output=True, timeout=120)
+    folder = tmp_path / "archive"
+    report = flickr.backup.from_export(folder, sorted(out.iterdir()))
+    made = json.loads((folder / "index.json").read_text())
+    with offline_page(browser, TIMEOUT_MS) as page:
+        expect.set_options(timeout=TIMEOUT_MS)
+        open_archive(page, folder)
+        expect(page.locator("#status")).to_have_text(f"{len(made['items'])} items")
+        page.click("#nav-albums")
+        gallery = page.locator("#pages .card", has_text="Other people's light")
+        expect(gallery).to_have_count(1)
+        gallery.click()
+        expect(page.locator("#heading h2")).to_have_text("Other people's light")
+        expect(page.locator("#heading .description")).to_have_text("Favourite photos by others, with light & shade.")
+        mine = {i["id"] for i in made["items"]}
+        others = len([m for m in made["galleries"][0]["items"] if m not in mine])
+        expect(page.locator("#grid .cell")).to_have_count(len(made["galleries"][0]["items"]) - others)
+        expect(page.locator("#heading .detail")).to_have_text(
+            f"{others} of its photos are other members' and not in this archive.")
+        page.click("#nav-photos")
+        page.locator("#grid .cell").first.click()
+        expect(page.locator("#large .licence")).not_to_have_text("")
+    print(f"export: {len(made['items'])} items, {report.fetched} files; gallery: {others} others' photos")

@@ -475,7 +475,11 @@
     let n = store.ids.indexOf(id);
     if (n < 0) return notFound("item");
     let at = list.indexOf(n);
-    if (at < 0) { list = store.ids.map((_, i) => i); at = n; }
+    if (at < 0) {  // not in the list shown (a link to it): every item is the list, drawn again on closing
+      list = store.ids.map((_, i) => i);
+      at = n;
+      shownRoute = "";
+    }
     largeAt = at;
     const record = await store.item(n);
     if (largeAt !== at) return;  // another opened meanwhile

@@ -233,6 +233,11 @@ def test_filters_deleted_items_and_the_video(archive, page):
     assert pathlib.Path(source[len("file://"):]).is_file()
 
 
+def index_of(folder: pathlib.Path) -> dict:
+    """viewer/data/index.js's value: `archiveData("index",0,{...});`."""
+    return json.loads((folder / "viewer" / "data" / "index.js").read_text().split(",", 2)[2].rsplit(")", 1)[0])
+
+
 def test_data_files_are_chunks_rewritten_only_when_changed(archive, tmp_path):
     """The data: a script per chunk, written through temporaries; a run with nothing new rewrites
     none; the index names every item once; no temporary is left."""
@@ -241,7 +246,7 @@ def test_data_files_are_chunks_rewritten_only_when_changed(archive, tmp_path):
     names = sorted(p.name for p in data.iterdir())
     assert names == ["index.js", "items-0001.js", "search-0001.js"], names
     assert not list(folder.rglob("*.part"))
-    index = json.loads((data / "index.js").read_text().split(",", 2)[2].rsplit(")", 1)[0])
+    index = index_of(folder)
     assert sorted(index["ids"]) == sorted(v for k, v in ids.items() if k != "album") and index["chunk"] == CHUNK
     text = (data / "items-0001.js").read_text()
     assert text.isascii() and "</script>" not in text and "\u2028" not in text
@@ -380,3 +385,46 @@ def test_an_archive_made_from_the_export_has_the_same_viewer(browser, tmp_path):
         page.locator("#grid .cell").first.click()
         expect(page.locator("#large .licence")).not_to_have_text("")
     print(f"export: {len(made['items'])} items, {report.fetched} files; gallery: {others} others' photos")
+
+
+def test_the_grid_draws_only_the_rows_on_screen(browser, tmp_path):
+    """3,000 items: the page holds a screenful of cells wherever it is scrolled, and the last item
+    is reached by scrolling (its chunk read then)."""
+    count = 3_000
+    archive = viewerarchive.make(tmp_path, count, albums=2)
+    try:
+        viewerdata.ViewerData(archive).write(archive.account)
+    finally:
+        archive.close()
+    with offline_page(browser, TIMEOUT_MS) as page:
+        expect.set_options(timeout=TIMEOUT_MS)
+        open_archive(page, tmp_path)
+        expect(page.locator("#status")).to_have_text(f"{count} items")
+        order = index_of(tmp_path)["ids"]  # newest taken first
+        expect(page.locator("#grid .cell").first).to_have_attribute("data-id", order[0])
+        drawn = page.locator("#grid .cell").count()
+        page.evaluate("scrollTo(0, document.body.scrollHeight)")
+        last = page.locator(f"#grid .cell[data-id='{order[-1]}']")
+        n = int(order[-1]) - int(viewerarchive.item_id(0))
+        expect(last.locator(".caption")).to_have_text(f"{viewerarchive.WORDS[n % 10].title()} {n}")
+        at_end = page.locator("#grid .cell").count()
+        scripts = page.evaluate("[...document.scripts].map((s) => s.src.split('/').pop())")
+    print(f"{count} items: {drawn} cells at the top, {at_end} at the end; scripts {scripts}")
+    assert 0 < drawn <= 60 and 0 < at_end <= 60, (drawn, at_end)
+    assert "items-0001.js" in scripts and "items-0006.js" in scripts and "items-0003.js" not in scripts, scripts
+
+
+def test_without_leaflet_the_map_says_so_and_the_rest_works(browser, tmp_path):
+    archive = viewerarchive.make(tmp_path, 4, albums=1)
+    try:
+        viewerdata.ViewerData(archive).write(archive.account)
+    finally:
+        archive.close()
+    install_viewer(tmp_path, "archive", leaflet_dir=str(tmp_path / "no-leaflet"))
+    with offline_page(browser, TIMEOUT_MS) as page:
+        expect.set_options(timeout=TIMEOUT_MS)
+        open_archive(page, tmp_path, "#/map")
+        expect(page.locator("#map .note")).to_have_text(
+            "The map needs Leaflet: install Debian's libjs-leaflet package and run the backup again.")
+        page.click("#nav-photos")
+        expect(page.locator("#grid .cell")).to_have_count(4)

@@ -32,11 +32,13 @@ def asset(name: str) -> bytes:
     return resources.files(__name__).joinpath(name).read_bytes()
 
 
-def page(kind: str) -> bytes:
-    """index.html for `kind`: the template with where the assets, the data and the media are."""
+def page(kind: str, leaflet: bool = True) -> bytes:
+    """index.html for `kind`: the template with where the assets, the data and the media are, and
+    whether Leaflet was copied in (without it the map says what it needs, and loads nothing)."""
     _, assets, data, media = _PLACES[kind]
     text = asset("index.html").decode("utf-8")
-    for key, value in (("KIND", kind), ("ASSETS", assets), ("DATA", data), ("MEDIA", media)):
+    for key, value in (("KIND", kind), ("ASSETS", assets), ("DATA", data), ("MEDIA", media),
+                       ("LEAFLET", "yes" if leaflet else "no")):
         text = text.replace("{{" + key + "}}", value)
     return text.encode("utf-8")
 
@@ -55,17 +57,19 @@ def install_viewer(root: Union[SafeDir, "os.PathLike[str]", str], kind: str,
     written = []
     with root.subdir(VIEWER) as folder:
         files = [(name, asset(name)) for name in ASSETS]
-        for name in LEAFLET:
-            try:
+        try:
+            leaflet = []
+            for name in LEAFLET:
                 with open(os.path.join(leaflet_dir, name), "rb") as source:
-                    files.append((name, source.read()))
-            except OSError:
-                folder.remove(name)  # an older copy: the page then says the map needs Leaflet
+                    leaflet.append((name, source.read()))
+            files += leaflet
+        except OSError:
+            leaflet = []  # not installed: the page says the map needs it
         for name, data in files:
             folder.write_if_changed(name, data)
             written.append(f"{VIEWER}/{name}")
         if kind == "lifeboat":
-            folder.write_if_changed("index.html", page(kind))
+            folder.write_if_changed("index.html", page(kind, bool(leaflet)))
     if kind == "archive":
-        root.write_if_changed(entry, page(kind))
+        root.write_if_changed(entry, page(kind, bool(leaflet)))
     return [entry, *written]

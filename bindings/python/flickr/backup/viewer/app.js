@@ -421,6 +421,7 @@
     showPart("map");
     const box = $("map");
     try {
+      if (root.dataset.leaflet !== "yes") throw new Error("Leaflet was not copied in");
       await loadScript(`${ASSETS}leaflet.js`);
       await loadScript(`${ASSETS}basemap.js`).catch(() => null);
     } catch (error) {

@@ -8,6 +8,7 @@ One browser for the module; every wait is Playwright's auto-waiting `expect`, ne
 Screenshots go to $VIEWER_SCREENSHOTS (default build/archive-viewer-screenshots); the ones in
 docs/screenshots/ are copies of these.
 """
+import contextlib
 import json
 import os
 import pathlib
@@ -109,6 +110,27 @@ def shot(page, name: str) -> pathlib.Path:
 def open_archive(page, folder: pathlib.Path, hash_: str = "") -> None:
     page.goto((folder / "index.html").as_uri() + hash_)
     expect(page.locator("html[data-ready=true]")).to_have_count(1)
+
+
+def synthetic(folder: pathlib.Path, count: int, albums: int = 1, change=None) -> None:
+    """A synthetic archive of `count` items (viewerarchive.py) with its viewer data; `change(archive)`
+    first, when given."""
+    archive = viewerarchive.make(folder, count, albums=albums)
+    try:
+        if change:
+            change(archive)
+        viewerdata.ViewerData(archive).write(archive.account)
+    finally:
+        archive.close()
+
+
+@contextlib.contextmanager
+def viewing(browser, folder: pathlib.Path, hash_: str = ""):
+    """An offline page (browsertest.offline_page) with the archive in `folder` open, ready."""
+    expect.set_options(timeout=TIMEOUT_MS)
+    with offline_page(browser, TIMEOUT_MS) as page:
+        open_archive(page, folder, hash_)
+        yield page
 
 
 def test_find_by_description_open_its_album_see_it_large(archive, page):
@@ -322,14 +344,8 @@ def test_killed_runs_viewer_temporaries_are_the_backups_own():
 def test_a_licence_link_that_is_not_a_web_address_is_no_link(browser, tmp_path):
     """A licence URL from the server is a link only when it is http(s): `javascript:` is shown as
     the licence's name, never an href."""
-    archive = viewerarchive.make(tmp_path, 12, albums=1)
-    try:
-        archive.licences.table["4"] = ("Evil licence", "javascript:window.pwned=3")
-        viewerdata.ViewerData(archive).write(archive.account)
-    finally:
-        archive.close()
-    with offline_page(browser, TIMEOUT_MS) as page:
-        open_archive(page, tmp_path, f"#/item/{viewerarchive.item_id(4)}")
+    synthetic(tmp_path, 12, change=lambda a: a.licences.table.update({"4": ("Evil licence", "javascript:window.pwned=3")}))
+    with viewing(browser, tmp_path, f"#/item/{viewerarchive.item_id(4)}") as page:
         expect(page.locator("#large-title")).to_have_text("Snow 4")
         expect(page.locator("#large .licence")).to_have_text("Evil licence")
         assert page.locator("#large a.licence").count() == 0
@@ -339,12 +355,8 @@ def test_a_licence_link_that_is_not_a_web_address_is_no_link(browser, tmp_path):
 def test_an_item_whose_details_cannot_be_read_is_still_shown(tmp_path):
     """An item the sidecar builder refuses (its details not a JSON object) does not stop the data:
     it is listed with its file, untitled."""
-    archive = viewerarchive.make(tmp_path, 3, albums=1)
-    try:
-        archive.state.db.execute("UPDATE items SET details='[1]' WHERE id=?", (viewerarchive.item_id(1),))
-        viewerdata.ViewerData(archive).write(archive.account)
-    finally:
-        archive.close()
+    synthetic(tmp_path, 3, change=lambda a: a.state.db.execute("UPDATE items SET details='[1]' WHERE id=?",
+                                                               (viewerarchive.item_id(1),)))
     text = (tmp_path / "viewer" / "data" / "items-0001.js").read_text()
     items = json.loads(text[text.index("[{"):text.rindex(")")])
     assert sorted(i["id"] for i in items) == [viewerarchive.item_id(n) for n in range(3)], items
@@ -366,9 +378,7 @@ def test_an_archive_made_from_the_export_has_the_same_viewer(browser, tmp_path):
     folder = tmp_path / "archive"
     report = flickr.backup.from_export(folder, sorted(out.iterdir()))
     made = json.loads((folder / "index.json").read_text())
-    with offline_page(browser, TIMEOUT_MS) as page:
-        expect.set_options(timeout=TIMEOUT_MS)
-        open_archive(page, folder)
+    with viewing(browser, folder) as page:
         expect(page.locator("#status")).to_have_text(f"{len(made['items'])} items")
         page.click("#nav-albums")
         gallery = page.locator("#pages .card", has_text="Other people's light")
@@ -391,14 +401,8 @@ def test_the_grid_draws_only_the_rows_on_screen(browser, tmp_path):
     """3,000 items: the page holds a screenful of cells wherever it is scrolled, and the last item
     is reached by scrolling (its chunk read then)."""
     count = 3_000
-    archive = viewerarchive.make(tmp_path, count, albums=2)
-    try:
-        viewerdata.ViewerData(archive).write(archive.account)
-    finally:
-        archive.close()
-    with offline_page(browser, TIMEOUT_MS) as page:
-        expect.set_options(timeout=TIMEOUT_MS)
-        open_archive(page, tmp_path)
+    synthetic(tmp_path, count, albums=2)
+    with viewing(browser, tmp_path) as page:
         expect(page.locator("#status")).to_have_text(f"{count} items")
         order = index_of(tmp_path)["ids"]  # newest taken first
         expect(page.locator("#grid .cell").first).to_have_attribute("data-id", order[0])
@@ -415,16 +419,27 @@ def test_the_grid_draws_only_the_rows_on_screen(browser, tmp_path):
 
 
 def test_without_leaflet_the_map_says_so_and_the_rest_works(browser, tmp_path):
-    archive = viewerarchive.make(tmp_path, 4, albums=1)
-    try:
-        viewerdata.ViewerData(archive).write(archive.account)
-    finally:
-        archive.close()
+    synthetic(tmp_path, 4)
     install_viewer(tmp_path, "archive", leaflet_dir=str(tmp_path / "no-leaflet"))
-    with offline_page(browser, TIMEOUT_MS) as page:
-        expect.set_options(timeout=TIMEOUT_MS)
-        open_archive(page, tmp_path, "#/map")
+    with viewing(browser, tmp_path, "#/map") as page:
         expect(page.locator("#map .note")).to_have_text(
             "The map needs Leaflet: install Debian's libjs-leaflet package and run the backup again.")
         page.click("#nav-photos")
         expect(page.locator("#grid .cell")).to_have_count(4)
+
+
+@pytest.mark.parametrize("typed, title", [("cafe", "Café au lait"), ("CAFÉ", "cafe noir"), ("ｃａｆｅ", "Cafe"),
+                                          ("straße", "Straße 5"), ("नमस्ते", "नमस्ते दुनिया")])
+def test_search_folds_case_accents_and_widths_alike_on_both_sides(browser, tmp_path, typed, title):
+    """The words typed and the text searched are folded the same way (viewerdata.folded, app.js's
+    fold): a search finds "Café" by "cafe", and Devanagari's marks do not stop a match."""
+    def retitle(archive):
+        found = viewerarchive.item_id(2)
+        listed = json.loads(archive.state.item(found)["listed"])
+        archive.state.db.execute("UPDATE items SET listed=? WHERE id=?", (json.dumps({**listed, "title": title}), found))
+
+    synthetic(tmp_path, 5, change=retitle)
+    with viewing(browser, tmp_path) as page:
+        page.fill("#q", typed)
+        expect(page.locator("#grid .cell")).to_have_count(1)
+        expect(page.locator("#grid .cell .caption")).to_have_text(title)

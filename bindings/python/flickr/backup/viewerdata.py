@@ -18,6 +18,7 @@ run that this one no longer writes are removed, and only those: the state record
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 from .fields import one_text
@@ -87,8 +88,15 @@ def record(sidecar: dict[str, Any], files: dict[str, str], deleted: bool) -> dic
     return {key: value for key, value in found.items() if value or key in ("id", "title")}
 
 
+def folded(text: str) -> str:
+    """What a search compares: lower case, compatibility forms and accents taken off ("Café" and
+    "ｃａｆｅ" are "cafe"); app.js folds the words searched for the same way."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in decomposed if unicodedata.category(c) != "Mn")  # as app.js's \p{Mn}
+
+
 def search_text(item: dict[str, Any]) -> str:
-    return "\n".join([item["title"], item.get("description", ""), *item.get("tags", [])]).lower()
+    return folded("\n".join([item["title"], item.get("description", ""), *item.get("tags", [])]))
 
 
 class ViewerData:

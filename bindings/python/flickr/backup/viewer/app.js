@@ -41,6 +41,11 @@
       .replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
   }
 
+  // As viewerdata.py's folded(): lower case, compatibility forms and accents off ("Café" is "cafe").
+  function fold(text) {
+    return String(text).toLowerCase().normalize("NFKD").replace(/\p{Mn}/gu, "");
+  }
+
   function when(value) {
     if (value === null || value === undefined || value === "" || value === 0) return "";
     if (typeof value === "number") return new Date(value * 1000).toISOString().slice(0, 16).replace("T", " ") + " UTC";
@@ -164,8 +169,12 @@
       id, title: String(entry.title || ""), description: String(entry.description || ""),
       items: (entry.photoIds || []).filter((p) => position.has(p)).map((p) => position.get(p)), others: [], url: ""}));
     const records = new Map();
-    const item = async (n) => {
-      if (records.has(n)) return records.get(n);
+    // One load a photo (the promise kept): two at once would make two frames for one answer.
+    const item = (n) => {
+      if (!records.has(n)) records.set(n, load(n));
+      return records.get(n);
+    };
+    const load = async (n) => {
       const photo = (await lifeboatPhoto(ids[n])) || {id: ids[n]};
       const file = (f) => (f && typeof f === "object" ? f.path : f);
       const record = {
@@ -179,7 +188,6 @@
         comments: (photo.comments || []).map((c) => ({author: (people[c.authorId] || {}).username || c.authorId,
                                                       date: c.date, text: c.text})),
       };
-      records.set(n, record);
       return record;
     };
     let geo = null;
@@ -190,7 +198,7 @@
       summary: (n) => summaries[n], need: (n) => Promise.resolve(summaries[n]), item,
       thumbnail: (record) => record.thumb || record.path,
       loadSearch: async () => {},
-      searchText: (n) => [summaries[n].title, ...(photos[ids[n]].tags || [])].join("\n").toLowerCase(),
+      searchText: (n) => fold([summaries[n].title, ...(photos[ids[n]].tags || [])].join("\n")),
       // The index has no places: the map reads each photo's file (a Lifeboat is small).
       loadGeo: async () => {
         if (geo) return geo;
@@ -213,7 +221,7 @@
   let searchReady = false;
 
   function filters() {
-    return {q: $("q").value.trim().toLowerCase().split(/\s+/).filter(Boolean), from: $("from").value, to: $("to").value,
+    return {q: fold($("q").value).trim().split(/\s+/).filter(Boolean), from: $("from").value, to: $("to").value,
             album: $("album").value, license: $("license").value};
   }
 
@@ -523,6 +531,11 @@
       el("span", {class: "author", dir: "auto"}, c.author || ""), " ", el("time", {}, when(c.date)),
       el("p", {dir: "auto"}, plain(c.text))))));
     $("large-body").replaceChildren(...body);
+    // The neighbours' pictures, read ahead so that an arrow shows the next at once.
+    for (const next of [list[largeAt + 1], list[largeAt - 1]]) {
+      if (next === undefined || store.flags[next] & 1) continue;
+      store.item(next).then((neighbour) => { if (neighbour.path && neighbour.media !== "video") new Image().src = mediaUrl(neighbour.path); });
+    }
     $("prev").disabled = largeAt <= 0;
     $("next").disabled = largeAt >= list.length - 1;
     $("close").focus({preventScroll: true});

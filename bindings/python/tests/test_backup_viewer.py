@@ -74,7 +74,8 @@ def archive(library_path, tmp_path_factory):
             owner = db.execute("SELECT owner FROM photos WHERE id=?", (harbour,)).fetchone()[0]
             db.execute("INSERT INTO collections VALUES ('123-456', ?, 'Coasts', 'Every coast', NULL, 0, 0)", (owner,))
             db.execute("INSERT INTO collection_sets VALUES ('123-456', ?, 0)", (album,))
-        report = flickr.backup.run(api, folder, comments=True)
+            db.execute("INSERT INTO exif VALUES (?, 0, 'IFD0', 'Model', 'Model', 'NIKON D750', NULL)", (harbour,))
+        report = flickr.backup.run(api, folder, comments=True, exif=True)
         assert report.ok, report.failed
         api.call("flickr.photos.delete", photo_id=gone)
         report = flickr.backup.run(api, folder)
@@ -153,6 +154,8 @@ def test_find_by_description_open_its_album_see_it_large(archive, page):
     expect(large.locator("a.licence")).to_have_attribute("href", "https://creativecommons.org/licenses/by/2.0/")
     expect(large.locator(".comments li")).to_have_count(1)
     expect(large.locator(".comments li p")).to_have_text("Lovely light.")
+    expect(large.locator("dt", has_text="Camera").locator("xpath=following-sibling::dd[1]")).to_have_text("Nikon D750")
+    expect(large.locator("dt", has_text="Place").locator("xpath=following-sibling::dd[1]")).to_have_text("50.8000, -1.1000")
     expect(large.locator("a.flickr-link")).to_have_attribute("href", f"https://www.flickr.com/photos/{_owner(folder)}/{ids['harbour']}/")
     expect(large.locator(".large-media img")).to_have_js_property("naturalWidth", 160)  # the file itself, decoded
     shot(page, "archive-large")

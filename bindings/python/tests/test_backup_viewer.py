@@ -205,6 +205,15 @@ def test_keyboard_moves_through_the_list_and_escape_closes(archive, page):
     page.keyboard.press("Escape")
     expect(page.locator("#large")).to_be_hidden()
     expect(page.locator("#grid .cell")).to_have_count(5)
+    # In the grid: arrows move the focus from cell to cell, End to the last, Enter opens it.
+    page.locator("#grid .cell").first.focus()
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#grid .cell:focus")).to_have_attribute("data-id", ids["market"])
+    page.keyboard.press("End")
+    expect(page.locator("#grid .cell:focus")).to_have_attribute("data-id", ids["gone"])
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Enter")
+    expect(title).to_have_text("Waves")
 
 
 def test_a_hostile_title_is_text_and_stays_in_its_box(archive, page):
@@ -415,6 +424,12 @@ def test_the_grid_draws_only_the_rows_on_screen(browser, tmp_path):
         n = int(order[-1]) - int(viewerarchive.item_id(0))
         expect(last.locator(".caption")).to_have_text(f"{viewerarchive.WORDS[n % 10].title()} {n}")
         at_end = page.locator("#grid .cell").count()
+        page.evaluate("scrollTo(0, 0)")
+        page.locator(f"#grid .cell[data-id='{order[0]}']").focus()
+        page.keyboard.press("End")  # the last row is drawn and its cell focused
+        expect(page.locator("#grid .cell:focus")).to_have_attribute("data-id", order[-1])
+        page.keyboard.press("Home")
+        expect(page.locator("#grid .cell:focus")).to_have_attribute("data-id", order[0])
         scripts = page.evaluate("[...document.scripts].map((s) => s.src.split('/').pop())")
     print(f"{count} items: {drawn} cells at the top, {at_end} at the end; scripts {scripts}")
     assert 0 < drawn <= 60 and 0 < at_end <= 60, (drawn, at_end)

@@ -325,6 +325,25 @@
   addEventListener("scroll", queueDraw, {passive: true});
   addEventListener("resize", queueDraw);
 
+  // Arrow keys move between the grid's cells (their row brought on screen first), Home and End to
+  // the list's ends; Enter opens the cell (it is a link).
+  grid.addEventListener("keydown", (event) => {
+    const cell = event.target.closest(".cell");
+    const at = cell ? [...cells].find(([, c]) => c === cell)?.[0] : undefined;
+    const moves = {ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns};
+    if (at === undefined || !(event.key in moves || event.key === "Home" || event.key === "End")) return;
+    event.preventDefault();
+    const to = event.key === "Home" ? 0 : event.key === "End" ? list.length - 1
+      : Math.min(list.length - 1, Math.max(0, at + moves[event.key]));
+    const top = grid.getBoundingClientRect().top + scrollY + Math.floor(to / columns) * CELL_H;
+    const header = document.querySelector("header").offsetHeight;
+    if (top < scrollY + header) scrollTo(0, top - header - 8);
+    else if (top + CELL_H > scrollY + innerHeight) scrollTo(0, top + CELL_H - innerHeight + 8);
+    drawGrid();
+    const target = cells.get(to);
+    if (target) target.focus();
+  });
+
   // -- Pages -----------------------------------------------------------------------------------
 
   function heading(...children) {

@@ -8,6 +8,7 @@ One browser for the module; every wait is Playwright's auto-waiting `expect`, ne
 Screenshots go to $VIEWER_SCREENSHOTS (default build/archive-viewer-screenshots); the ones in
 docs/screenshots/ are copies of these.
 """
+import concurrent.futures
 import contextlib
 import json
 import os
@@ -35,6 +36,13 @@ TIMEOUT_MS = 10_000
 # "</script>" (which would end a script holding the data, were it not escaped there).
 HOSTILE = ("<img src=x onerror=\"window.pwned=1\"></script>\u2028 عنوان طويل جدا بالعربية 👩‍👩‍👧‍👦🏳️‍🌈 "
            + "שלום" * 60)[:255]
+
+
+def off_the_browsers_thread(function, *args, **kwargs):
+    """`function` run on a thread of its own: Playwright's sync API keeps an event loop running on
+    this one, where a backup that runs its own (asyncio.run) would be refused."""
+    with concurrent.futures.ThreadPoolExecutor(1) as worker:
+        return worker.submit(function, *args, **kwargs).result()
 
 
 def picture(n: int, width: int = 160, height: int = 120) -> bytes:
@@ -75,10 +83,10 @@ def archive(library_path, tmp_path_factory):
             db.execute("INSERT INTO collections VALUES ('123-456', ?, 'Coasts', 'Every coast', NULL, 0, 0)", (owner,))
             db.execute("INSERT INTO collection_sets VALUES ('123-456', ?, 0)", (album,))
             db.execute("INSERT INTO exif VALUES (?, 0, 'IFD0', 'Model', 'Model', 'NIKON D750', NULL)", (harbour,))
-        report = flickr.backup.run(api, folder, comments=True, exif=True)
+        report = off_the_browsers_thread(flickr.backup.run, api, folder, comments=True, exif=True)
         assert report.ok, report.failed
         api.call("flickr.photos.delete", photo_id=gone)
-        report = flickr.backup.run(api, folder)
+        report = off_the_browsers_thread(flickr.backup.run, api, folder)
         assert report.deleted == [gone] or gone in str(report.deleted), report.deleted
     ids = {"harbour": harbour, "market": market, "hostile": hostile, "video": video, "gone": gone, "album": album}
     print(f"archive of {len(ids) - 1} items at {folder}")
@@ -388,7 +396,7 @@ def test_an_archive_made_from_the_export_has_the_same_viewer(browser, tmp_path):
     subprocess.run([sys.executable, "-m", "flickr_sandbox", "--write-export", str(out)], check=True, cwd=SANDBOX_DIR,
                    capture_output=True, timeout=120)
     folder = tmp_path / "archive"
-    report = flickr.backup.from_export(folder, sorted(out.iterdir()))
+    report = off_the_browsers_thread(flickr.backup.from_export, folder, sorted(out.iterdir()))
     made = json.loads((folder / "index.json").read_text())
     with viewing(browser, folder) as page:
         expect(page.locator("#status")).to_have_text(f"{len(made['items'])} items")

@@ -15,9 +15,9 @@ packages=(build-essential cmake pkg-config libcurl4-openssl-dev libssl-dev libex
           binutils file valgrind
           libimage-exiftool-perl  # flickr backup's tests read its XMP sidecars back with exiftool
           exiv2  # and with exiv2, the library digiKam and darktable read XMP through
-          chromium libjs-leaflet  # the example viewer: its browser tests, its maps (served offline)
-          libjs-leaflet.markercluster  # the viewer's maps group overlapping pins (served offline too)
+          chromium libjs-leaflet  # the viewers' browser tests; maps offline (the backup copies Leaflet in)
           fonts-droid-fallback  # CJK glyphs in headless Chromium, so the viewer's screenshots show titles
+          fonts-noto-color-emoji  # emoji in the archive viewer's screenshots (test_backup_viewer.py)
           python3-venv  # scripts/venv.sh's environment (Debian's python3 has no venv without it)
           libjpeg-turbo-progs  # djpeg: tests decode the sandbox's JPEG pictures with it
           fish)  # test_cli_methods.py runs the fish completion in fish

@@ -28,7 +28,7 @@ from .fields import one_text
 from .indexes import Indexes
 from .job import ItemFailed, ItemJob, ItemPending, asked_details, missing_details
 from .export.mapping import FROM_EXPORT
-from .layout import ALBUMS, COLLECTIONS, STATE_DIR, UNDATED, Layout, own_temporary
+from .layout import ALBUMS, COLLECTIONS, STATE_DIR, UNDATED, VIEWER, Layout, own_temporary
 from .licences import Licences
 from .listing import Listing, lastupdate
 from .lock import DirLock
@@ -399,10 +399,10 @@ class Backup:
     def _remove_leftovers(self, state_dir: SafeDir) -> None:
         """Temporary files of a run that was killed (the lock says none is running), by their exact
         names (`own_temporary`): in DIR, its year and month folders, the album and collection
-        folders, the same in embedded/ (--embedded-copies); and the downloads the library's cache had
-        not finished (`cache_temporary`)."""
+        folders, the same in embedded/ (--embedded-copies), the viewer's and its data's; and the
+        downloads the library's cache had not finished (`cache_temporary`)."""
         self.root.remove_leftovers(own_temporary)
-        _remove_leftovers_below(self.root, (UNDATED, ALBUMS, COLLECTIONS))
+        _remove_leftovers_below(self.root, (UNDATED, ALBUMS, COLLECTIONS, VIEWER))
         if EMBEDDED in self.root.names():
             try:
                 with self.root.subdir(EMBEDDED, create=False) as embedded:

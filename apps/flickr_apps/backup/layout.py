@@ -6,7 +6,8 @@
     YYYY/MM/{id}_{slug}.{ext}.xmp    its XMP sidecar (darktable's naming; digiKam and exiftool read it)
     albums/{id}_{slug}/              an album: relative links to the media files, album.json
     collections/{id}_{slug}/         a collection: links to its albums' folders, collection.json
-    index.json, index.html           the account index, and a page to browse it offline
+    index.json, index.html           the account index, and the viewer's page (browse it offline)
+    viewer/, viewer/data/            the viewer's scripts and its data (viewer/, viewerdata.py)
     .flickr-backup/                  the state database, the lock, the download cache
 
 An item's names are given when it is first backed up and then kept (a later title change updates
@@ -26,10 +27,12 @@ UNDATED = "undated"
 STATE_DIR = ".flickr-backup"
 ALBUMS = "albums"
 COLLECTIONS = "collections"
+VIEWER = "viewer"
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-[0-9]{2}")  # ASCII digits only: \d takes every script's
 # Every name the backup writes in DIR and its folders: an item's files and album links ({id}_...),
-# album and collection folders ({id}[-{id}]_...), and the index and album files.
-_OWN = re.compile(r"[0-9]{1,20}(-[0-9]{1,20})?_.*|index\.json|index\.html|album\.json|collection\.json", re.DOTALL)
+# album and collection folders ({id}[-{id}]_...), the index and album files, the viewer's files.
+_OWN = re.compile(r"[0-9]{1,20}(-[0-9]{1,20})?_.*|index\.json|index\.html|album\.json|collection\.json"
+                  r"|index\.js|(items|search)-[0-9]{4,}\.js|app\.js|photo-loader\.js|style\.css|basemap\.js|leaflet\.(js|css)", re.DOTALL)
 # What a slug keeps: letters and digits of any script, and - _ . (joined runs of anything else
 # become one "-"). No separator, no control or format character, no leading dot.
 _UNSAFE = re.compile(r"[^\w.\-]+|_+")

@@ -83,8 +83,10 @@ def test_whole_backup_item_by_item(account, tmp_path):
     assert sidecar(files[sorted(items)[0]])["albums"][0]["id"] == album_id
     index = json.loads((tmp_path / "index.json").read_text())
     assert sorted(i["id"] for i in index["items"]) == sorted(items) and all(i["complete"] for i in index["items"])
-    page = (tmp_path / "index.html").read_text()
-    assert all(str(files[i].relative_to(tmp_path)) in page for i in items)
+    # The viewer: its page, and its data naming every file (test_backup_viewer.py opens it in a browser).
+    assert 'src="viewer/app.js"' in (tmp_path / "index.html").read_text()
+    viewer_data = "".join(p.read_text() for p in (tmp_path / "viewer" / "data").glob("items-*.js"))
+    assert all(json.dumps(str(files[i].relative_to(tmp_path))) in viewer_data for i in items)
     # Calls: the listing, the account, the album, and one getSizes per video; no call per photo.
     print(f"{len(items)} items: {report.api_calls} API calls {report.api_calls_by_method}")
     assert report.api_calls_by_method["flickr.people.getPhotos"] == 1

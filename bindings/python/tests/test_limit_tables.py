@@ -17,8 +17,8 @@ from generated_copies import Generator
 
 import flickr
 from flickr import limits
-from flickr.backup import calls, options
-from flickr.cli import common
+from flickr_apps.backup import calls, options
+from flickr_apps.cli import common
 from flickr_sandbox.methods import criteria, limit_table, registry
 from libtest import REPO
 from test_header_tables import edit
@@ -90,11 +90,11 @@ def test_the_copies_say_what_the_data_says_and_the_programs_use_them():
 
 #: Where each of the numbers was once written by hand; none may come back as a literal.
 USERS = {
-    "bindings/python/flickr/backup/calls.py": "MAX_PER_PAGE",
-    "bindings/python/flickr/backup/options.py": "CALLS_PER_HOUR",
-    "bindings/python/flickr/cli/common.py": "CALLS_PER_HOUR",
-    "bindings/python/flickr/cli/checksums.py": "MAX_PER_PAGE",
-    "bindings/python/flickr/cli/download.py": "MAX_PER_PAGE",
+    "apps/flickr_apps/backup/calls.py": "MAX_PER_PAGE",
+    "apps/flickr_apps/backup/options.py": "CALLS_PER_HOUR",
+    "apps/flickr_apps/cli/common.py": "CALLS_PER_HOUR",
+    "apps/flickr_apps/cli/checksums.py": "MAX_PER_PAGE",
+    "apps/flickr_apps/cli/download.py": "MAX_PER_PAGE",
     "sandbox/flickr_sandbox/methods/criteria.py": "SEARCH_RESULT_CAP",
     "sandbox/flickr_sandbox/methods/registry.py": "MAX_PER_PAGE",
     "sandbox/flickr_sandbox/methods/photosets.py": "MAX_PER_PAGE",

@@ -164,7 +164,7 @@ def test_hostile_answers_fill_nothing_and_stop_nothing(sandbox, tmp_path):
     its problem (asked again next run)."""
     import re
 
-    from test_backup_items import rewriting
+    from lyingproxy import rewriting
 
     def rewrite(method, params, body):
         if method == "flickr.people.getInfo":
@@ -178,9 +178,9 @@ def test_hostile_answers_fill_nothing_and_stop_nothing(sandbox, tmp_path):
              (dict(title="commented"), dict(license=4)), (dict(title="third"), dict(license=4))]
     _, zips, _ = export_of(sandbox, tmp_path, items, comments=[(1, OTHER)])
     server, _ = sandbox
-    with rewriting(server, rewrite) as url:
+    with rewriting(server.url, rewrite) as proxy:
         settings = server.settings
-        with flickr.Flickr(settings.api_key, settings.api_secret, base_url=url, oauth_token=settings.oauth_token,
+        with flickr.Flickr(settings.api_key, settings.api_secret, base_url=proxy.url, oauth_token=settings.oauth_token,
                            oauth_token_secret=settings.oauth_token_secret) as api:
             report = flickr.backup.from_export(tmp_path / "archive", zips, client=api)
             again = flickr.backup.from_export(tmp_path / "archive", zips, client=api)

@@ -2,16 +2,12 @@
 """flickr backup, item by item: odd values from Flickr are dropped field by field and one item's failure
 stays that item's (the run goes on to index.html); --verify's findings repaired by the next run;
 --comments added to an existing backup; the sidecars' owner, machine tags, CR and dates."""
-import contextlib
-import http.client
-import http.server
 import json
 import re
 import shutil
 import sqlite3
 import subprocess
 import sys
-import urllib.parse
 
 import pytest
 
@@ -21,57 +17,15 @@ from backuptest import client, jpeg, media_files, mp4, run_cli, sidecar, small_a
 from flickr_apps.backup.fields import check
 from flickr_apps.backup.sidecar import Sidecar
 from flickr_apps.backup.xmp import xmp_document
-from libtest import running_sandbox, serving
+from lyingproxy import rewriting
 
 GOOD, ODD = 20, 7
 ARABIC_DATE = "٢٠٢٣-٠٥-٠١ ١٢:٠٠:٠٠"  # Arabic-Indic digits: \d and int() take them, a folder name must not
 
 
-@pytest.fixture(scope="module")
-def server(library_path):
-    with running_sandbox() as server:
-        yield server
-
-
-@contextlib.contextmanager
-def rewriting(server, rewrite):
-    """A hostile Flickr on 127.0.0.1: every request passed to `server`, each REST answer handed to
-    rewrite(method, params, body) -> body on its way back. Its URL."""
-    upstream = urllib.parse.urlsplit(server.url)
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def forward(self):
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else None
-            headers = {k: v for k, v in self.headers.items() if k.lower() not in ("accept-encoding", "connection")}
-            connection = http.client.HTTPConnection(upstream.hostname, upstream.port, timeout=60)
-            try:
-                connection.request(self.command, self.path, body=body, headers=headers)  # Host kept: OAuth
-                answer = connection.getresponse()
-                data = answer.read()
-            finally:
-                connection.close()
-            params = {k: v[0] for k, v in urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query).items()}
-            if body and "x-www-form-urlencoded" in self.headers.get("Content-Type", ""):
-                params.update({k: v[0] for k, v in urllib.parse.parse_qs(body.decode("latin-1")).items()})
-            data = rewrite(params.get("method", ""), params, data)
-            self.send_response(answer.status)
-            for key, value in answer.getheaders():
-                if key.lower() not in ("content-length", "transfer-encoding", "connection", "content-encoding"):
-                    self.send_header(key, value)
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        do_GET = do_POST = forward
-
-        def log_message(self, *args):
-            pass
-
-    with serving(Handler) as url:
-        yield url
+@pytest.fixture
+def server(module_sandbox, library_path):
+    return module_sandbox
 
 
 def set_attribute(body: bytes, photo_id: str, name: str, value: str) -> bytes:
@@ -115,8 +69,8 @@ def test_odd_values_are_dropped_field_by_field_and_every_item_is_kept(server, tm
     kinds = ["latitude 1e999", "latitude nan", "two descriptions", "two titles", "date in Arabic digits",
              "views in Arabic digits", "two titles in the listing"]
     odd = dict(zip(kinds, sorted(items)[:ODD]))
-    with rewriting(server, odd_answers(odd)) as hostile:
-        api = flickr.Flickr(server.settings.api_key, server.settings.api_secret, base_url=hostile,
+    with rewriting(server.url, odd_answers(odd)) as proxy:
+        api = flickr.Flickr(server.settings.api_key, server.settings.api_secret, base_url=proxy.url,
                             oauth_token=server.settings.oauth_token,
                             oauth_token_secret=server.settings.oauth_token_secret)
         with api:
@@ -149,7 +103,7 @@ def test_odd_values_are_dropped_field_by_field_and_every_item_is_kept(server, tm
 
         # The CLI, on a directory of its own: every item done, exit 0.
         cli = run_cli(server, "backup", str(tmp_path / "cli"), "--progress", "none",
-                      env_extra={"FLICKR_ENDPOINT": hostile})
+                      env_extra={"FLICKR_ENDPOINT": proxy.url})
         print(cli.stderr)
         assert cli.returncode == 0, cli.stderr
         assert "failed" not in cli.stderr and (tmp_path / "cli" / "index.html").is_file()
@@ -197,8 +151,8 @@ def test_repeated_titles_of_albums_and_the_account_never_stop_the_run(server, tm
                           body)
         return body
 
-    with rewriting(server, rewrite) as hostile:
-        api = flickr.Flickr(server.settings.api_key, server.settings.api_secret, base_url=hostile,
+    with rewriting(server.url, rewrite) as proxy:
+        api = flickr.Flickr(server.settings.api_key, server.settings.api_secret, base_url=proxy.url,
                             oauth_token=server.settings.oauth_token,
                             oauth_token_secret=server.settings.oauth_token_secret)
         with api:
@@ -263,8 +217,8 @@ def test_a_video_still_processing_is_pending_then_fetched(server, tmp_path):
     def processing(method, params, body):
         return set_attribute(body, video, "media_status", "processing") if method == "flickr.people.getPhotos" else body
 
-    with rewriting(server, processing) as hostile:
-        cli = run_cli(server, "backup", str(tmp_path), "--progress", "json", env_extra={"FLICKR_ENDPOINT": hostile})
+    with rewriting(server.url, processing) as proxy:
+        cli = run_cli(server, "backup", str(tmp_path), "--progress", "json", env_extra={"FLICKR_ENDPOINT": proxy.url})
     print(cli.stderr)
     end = json.loads(cli.stdout.splitlines()[-1])["report"]
     assert cli.returncode == 0, cli.stderr

@@ -5,7 +5,7 @@ the run with a clear error and exit 1 after two listing calls; a listing shorter
 import flickr
 import flickr.backup
 from backuptest import client, media_files, small_account
-from libtest import run_cli, running_sandbox
+from libtest import run_cli
 from lyingproxy import attributes, lying, repeating_page1, without
 
 import pytest
@@ -13,10 +13,9 @@ import pytest
 LISTING = "flickr.people.getPhotos"
 
 
-@pytest.fixture(scope="module")
-def server(library_path):
-    with running_sandbox() as server:
-        yield server
+@pytest.fixture
+def server(module_sandbox, library_path):
+    return module_sandbox
 
 
 @pytest.fixture

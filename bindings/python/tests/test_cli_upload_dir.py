@@ -254,3 +254,65 @@ def test_the_checksum_tag_and_opting_out(library_path, sandbox, tmp_path):
     assert list(listed.values()) == [[tag, f"libflickr:sha256={digest}"], []]
     again = run(sandbox, "upload", str(folder), "--skip-existing", "--json")  # b.jpg, untagged, goes again
     assert [("skipped" in json.loads(line)) for line in again.stdout.splitlines()] == [True, False]
+
+
+def test_skip_existing_finds_the_files_of_an_account_past_the_search_cap(library_path, tmp_path):
+    """A search serves 4,000 results (flickr.limits.SEARCH_RESULT_CAP), newest first: the listing was one
+    walk, so on an account of more tagged photos the oldest were not found and their files were sent
+    again. An account of the cap + 200 tagged photos: a file of the oldest and one of the newest are
+    both skipped."""
+    from flickr.limits import SEARCH_RESULT_CAP
+    from flickr_sandbox import constants
+    from flickr_sandbox.seed import normalize_tag
+    from flickr_sandbox.seed_photos import FIRST_ID
+    from flickr_sandbox.store import Store
+    from libtest import running_sandbox
+
+    count = SEARCH_RESULT_CAP + 200
+    folder = tmp_path / "old and new"
+    _photos(folder, ["oldest.jpg", "newest.jpg"])
+    hashes = {FIRST_ID + n: hashlib.sha256(b"seeded %d" % n).hexdigest()[:32] for n in range(count)}
+    hashes[FIRST_ID] = hashlib.sha256((folder / "oldest.jpg").read_bytes()).hexdigest()[:32]
+    hashes[FIRST_ID + count - 1] = hashlib.sha256((folder / "newest.jpg").read_bytes()).hexdigest()[:32]
+    data = tmp_path / "sandbox"
+    with running_sandbox("--data", str(data), "--seed-photos", str(count)) as server:
+        store = Store(str(data))  # the tag `flickr upload` would have added, on every seeded item
+        try:
+            with store.transaction():
+                store.many("INSERT INTO tags VALUES (?,?,?,?,?,?)",
+                           [(photo, 50, constants.USER_NSID, f"libflickr:sha256={digest}",
+                             normalize_tag(f"libflickr:sha256={digest}"), 1) for photo, digest in hashes.items()])
+        finally:
+            store.close()
+        result = run(server, "-v", "upload", str(folder), "--skip-existing", "--json")
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    searches = _searches(result.stderr)
+    print(f"{count} tagged photos listed in {len(searches)} searches; {lines}")
+    assert result.returncode == 0, result.stderr
+    assert lines == [{"file": str(folder / "newest.jpg"), "skipped": "already uploaded", "photo_id": str(FIRST_ID + count - 1)},
+                     {"file": str(folder / "oldest.jpg"), "skipped": "already uploaded", "photo_id": str(FIRST_ID)}]
+    assert "2 already on Flickr, skipped" in result.stderr and "not every photo" not in result.stderr
+    assert len(searches) < count / 100  # about one a page of 500, and the slicing's few
+
+
+def test_skip_existing_says_when_the_listing_is_incomplete(library_path, sandbox, tmp_path):
+    """A listing Flickr did not serve whole (here: its total one more than it gives, counts that moved)
+    is said on stderr, as files already there may be sent again; the run goes on (exit 0)."""
+    import re
+
+    from lyingproxy import attributes, lying
+
+    folder = tmp_path / "once"
+    _photos(folder, ["a.jpg"])
+    assert run(sandbox, "upload", str(folder), "--json").returncode == 0
+
+    def one_more(page, body):
+        total = int(re.search(rb'<photos [^>]*total="(\d+)"', body).group(1))
+        return attributes(body, "photos", total=total + 1)
+    with lying(sandbox.url, "flickr.photos.search", one_more) as proxy:
+        again = run(sandbox, "upload", str(folder), "--skip-existing", "--json",
+                    env_extra={"FLICKR_ENDPOINT": proxy.url})
+    print(f"{proxy.calls['flickr.photos.search']} searches: {again.stderr.strip()}")
+    assert again.returncode == 0, again.stderr
+    assert "not every photo tagged with its checksum could be listed" in again.stderr
+    assert json.loads(again.stdout)["skipped"] == "already uploaded"

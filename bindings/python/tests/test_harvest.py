@@ -287,3 +287,18 @@ def test_a_damaged_checkpoint_is_a_clear_error(api, tmp_path):
         print(caught.value)
     path.write_text(json.dumps(good))
     assert len(list(api.harvest("flickr.photos.search", user_id="me", checkpoint=str(path)))) > 0
+
+
+def test_a_report_lacking_a_count_or_with_one_of_another_type_is_refused():
+    # The report is read from the C library's JSON: a field it lacks (a renamed key) or of another
+    # type is an error, not a count of 0 or a string passed on as a count.
+    from flickr.harvest import HarvestReport
+    good = {"items": 3, "matched": 3, "missing": 0, "duplicates": 0, "calls": 1, "slices_done": 1,
+            "slices_pending": 0, "finished": True, "complete": True, "over_cap": []}
+    assert HarvestReport.from_json(good).to_json() == good
+    bad = [{k: v for k, v in good.items() if k != "calls"}, {**good, "items": "3"}, {**good, "items": True},
+           {**good, "finished": 1}, {**good, "over_cap": {}}, []]
+    for value in bad:
+        with pytest.raises(flickr.errors.ParseError):
+            HarvestReport.from_json(value)
+    print(f"1 report read, {len(bad)} refused")

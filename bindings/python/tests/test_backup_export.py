@@ -320,6 +320,7 @@ def test_hostile_zips_and_json_hold(exported, tmp_path):
     assert (target / "albums" / "72157799999999999_etc-passwd").is_dir()
     album = json.loads((target / "albums" / "72157799999999999_etc-passwd" / "album.json").read_text())
     assert [i["id"] for i in album["items"]] == ["44444444444", "5"]
+    assert said("albums 72157799999999999: 1 member(s) that are no photo id left out ('../x')")
     # The odd values are dropped, one by one, and the item is kept.
     odd = json.loads(next(target.glob("undated/44444444444_*.json")).read_text())
     assert odd["title"] == "" and odd["location"] is None and odd["license"]["id"] == ""

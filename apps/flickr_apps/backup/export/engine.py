@@ -240,7 +240,20 @@ class ExportBackup(Backup):
                     shown = repr(value.get("id") if isinstance(value, dict) else value)[:60]
                     self.lack("refused", f"{entry.shown()}: an entry of {key} that is none (id {shown}): left out")
                     continue
+                self._members_left_out(entry, key, value, made)
                 yield made
+
+    def _members_left_out(self, entry: Entry, key: str, value: dict[str, Any], made: _Set) -> None:
+        """Members of an album (a gallery) that are no Flickr id are left out, and said: the set's
+        membership is then not what the export meant."""
+        raw = value.get("photos")
+        kept = set(made[1])
+        dropped = [m for m in raw if not (isinstance(m, (str, int)) and str(m) in kept)] if isinstance(raw, list) \
+            else ([] if raw is None else [raw])
+        if dropped:
+            shown = ", ".join(repr(m)[:40] for m in dropped[:5]) + (", ..." if len(dropped) > 5 else "")
+            self.lack("refused", f"{entry.shown()}: {key} {made[0]['id']}: {len(dropped)} member(s) that are "
+                                 f"no photo id left out ({shown})")
 
     def _albums_of_export(self, entries: list[Entry]) -> None:
         for info, members in self._listed(entries, "albums", mapping.album):

@@ -341,6 +341,34 @@ def test_the_viewer_shows_an_album_lifeboat_in_chromium_from_disk(archives, tmp_
     assert tree(out) == files and {path: (out / path).stat().st_mtime_ns for path in tree(out)} == before
 
 
+def test_the_viewer_folder_follows_outs_rules(archives, tmp_path):
+    """viewer/ is OUT's like the rest: written only in a folder marked as this command's (a foreign
+    OUT is refused before anything is written), never through a link planted at viewer/, and a
+    rerun removes nothing of it but its own temporaries."""
+    foreign = tmp_path / "foreign"
+    (foreign / "viewer").mkdir(parents=True)
+    (foreign / "viewer" / "app.js").write_text("// mine")
+    done = run_cli_lifeboat(archives.own, foreign)
+    assert done.returncode == 1 and "not a Lifeboat flickr lifeboat wrote" in done.stderr
+    assert (foreign / "viewer" / "app.js").read_text() == "// mine" and os.listdir(foreign / "viewer") == ["app.js"]
+    out = tmp_path / "OUT"
+    flickr_apps.lifeboat.make(archives.own, out)
+    (out / "viewer" / "notes.txt").write_text("the user's")
+    (out / "viewer" / ".app.js.0123456789abcdef.part").write_text("left by a killed run")
+    flickr_apps.lifeboat.make(archives.own, out)
+    assert sorted(os.listdir(out / "viewer")) == sorted(
+        ["app.js", "basemap.js", "index.html", "leaflet.css", "leaflet.js", "notes.txt", "photo-loader.js", "style.css"])
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for entry in (out / "viewer").iterdir():
+        entry.unlink()
+    (out / "viewer").rmdir()
+    (out / "viewer").symlink_to(elsewhere)
+    done = run_cli_lifeboat(archives.own, out)
+    print(done.stderr.strip())
+    assert done.returncode == 1 and "not followed" in done.stderr and os.listdir(elsewhere) == []
+
+
 def screenshot(name: str) -> pathlib.Path:
     """Where a screenshot goes: $VIEWER_SCREENSHOTS (default build/archive-viewer-screenshots), as
     test_backup_viewer.py's; docs/screenshots/ holds copies."""

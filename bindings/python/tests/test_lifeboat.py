@@ -278,8 +278,9 @@ def run_cli_lifeboat(*argv) -> subprocess.CompletedProcess:
 def test_the_viewer_shows_an_album_lifeboat_in_chromium_from_disk(archives, tmp_path):
     """The archive's viewer in a `flickr lifeboat --album ID` Lifeboat, opened from file:// (no
     server; any other request fails the test, as does a script or console error): the album's
-    photos listed, a search by tag, the large view with the licence's link and the comment, the
-    geotagged photo on the map, the hostile title as text; a rerun rewrites nothing."""
+    photos listed, a search by a word of a description and by a tag, the large view with the
+    licence's link and the comment, the geotagged photo on the map, the hostile title as text; a
+    rerun rewrites nothing."""
     from playwright.sync_api import expect, sync_playwright
 
     from browsertest import launch, offline_page
@@ -307,6 +308,8 @@ def test_the_viewer_shows_an_album_lifeboat_in_chromium_from_disk(archives, tmp_
                 expect(captions).to_have_count(2)
                 assert sorted(captions.all_text_contents()) == sorted([HOSTILE, "Photo 2"])
                 assert page.locator("img[src=x]").count() == 0  # the title's <img onerror> is text
+                page.fill("#q", "bold")  # a word of a description: in the photo's file only
+                expect(captions).to_have_text([HOSTILE])
                 page.fill("#q", "tag2")
                 expect(captions).to_have_text(["Photo 2"])
                 page.locator("#grid .cell").click()

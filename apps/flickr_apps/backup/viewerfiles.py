@@ -61,8 +61,11 @@ def not_ours(root: SafeDir, state: "State", files: list[tuple[str, bytes]], data
 
 
 def remember(state: "State", files: list[tuple[str, bytes]]) -> None:
-    """Records `files` as the backup's, as just written."""
-    state.set_meta(RECORD, json.dumps({path: sha256(content) for path, content in files}, sort_keys=True))
+    """Records `files` as the backup's, as just written; the record's other files stay recorded
+    (Leaflet's, written by a run when it was installed, are still the backup's when it is not)."""
+    record = json.loads(state.meta(RECORD) or "{}")
+    record.update({path: sha256(content) for path, content in files})
+    state.set_meta(RECORD, json.dumps(record, sort_keys=True))
 
 
 def note(paths: list[str]) -> str:

@@ -418,6 +418,30 @@ def test_only_the_backups_own_viewer_files_are_rewritten(tmp_path):
         archive.close()
 
 
+def test_leaflet_written_once_stays_the_backups_while_it_is_not_installed(tmp_path, monkeypatch):
+    """Leaflet copied by one run, not installed at the next, upgraded at the third: the copy in
+    viewer/ is still the backup's (the record keeps it), so the third run updates it."""
+    from flickr_apps.backup import viewer as viewer_module
+
+    versions = {}
+    for name, text in (("first", "// leaflet 1"), ("later", "// leaflet 2")):
+        versions[name] = tmp_path / name
+        versions[name].mkdir()
+        (versions[name] / "leaflet.js").write_text(text)
+        (versions[name] / "leaflet.css").write_text("/* leaflet */")
+    archive = viewerarchive.make(tmp_path / "archive", 3)
+    try:
+        for leaflet in ("first", "missing", "later"):
+            monkeypatch.setattr(viewerdata, "contents",
+                                lambda kind, where=tmp_path / leaflet: viewer_module.contents(kind, str(where)))
+            found = viewerdata.ViewerData(archive)
+            found.write(archive.account)
+            assert found.note is None, (leaflet, found.note)
+        assert (tmp_path / "archive" / "viewer" / "leaflet.js").read_text() == "// leaflet 2"
+    finally:
+        archive.close()
+
+
 def install_viewer_asset(name: str) -> bytes:
     from flickr_apps.backup.viewer import asset
 

@@ -51,4 +51,7 @@ class Indexes:
             document["galleries"] = [{**json.loads(row["info"]), "items": json.loads(row["members"])}
                                      for row in galleries]
         self.engine.root.write("index.json", json_file(document))
-        ViewerData(self.engine).write(account)
+        viewer = ViewerData(self.engine)
+        viewer.write(account)
+        if viewer.note:  # a file of the user's at one of its names: the run's work is otherwise done
+            self.engine.report.notes.append(viewer.note)

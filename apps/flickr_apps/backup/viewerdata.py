@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Optional
 from .fields import one_text
 from .layout import ALBUMS, COLLECTIONS, VIEWER
 from .sidecar import Sidecar, _dict
-from .viewer import install_viewer
+from . import viewerfiles
+from .viewer import contents, write_contents
 
 if TYPE_CHECKING:
     from .context import RunContext
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 FORMAT = "flickr-backup viewer 1"
 CHUNK = 500  # items a chunk: a screenful of the grid needs one or two
 DATA = "data"
-_WRITTEN = "viewer_files"  # the state's meta key: the data files the last run wrote
+_WRITTEN = viewerfiles.DATA_RECORD  # the state's meta key: the data files the last run wrote
 
 # Flags of the index's `flags` column.
 VIDEO, DELETED, NO_FILE = 1, 2, 4
@@ -102,6 +103,7 @@ def search_text(item: dict[str, Any]) -> str:
 class ViewerData:
     def __init__(self, engine: "RunContext") -> None:
         self.engine = engine
+        self.note: Optional[str] = None  # why the viewer was not installed, for the run's report
 
     def records(self) -> list[dict[str, Any]]:
         """Every item with a file or a deletion to show, newest taken first (the grid's order)."""
@@ -156,13 +158,24 @@ class ViewerData:
                 "galleries": galleries, "geo": geo}
 
     def write(self, account: dict[str, Any]) -> list[str]:
-        """Writes the viewer and its data; the data files' names, relative to DIR."""
+        """Writes the viewer and its data; the data files' names, relative to DIR. None of them
+        when a file the backup did not write stands at one of the viewer's names (viewerfiles.py):
+        `note` says which."""
         who = one_text(account.get("realname")) or one_text(account.get("username")) or str(account.get("nsid", ""))
         items = self.records()
-        install_viewer(self.engine.root, "archive")
+        files = contents("archive")
+        chunks = range(0, len(items), CHUNK)
+        theirs = viewerfiles.not_ours(self.engine.root, self.engine.state, files,
+                                      [chunk_name(kind, start // CHUNK) for start in chunks for kind in ("items", "search")]
+                                      + ["index.js"])
+        if theirs:
+            self.note = viewerfiles.note(theirs)
+            return []
+        write_contents(self.engine.root, files)
+        viewerfiles.remember(self.engine.state, files)
         names = []
         with self.engine.root.subdir(VIEWER, DATA) as data:
-            for start in range(0, len(items), CHUNK):
+            for start in chunks:
                 part, n = items[start:start + CHUNK], start // CHUNK
                 for kind, value in (("items", part), ("search", [search_text(i) for i in part])):
                     data.write_if_changed(chunk_name(kind, n), _script(kind, n, value))

@@ -24,7 +24,8 @@ def add_parser(subparsers: Subparsers) -> None:
         "as folders of links, index.json and index.html. Run it again to bring DIR up to date: only what changed "
         "is fetched. Stopped or killed, it resumes where it was. docs/backup.md gives the layout.",
         epilog="Exit codes: 0 every item is done (videos Flickr is still processing are reported as pending and "
-        "fetched by a later run); 1 an item failed (retried by the next run), --verify found a file missing or "
+        "fetched by a later run; the viewer not installed because files of yours stand at its names is a note); "
+        "1 an item failed (retried by the next run), --verify found a file missing or "
         "changed (the next run makes it again), or DIR cannot be used; 2 a usage error (a --from-export PATH that "
         "is neither a zip nor a folder); 3 an API error, 4 a network error, 5 no valid login; 7 the disk is full "
         f"(nothing was lost: free some space and run it again); {EXIT_INCOMPLETE} --from-export: the archive is not "

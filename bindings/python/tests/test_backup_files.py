@@ -197,6 +197,39 @@ def test_only_the_backups_own_temporaries_are_removed(server, tmp_path):
     assert (cache / "notes.part").exists()
 
 
+# -- the viewer's names ---------------------------------------------------------------------------
+
+def test_a_users_viewer_folder_and_index_html_are_never_overwritten(server, tmp_path):
+    """A DIR holding the user's own index.html, viewer/app.js and viewer/data/my.js before the first
+    run: two runs leave them byte for byte, exit 0, back up every item, and say once each why the
+    viewer was not installed. (Before: both runs replaced index.html and viewer/app.js.) Moved
+    away, the next run installs the viewer; viewer/data/my.js stays."""
+    users = {tmp_path / "index.html": b"<h1>my own page</h1>\n", tmp_path / "viewer" / "app.js": b"// my app\n",
+             tmp_path / "viewer" / "data" / "my.js": b"const mine = 1;\n"}
+    for path, data in users.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    with client(server) as api:
+        items = small_account(api, 2)
+    for run in (1, 2):
+        done = run_cli(server, "backup", str(tmp_path), timeout=ENDS_WITHIN)
+        notes = [line for line in done.stderr.splitlines() if "viewer was not installed" in line]
+        print(f"run {run}: exit {done.returncode}; {notes}")
+        assert done.returncode == 0, done.stderr
+        assert {str(path.relative_to(tmp_path)): path.read_bytes() for path in users} == {
+            str(path.relative_to(tmp_path)): data for path, data in users.items()}
+        assert len(notes) == 1 and "index.html" in notes[0] and "viewer/app.js" in notes[0], done.stderr
+        assert sorted(media_files(tmp_path)) == sorted(items)
+    assert sorted(p.name for p in (tmp_path / "viewer").iterdir()) == ["app.js", "data"]
+    (tmp_path / "index.html").rename(tmp_path / "my-index.html")
+    (tmp_path / "viewer" / "app.js").rename(tmp_path / "my-app.js")
+    done = run_cli(server, "backup", str(tmp_path), timeout=ENDS_WITHIN)
+    assert done.returncode == 0 and "viewer was not installed" not in done.stderr, done.stderr
+    assert 'src="viewer/app.js"' in (tmp_path / "index.html").read_text()
+    assert (tmp_path / "viewer" / "data" / "my.js").read_bytes() == users[tmp_path / "viewer" / "data" / "my.js"]
+    assert (tmp_path / "viewer" / "data" / "index.js").is_file()
+
+
 # -- the state folder ----------------------------------------------------------------------------
 
 def _other_database(path):

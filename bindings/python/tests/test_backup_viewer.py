@@ -351,6 +351,103 @@ def test_stale_chunks_go_but_only_the_ones_the_backup_wrote(tmp_path, monkeypatc
         archive.close()
 
 
+def test_only_the_backups_own_viewer_files_are_rewritten(tmp_path):
+    """The viewer's files are rewritten only where the backup wrote them (viewerfiles.py): an
+    edit of the user's to viewer/style.css, or a link at viewer/, makes the viewer not installed
+    (nothing written, the note says which, nothing followed); the record and a file that already
+    holds the viewer's content are the backup's; a DIR written before the record existed has its
+    files adopted (the single page before the viewer, or the first viewer's files)."""
+    from flickr_apps.backup import viewerfiles
+
+    def write(archive) -> viewerdata.ViewerData:
+        viewer = viewerdata.ViewerData(archive)
+        viewer.write(archive.account)
+        return viewer
+
+    archive = viewerarchive.make(tmp_path / "edited", 3)
+    try:
+        style = tmp_path / "edited" / "viewer" / "style.css"
+        assert write(archive).note is None and style.read_bytes() == install_viewer_asset("style.css")
+        style.write_bytes(b"body { background: pink }\n")
+        before = {p: p.read_bytes() for p in (tmp_path / "edited").rglob("*") if p.is_file() and ".flickr" not in str(p)}
+        viewer = write(archive)
+        print(viewer.note)
+        assert viewer.note is not None and "viewer/style.css" in viewer.note and "index.html" not in viewer.note
+        assert {p: p.read_bytes() for p in before} == before
+        style.write_bytes(install_viewer_asset("style.css"))  # the backup's content again: its own
+        assert write(archive).note is None
+    finally:
+        archive.close()
+
+    archive = viewerarchive.make(tmp_path / "linked", 3)
+    try:
+        elsewhere = tmp_path / "elsewhere"
+        elsewhere.mkdir()
+        (tmp_path / "linked" / "viewer").symlink_to(elsewhere)
+        viewer = write(archive)
+        assert "installed: viewer is not the backup's" in (viewer.note or "") and os.listdir(elsewhere) == []
+        assert not (tmp_path / "linked" / "index.html").exists()
+    finally:
+        archive.close()
+
+    # Written before the record: the single page of old, and the first viewer's (its data recorded).
+    for name, state_has_data in (("old-page", False), ("first-viewer", True)):
+        folder = tmp_path / name
+        archive = viewerarchive.make(folder, 3)
+        try:
+            (folder / "index.html").write_bytes(b'<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
+                                                b"<title>Flickr backup of Ada</title></head></html>\n")
+            if state_has_data:
+                (folder / "viewer").mkdir()
+                (folder / "viewer" / "app.js").write_text("// an earlier version of the viewer")
+                archive.state.set_meta(viewerfiles.DATA_RECORD, "[]")
+            viewer = write(archive)
+            assert viewer.note is None, (name, viewer.note)
+            assert 'src="viewer/app.js"' in (folder / "index.html").read_text()
+            assert (folder / "viewer" / "app.js").read_bytes() == install_viewer_asset("app.js")
+        finally:
+            archive.close()
+    # The same old page with a record in the state: the record says it is not the backup's.
+    folder = tmp_path / "recorded"
+    archive = viewerarchive.make(folder, 3)
+    try:
+        assert write(archive).note is None
+        (folder / "index.html").write_bytes(b'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Flickr backup of')
+        assert "index.html" in (write(archive).note or "")
+    finally:
+        archive.close()
+
+
+def test_leaflet_written_once_stays_the_backups_while_it_is_not_installed(tmp_path, monkeypatch):
+    """Leaflet copied by one run, not installed at the next, upgraded at the third: the copy in
+    viewer/ is still the backup's (the record keeps it), so the third run updates it."""
+    from flickr_apps.backup import viewer as viewer_module
+
+    versions = {}
+    for name, text in (("first", "// leaflet 1"), ("later", "// leaflet 2")):
+        versions[name] = tmp_path / name
+        versions[name].mkdir()
+        (versions[name] / "leaflet.js").write_text(text)
+        (versions[name] / "leaflet.css").write_text("/* leaflet */")
+    archive = viewerarchive.make(tmp_path / "archive", 3)
+    try:
+        for leaflet in ("first", "missing", "later"):
+            monkeypatch.setattr(viewerdata, "contents",
+                                lambda kind, where=tmp_path / leaflet: viewer_module.contents(kind, str(where)))
+            found = viewerdata.ViewerData(archive)
+            found.write(archive.account)
+            assert found.note is None, (leaflet, found.note)
+        assert (tmp_path / "archive" / "viewer" / "leaflet.js").read_text() == "// leaflet 2"
+    finally:
+        archive.close()
+
+
+def install_viewer_asset(name: str) -> bytes:
+    from flickr_apps.backup.viewer import asset
+
+    return asset(name)
+
+
 def test_killed_runs_viewer_temporaries_are_the_backups_own():
     """The next run removes what a killed one left in viewer/ and viewer/data/ (engine's
     _remove_leftovers): only temporaries of the viewer's own names."""

@@ -19,6 +19,7 @@ import flickr.backup
 import flickr_apps.lifeboat
 import lifeboat_reader
 from backuptest import client, environ_without_flickr, jpeg, media_files, small_account, upload
+from flickr_sandbox import pictures
 from libtest import running_sandbox
 
 HOSTILE = '<script>alert("x")</script> & </script><img src=x onerror=alert(1)>'
@@ -27,6 +28,15 @@ OTHER_NSID = "35034346050@N01"
 THIRD_NSID = "48600090482@N01"
 # Another member's photos, by licence id: what the rule does with each (docs/lifeboat.md).
 OTHERS = {"0": False, "4": True, "9": True, "14": True, "99": False}
+
+
+def picture(width: int = 320, height: int = 240) -> bytes:
+    """A real JPEG (the sandbox's encoder), a gradient: what the viewer's screenshots show."""
+    pixels = bytearray()
+    for y in range(height):
+        for x in range(width):
+            pixels += bytes((40 + x // 3, 90 + y // 3, 160))
+    return pictures.jpeg.encode(width, height, bytes(pixels))
 
 
 def read_back(out: pathlib.Path) -> lifeboat_reader.Lifeboat:
@@ -61,11 +71,14 @@ def archives(library_path, tmp_path_factory):
         ids = list(items)
         api.call("flickr.photos.setMeta", photo_id=ids[0], title=HOSTILE, description="a <b>bold</b> & line\nnext")
         api.call("flickr.photos.comments.addComment", photo_id=ids[2], comment_text="</script> nice")
+        api.replace(picture(), ids[2])  # a JPEG a browser draws: the viewer's large view shows it
         album = api.call("flickr.photosets.create", title="Harbour <i>", primary_photo_id=ids[0])["photoset"]["id"]
         api.call("flickr.photosets.addPhoto", photoset_id=album, photo_id=ids[2])
         with sqlite3.connect(os.path.join(server.settings.data_dir, "sandbox.sqlite3")) as db:
             db.execute("UPDATE photos SET ispublic = 0, isfriend = 1 WHERE id = ?", (ids[1],))
-            db.execute("UPDATE photos SET license = 4 WHERE id = ?", (ids[2],))
+            # CC BY and geotagged: the viewer's licence link and map pin (what the sandbox has no method for).
+            db.execute("UPDATE photos SET license = 4, latitude = 50.8, longitude = -1.1, accuracy = 16 WHERE id = ?",
+                       (ids[2],))
         report = flickr.backup.run(api, own_dir, info=True, comments=True)
         assert report.ok, report.failed
         # Other members' archives: small uploads handed to them in the sandbox's own store, each under
@@ -113,9 +126,7 @@ def test_the_whole_archive_reads_back(archives, tmp_path):
     assert HOSTILE not in page and html.escape(HOSTILE) in page and "<script" not in page
     for path in (out / "metadata").rglob("*.js"):
         assert "</script" not in path.read_text("utf-8").lower(), path
-    viewer = (out / "viewer" / "viewer.js").read_text("utf-8")
-    assert "innerHTML" not in viewer and "textContent" in viewer
-    assert "../metadata/photoIndex.js" in (out / "viewer" / "index.html").read_text("utf-8")
+    assert 'data-kind="lifeboat"' in (out / "viewer" / "index.html").read_text("utf-8")
     assert f"Lifeboat {out}: 6 photos (6 yours, 0 of other members)" in done.stdout
 
 
@@ -264,46 +275,111 @@ def run_cli_lifeboat(*argv) -> subprocess.CompletedProcess:
                           text=True, env=environ_without_flickr(), timeout=120)
 
 
-def test_the_viewer_shows_the_lifeboat_in_chromium_from_disk(archives, tmp_path):
-    """viewer/ opened from file:// (no server, no network): every photo listed with its thumbnail,
-    title and licence; a hostile title shown as text, never run; one photo's page with its comment."""
-    from playwright.sync_api import sync_playwright
+def test_the_viewer_shows_an_album_lifeboat_in_chromium_from_disk(archives, tmp_path):
+    """The archive's viewer in a `flickr lifeboat --album ID` Lifeboat, opened from file:// (no
+    server; any other request fails the test, as does a script or console error): the album's
+    photos listed, a search by a word of a description and by a tag, the large view with the
+    licence's link and the comment, the geotagged photo on the map, the hostile title as text; a
+    rerun rewrites nothing."""
+    from playwright.sync_api import expect, sync_playwright
 
-    own_dir, ids = archives.own, archives.ids
-    out = tmp_path / "VIEWED"
-    flickr_apps.lifeboat.make(own_dir, out, name="Viewed")
-    chromium = os.environ.get("VIEWER_CHROMIUM", "/usr/bin/chromium")
-    assert os.path.exists(chromium), f"{chromium} is missing: install Debian's chromium (scripts/install-deps.sh)"
+    from browsertest import launch, offline_page
+
+    own_dir, album, ids = archives.own, archives.album, archives.ids
+    out = tmp_path / "ALBUM_VIEWED"
+    done = run_cli_lifeboat(own_dir, out, "--album", album, "--name", "Harbour album")
+    assert done.returncode == 0, done.stderr
+    viewer = sorted(p.name for p in (out / "viewer").iterdir())
+    print(f"viewer/: {viewer}")
+    assert {"index.html", "app.js", "style.css", "basemap.js", "photo-loader.js", "leaflet.js"} <= set(viewer)
+    assert not {"photo.html", "viewer.js", "viewer.css"} & set(viewer)  # the minimal viewer is gone
+    assert 'data-data="../metadata/"' in (out / "viewer" / "index.html").read_text("utf-8")
+    dialogs: list[str] = []
+    expect.set_options(timeout=10_000)
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=["--disable-gpu"])
+        browser = launch(playwright)
         try:
-            page = browser.new_page()
-            errors, dialogs, remote = [], [], []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-            page.on("request", lambda request: remote.append(request.url)
-                    if not request.url.startswith("file://") else None)
-            page.goto((out / "viewer" / "index.html").as_uri())
-            page.wait_for_function("document.querySelectorAll('figure').length === 6")
-            titles = page.eval_on_selector_all("figcaption a.title", "nodes => nodes.map(n => n.textContent)")
-            assert HOSTILE in titles and "Photo 2" in titles
-            sources = page.eval_on_selector_all("figure img", "nodes => nodes.map(n => n.getAttribute('src'))")
-            assert len(sources) == 6 and all(src.startswith("../media/") for src in sources), sources
-            assert page.locator("img[src=x]").count() == 0  # the title's <img onerror> is text
-            assert "Attribution License" in page.inner_text("#photos")
-            page.fill("#search", "tag4")
-            assert page.inner_text("#count") == "1 of 6 photos"
-            page.goto((out / "viewer" / "photo.html").as_uri() + f"?id={ids[2]}")
-            page.wait_for_selector("h1")
-            assert page.inner_text("h1") == "Photo 2" and "</script> nice" in page.inner_text("#photo")
-            page.goto((out / "viewer" / "photo.html").as_uri() + f"?id={ids[0]}")
-            page.wait_for_selector("h1")
-            assert page.inner_text("h1") == HOSTILE
-            print(f"{len(titles)} photos shown, {len(errors)} page errors, {len(dialogs)} dialogs, "
-                  f"{len(remote)} network requests")
-            assert errors == [] and dialogs == [] and remote == []
+            with offline_page(browser) as page:
+                page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+                page.goto((out / "viewer" / "index.html").as_uri())
+                expect(page.locator("html[data-ready=true]")).to_have_count(1)
+                expect(page.locator("#title")).to_have_text("Harbour album")
+                captions = page.locator("#grid .cell .caption")
+                expect(captions).to_have_count(2)
+                assert sorted(captions.all_text_contents()) == sorted([HOSTILE, "Photo 2"])
+                assert page.locator("img[src=x]").count() == 0  # the title's <img onerror> is text
+                page.fill("#q", "bold")  # a word of a description: in the photo's file only
+                expect(captions).to_have_text([HOSTILE])
+                page.fill("#q", "tag2")
+                expect(captions).to_have_text(["Photo 2"])
+                page.locator("#grid .cell").click()
+                expect(page.locator("#large-title")).to_have_text("Photo 2")
+                shown = page.locator("#large-media img")
+                expect(shown).to_have_js_property("complete", True)
+                assert shown.evaluate("img => img.naturalWidth") == 320  # the original, from ../media/
+                licence = page.locator("#large a.licence")
+                expect(licence).to_have_text("Attribution License")
+                assert licence.get_attribute("href").startswith("https://creativecommons.org/licenses/by/")
+                # Flickr's comments are HTML: the viewer shows their text, the markup taken out.
+                expect(page.locator("#large .comments li")).to_have_count(1)
+                expect(page.locator("#large .comments li .author")).to_have_text("sandbox")
+                expect(page.locator("#large .comments li")).to_contain_text(" nice")
+                page.screenshot(path=str(screenshot("lifeboat-album-large")))
+                page.keyboard.press("Escape")
+                page.fill("#q", "")
+                page.click("#nav-map")
+                expect(page.locator("#map path.pin")).to_have_count(1)
+                page.screenshot(path=str(screenshot("lifeboat-album-map")))
+                page.goto((out / "viewer" / "index.html").as_uri() + f"#/item/{ids[0]}")
+                expect(page.locator("#large-title")).to_have_text(HOSTILE)
+                assert page.locator("img[src=x]").count() == 0 and page.evaluate("typeof window.pwned") == "undefined"
         finally:
             browser.close()
+    print(f"2 photos shown, {len(dialogs)} dialogs; no request but file://, no console error")
+    assert dialogs == []
+    before = {path: (out / path).stat().st_mtime_ns for path in tree(out)}
+    files = tree(out)
+    again = run_cli_lifeboat(own_dir, out, "--album", album, "--name", "Harbour album")
+    assert again.returncode == 0, again.stderr
+    assert tree(out) == files and {path: (out / path).stat().st_mtime_ns for path in tree(out)} == before
+
+
+def test_the_viewer_folder_follows_outs_rules(archives, tmp_path):
+    """viewer/ is OUT's like the rest: written only in a folder marked as this command's (a foreign
+    OUT is refused before anything is written), never through a link planted at viewer/, and a
+    rerun removes nothing of it but its own temporaries."""
+    foreign = tmp_path / "foreign"
+    (foreign / "viewer").mkdir(parents=True)
+    (foreign / "viewer" / "app.js").write_text("// mine")
+    done = run_cli_lifeboat(archives.own, foreign)
+    assert done.returncode == 1 and "not a Lifeboat flickr lifeboat wrote" in done.stderr
+    assert (foreign / "viewer" / "app.js").read_text() == "// mine" and os.listdir(foreign / "viewer") == ["app.js"]
+    out = tmp_path / "OUT"
+    flickr_apps.lifeboat.make(archives.own, out)
+    (out / "viewer" / "notes.txt").write_text("the user's")
+    (out / "viewer" / ".app.js.0123456789abcdef.part").write_text("left by a killed run")
+    flickr_apps.lifeboat.make(archives.own, out)
+    assert sorted(os.listdir(out / "viewer")) == sorted(
+        ["app.js", "basemap.js", "index.html", "leaflet.css", "leaflet.js", "notes.txt", "photo-loader.js", "style.css"])
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for entry in (out / "viewer").iterdir():
+        entry.unlink()
+    (out / "viewer").rmdir()
+    (out / "viewer").symlink_to(elsewhere)
+    done = run_cli_lifeboat(archives.own, out)
+    print(done.stderr.strip())
+    assert done.returncode == 1 and "not followed" in done.stderr and os.listdir(elsewhere) == []
+
+
+def screenshot(name: str) -> pathlib.Path:
+    """Where a screenshot goes: $VIEWER_SCREENSHOTS (default build/archive-viewer-screenshots), as
+    test_backup_viewer.py's; docs/screenshots/ holds copies."""
+    from libtest import REPO
+
+    folder = pathlib.Path(os.environ.get("VIEWER_SCREENSHOTS", REPO / "build" / "archive-viewer-screenshots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{name}.png"
 
 
 def test_an_archive_made_from_flickrs_export(tmp_path):
@@ -418,7 +494,7 @@ def test_an_index_naming_a_path_outside_the_archive(archives, tmp_path):
     """index.json is a file like any other: a path with `..` in it names nothing outside DIR."""
     copy = tmp_path / "archive"
     subprocess.run(["cp", "-a", str(archives.own), str(copy)], check=True)
-    (tmp_path / "outside.jpg").write_bytes(b"\xff\xd8\xff\xe0 outside")
+    (tmp_path / "outside.jpg").write_bytes(b"\xff\xd8\xff\xe0 OUTSIDE-7f3a")
     index = json.loads((copy / "index.json").read_text("utf-8"))
     index["items"][0]["path"] = "../outside.jpg"
     index["items"][1]["id"] = "../1"
@@ -428,7 +504,7 @@ def test_an_index_naming_a_path_outside_the_archive(archives, tmp_path):
     print(done.stderr.strip())
     assert done.returncode == 1 and "not a path inside it" in done.stderr and "not a Flickr photo id" in done.stderr
     assert len(read_back(out).photos) == 4
-    assert all(b"outside" not in data for data in tree(out).values())
+    assert all(b"OUTSIDE-7f3a" not in data for data in tree(out).values())
 
 
 def test_a_photo_deleted_on_flickr_is_marked(archives, tmp_path):

@@ -44,11 +44,10 @@ def page(kind: str, leaflet: bool = True) -> bytes:
     return text.encode("utf-8")
 
 
-def write_viewer_folder(folder: SafeDir, kind: str, leaflet_dir: str = LEAFLET_DIR) -> list[str]:
-    """Writes the viewer's files into `folder`, the viewer/ folder itself (opened, never through a
-    link): the assets, Leaflet when `leaflet_dir` holds it, and for a Lifeboat (`kind="lifeboat"`)
-    its index.html, reading ../metadata/*.js. Each file through a temporary renamed into place,
-    left alone when unchanged (SafeDir.write_if_changed). Returns the names written."""
+def contents(kind: str, leaflet_dir: str = LEAFLET_DIR) -> list[tuple[str, bytes]]:
+    """Every file of the viewer for `kind`, by its path from the folder it is installed in (DIR, or
+    the Lifeboat's root): for an archive index.html and viewer/'s assets, for a Lifeboat all in
+    viewer/; Leaflet when `leaflet_dir` holds it."""
     if kind not in KINDS:
         raise ValueError(f"kind is one of {', '.join(KINDS)}, not {kind!r}")
     files = [(name, asset(name)) for name in ASSETS]
@@ -60,27 +59,47 @@ def write_viewer_folder(folder: SafeDir, kind: str, leaflet_dir: str = LEAFLET_D
     except OSError:
         leaflet = []  # not installed: the page says the map needs it
     files += leaflet
-    if kind == "lifeboat":
-        files.append(("index.html", page(kind, bool(leaflet))))
-    for name, data in files:
-        folder.write_if_changed(name, data)
-    return [name for name, _ in files]
+    index = page(kind, bool(leaflet))
+    found = [(f"{VIEWER}/{name}", data) for name, data in files]
+    return [("index.html", index)] + found if kind == "archive" else found + [(f"{VIEWER}/index.html", index)]
+
+
+def write_viewer_folder(folder: SafeDir, kind: str, leaflet_dir: str = LEAFLET_DIR) -> list[str]:
+    """Writes the viewer's files into `folder`, the viewer/ folder itself (opened, never through a
+    link): the assets, Leaflet when `leaflet_dir` holds it, and for a Lifeboat (`kind="lifeboat"`)
+    its index.html, reading ../metadata/*.js. Each file through a temporary renamed into place,
+    left alone when unchanged (SafeDir.write_if_changed). Returns the names written."""
+    return _write(folder, contents(kind, leaflet_dir), f"{VIEWER}/")
 
 
 def install_viewer(root: Union[SafeDir, "os.PathLike[str]", str], kind: str,
                    leaflet_dir: str = LEAFLET_DIR) -> list[str]:
     """Writes the viewer into `root` (a SafeDir, or a folder's path, created if missing) for a data
     source of `kind`: "archive", index.html in `root` and the rest in root/viewer/; "lifeboat",
-    everything in root/viewer/ (write_viewer_folder). Returns the paths written, relative to `root`
-    (unchanged files too)."""
+    everything in root/viewer/ (write_viewer_folder). What stands at those names is replaced: the
+    backup checks first that they are its own (backup/viewerfiles.py). Returns the paths written,
+    relative to `root` (unchanged files too)."""
     if kind not in KINDS:
         raise ValueError(f"kind is one of {', '.join(KINDS)}, not {kind!r}")
     if not isinstance(root, SafeDir):
         with SafeDir.open_root(os.fspath(root)) as opened:
             return install_viewer(opened, kind, leaflet_dir)
+    files = contents(kind, leaflet_dir)
+    write_contents(root, files)
+    return [path for path, _ in files]
+
+
+def write_contents(root: SafeDir, files: list[tuple[str, bytes]]) -> None:
+    """Writes `contents()`'s files into `root`: viewer/'s first, so that the page finds them."""
     with root.subdir(VIEWER) as folder:
-        written = [f"{VIEWER}/{name}" for name in write_viewer_folder(folder, kind, leaflet_dir)]
-    if kind == "archive":
-        root.write_if_changed("index.html", page(kind, f"{VIEWER}/leaflet.js" in written))
-        written.insert(0, "index.html")
-    return written
+        _write(folder, files, f"{VIEWER}/")
+    _write(root, files, "")
+
+
+def _write(folder: SafeDir, files: list[tuple[str, bytes]], prefix: str) -> list[str]:
+    """Writes those of `files` directly below `prefix` into `folder`; their names."""
+    mine = [(path[len(prefix):], data) for path, data in files
+            if path.startswith(prefix) and "/" not in path[len(prefix):]]
+    for name, data in mine:
+        folder.write_if_changed(name, data)
+    return [name for name, _ in mine]

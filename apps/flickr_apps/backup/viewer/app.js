@@ -191,14 +191,29 @@
       return record;
     };
     let geo = null;
+    const texts = [];
     return {
       title: boat.name || "Data Lifeboat", count: ids.length, ids, taken: ids.map((id) => takenOf(photos[id])),
       license: ids.map((id) => photos[id].licenseId), flags: ids.map(() => 0), licenses,
       albums: groupOf(lifeboatGlobal("albumIndex")), galleries: groupOf(lifeboatGlobal("galleryIndex")), collections: [],
       summary: (n) => summaries[n], need: (n) => Promise.resolve(summaries[n]), item,
       thumbnail: (record) => record.thumb || record.path,
-      loadSearch: async () => {},
-      searchText: (n) => fold([summaries[n].title, ...(photos[ids[n]].tags || [])].join("\n")),
+      // Descriptions are in the photo files only (the index holds titles and tags): all read at
+      // the first search, a few frames at a time.
+      loadSearch: async (progress) => {
+        let next = 0, done = 0;
+        const reader = async () => {
+          while (next < ids.length) {
+            const n = next++;
+            const record = await item(n);
+            texts[n] = fold([summaries[n].title, record.description, ...record.tags, ...(photos[ids[n]].tags || [])]
+              .join("\n"));
+            progress(++done, ids.length);
+          }
+        };
+        await Promise.all(Array.from({length: Math.min(8, ids.length)}, reader));
+      },
+      searchText: (n) => texts[n],
       // The index has no places: the map reads each photo's file (a Lifeboat is small).
       loadGeo: async () => {
         if (geo) return geo;

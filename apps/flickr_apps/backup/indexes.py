@@ -11,11 +11,17 @@ from .fields import check, one_text
 from .layout import ALBUMS
 from .sidecar import json_file
 from .viewerdata import ViewerData
+from .viewerfiles import look, sha256
 
 if TYPE_CHECKING:
     from .context import RunContext
 
 FORMAT = "flickr-backup index 1"
+INDEX = "index.json"
+INDEX_RECORD = "index_written"  # the state's meta key: the SHA-256 of the index.json last written
+# How every index.json the backup wrote begins (json_file, "format" first): one from before the
+# record existed is recognised by it.
+_INDEX_START = b'{\n "format": "flickr-backup index '
 
 
 class Indexes:
@@ -50,8 +56,33 @@ class Indexes:
         if galleries:
             document["galleries"] = [{**json.loads(row["info"]), "items": json.loads(row["members"])}
                                      for row in galleries]
-        self.engine.root.write("index.json", json_file(document))
+        data = json_file(document)
+        in_the_way = self._not_ours()
+        if in_the_way:  # a file of the user's: never overwritten (docs/backup.md, "Layout")
+            self.engine.report.notes.append(
+                f"{INDEX} was not written: {in_the_way} is not the backup's (left as it is); move it away "
+                "and the next run writes it")
+        else:
+            self.engine.root.write(INDEX, data)
+            self.engine.state.set_meta(INDEX_RECORD, sha256(data))
         viewer = ViewerData(self.engine)
         viewer.write(account)
         if viewer.note:  # a file of the user's at one of its names: the run's work is otherwise done
             self.engine.report.notes.append(viewer.note)
+
+    def _not_ours(self) -> str:
+        """What stands at index.json that the backup did not write ("" when nothing does): a file
+        is the backup's when its SHA-256 is the one recorded, or, with no record yet, when it
+        begins as the backup's index does."""
+        kind, value = look(self.engine.root, INDEX)
+        if kind == "in the way":
+            return value or INDEX
+        if kind != "file":
+            return ""  # absent, or a FIFO, socket or device: replaced (SafeDir notes it)
+        recorded = self.engine.state.meta(INDEX_RECORD)
+        if recorded is not None:
+            return "" if value == recorded else INDEX
+        try:
+            return "" if self.engine.root.read(INDEX).startswith(_INDEX_START) else INDEX
+        except OSError:
+            return INDEX

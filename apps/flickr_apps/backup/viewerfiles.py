@@ -44,7 +44,7 @@ def not_ours(root: SafeDir, state: "State", files: list[tuple[str, bytes]], data
     data_written = set(json.loads(written or "[]"))
     found: list[str] = []
     for path, content in files:
-        kind, value = _look(root, path)
+        kind, value = look(root, path)
         if kind == "file" and not (value in (record.get(path), sha256(content)) or earlier_viewer
                                    or (not record and path == "index.html" and _old_page(root))):
             found.append(path)
@@ -52,7 +52,7 @@ def not_ours(root: SafeDir, state: "State", files: list[tuple[str, bytes]], data
             found.append(value)
     for name in data:
         path = f"viewer/data/{name}"
-        kind, value = _look(root, path, digest=False)
+        kind, value = look(root, path, digest=False)
         if kind == "file" and name not in data_written:
             found.append(path)
         elif kind == "in the way" and value:
@@ -76,7 +76,7 @@ def note(paths: list[str]) -> str:
             f"{'it is' if one else 'they are'}); move {'it' if one else 'them'} away and the next run installs it")
 
 
-def _look(root: SafeDir, path: str, digest: bool = True) -> tuple[str, Optional[str]]:
+def look(root: SafeDir, path: str, digest: bool = True) -> tuple[str, Optional[str]]:
     """What stands at `path` below root, never through a link: ("absent", None), ("file",
     its sha256, or None when not `digest`), ("odd", None) for a FIFO, socket or device, or ("in
     the way", its path) for a link, a folder, or a file where a folder goes."""

@@ -199,6 +199,22 @@ def test_only_the_backups_own_temporaries_are_removed(server, tmp_path):
 
 # -- the viewer's names ---------------------------------------------------------------------------
 
+def _two_runs_keep(server, root, users, said):
+    """Two runs over a DIR holding the user's files `users` ({path: bytes}) at the backup's names:
+    each exits 0, backs up both items of a small account, leaves every file byte for byte and says
+    once why (a line holding `said`), which it returns."""
+    with client(server) as api:
+        items = small_account(api, 2)
+    for run in (1, 2):
+        done = run_cli(server, "backup", str(root), timeout=ENDS_WITHIN)
+        notes = [line for line in done.stderr.splitlines() if said in line]
+        print(f"run {run}: exit {done.returncode}; {notes}")
+        assert done.returncode == 0 and len(notes) == 1, done.stderr
+        assert {path: path.read_bytes() for path in users} == users
+        assert sorted(media_files(root)) == sorted(items)
+    return notes[0]
+
+
 def test_a_users_viewer_folder_and_index_html_are_never_overwritten(server, tmp_path):
     """A DIR holding the user's own index.html, viewer/app.js and viewer/data/my.js before the first
     run: two runs leave them byte for byte, exit 0, back up every item, and say once each why the
@@ -209,17 +225,8 @@ def test_a_users_viewer_folder_and_index_html_are_never_overwritten(server, tmp_
     for path, data in users.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
-    with client(server) as api:
-        items = small_account(api, 2)
-    for run in (1, 2):
-        done = run_cli(server, "backup", str(tmp_path), timeout=ENDS_WITHIN)
-        notes = [line for line in done.stderr.splitlines() if "viewer was not installed" in line]
-        print(f"run {run}: exit {done.returncode}; {notes}")
-        assert done.returncode == 0, done.stderr
-        assert {str(path.relative_to(tmp_path)): path.read_bytes() for path in users} == {
-            str(path.relative_to(tmp_path)): data for path, data in users.items()}
-        assert len(notes) == 1 and "index.html" in notes[0] and "viewer/app.js" in notes[0], done.stderr
-        assert sorted(media_files(tmp_path)) == sorted(items)
+    note = _two_runs_keep(server, tmp_path, users, "viewer was not installed")
+    assert "index.html" in note and "viewer/app.js" in note, note
     assert sorted(p.name for p in (tmp_path / "viewer").iterdir()) == ["app.js", "data"]
     (tmp_path / "index.html").rename(tmp_path / "my-index.html")
     (tmp_path / "viewer" / "app.js").rename(tmp_path / "my-app.js")
@@ -228,6 +235,22 @@ def test_a_users_viewer_folder_and_index_html_are_never_overwritten(server, tmp_
     assert 'src="viewer/app.js"' in (tmp_path / "index.html").read_text()
     assert (tmp_path / "viewer" / "data" / "my.js").read_bytes() == users[tmp_path / "viewer" / "data" / "my.js"]
     assert (tmp_path / "viewer" / "data" / "index.js").is_file()
+
+
+def test_a_users_index_json_is_never_overwritten(server, tmp_path):
+    """The user's own index.json in DIR before the first run: two runs leave it byte for byte, exit
+    0, and say why it was not written; moved away, the next run writes the backup's, and later runs
+    rewrite that one (recorded), saying nothing. (Before: every run replaced it.)"""
+    mine = b'{"my": "own index"}\n'
+    (tmp_path / "index.json").write_bytes(mine)
+    _two_runs_keep(server, tmp_path, {tmp_path / "index.json": mine}, "index.json was not written")
+    (tmp_path / "index.json").rename(tmp_path / "my-index.json")
+    for run in (3, 4):
+        done = run_cli(server, "backup", str(tmp_path), timeout=ENDS_WITHIN)
+        assert done.returncode == 0 and "index.json was not written" not in done.stderr, done.stderr
+        written = json.loads((tmp_path / "index.json").read_text())
+        assert written["format"].startswith("flickr-backup index") and len(written["items"]) == 2
+    assert (tmp_path / "my-index.json").read_bytes() == mine
 
 
 # -- the state folder ----------------------------------------------------------------------------

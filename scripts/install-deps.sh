@@ -16,6 +16,7 @@ packages=(build-essential cmake pkg-config libcurl4-openssl-dev libssl-dev libex
           libimage-exiftool-perl  # flickr backup's tests read its XMP sidecars back with exiftool
           exiv2  # and with exiv2, the library digiKam and darktable read XMP through
           chromium libjs-leaflet  # the viewers' browser tests; maps offline (the backup copies Leaflet in)
+          firefox-esr  # the viewer's tests in Firefox too (WebDriver BiDi: test_backup_viewer_firefox.py)
           fonts-droid-fallback  # CJK glyphs in headless Chromium, so the viewer's screenshots show titles
           fonts-noto-color-emoji  # emoji in the archive viewer's screenshots (test_backup_viewer.py)
           python3-venv  # scripts/venv.sh's environment (Debian's python3 has no venv without it)

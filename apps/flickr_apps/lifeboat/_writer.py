@@ -24,7 +24,7 @@ from typing import Any, Callable, Optional
 from flickr.files import create_temporary, open_regular, temporary_final
 from ..backup.safedir import SafeDir, disk_full
 from . import _metadata as meta
-from ._archive import PHOTO_ID, Archive, ItemError
+from ._archive import PHOTO_ID, Archive, ItemError, loads
 from ._readme import readme_html
 from ._rules import why_left_out
 from ._viewer import write_viewer
@@ -97,7 +97,7 @@ class LifeboatWriter:
                 os.close(fd)
                 raise OutInUse(f"another flickr lifeboat is writing {self.out}; try again when it has ended") from None
             try:
-                marker = json.loads(os.pread(fd, 4096, 0))
+                marker = loads(os.pread(fd, 4096, 0))
             except ValueError:
                 marker = None
             if not isinstance(marker, dict) or marker.get("format") != MARKER_FORMAT:
@@ -152,8 +152,8 @@ class LifeboatWriter:
             if uploaded is None:
                 self.failed.append({"id": photo_id, "title": title, "error": "the archive lacks its upload date"})
                 continue
-            albums = [a for a in item.get("albums") or [] if isinstance(a, str) and a in album_names]
-            groups = [str(g.get("id")) for g in meta._dict(sidecar.get("contexts")).get("groups") or []
+            albums = [a for a in meta._list(item.get("albums")) if isinstance(a, str) and a in album_names]
+            groups = [str(g.get("id")) for g in meta._list(meta._dict(sidecar.get("contexts")).get("groups"))
                       if isinstance(g, dict) and g.get("id")]
             photos[photo_id] = meta.photo_file(sidecar, uploaded, files, albums, groups,
                                                item.get("deleted_on_flickr") is True)
@@ -165,7 +165,7 @@ class LifeboatWriter:
             folders[("metadata", "photos")].write_if_changed(f"{photo_id}.js", meta.js_file("photo", photo))
         self._remove_strays(folders, photos)
         lifeboat = self._indexes(folders[("metadata",)], photos, sidecars, created)
-        folders[()].write_if_changed("README.html", readme_html(lifeboat, len(photos), self.left_out).encode("utf-8"))
+        folders[()].write_if_changed("README.html", readme_html(lifeboat, len(photos), self.left_out))
         write_viewer(folders[("viewer",)])
         # Last: a Lifeboat whose lifeboat.js is there was written whole (a killed run's is not).
         folders[("metadata",)].write_if_changed("lifeboat.js", meta.js_file("lifeboat", lifeboat))
@@ -269,7 +269,7 @@ class LifeboatWriter:
             contributors.add_photo(photo, sidecars[photo_id])
             for tag in meta.index_entry(photo)["tags"]:
                 tag_counts[tag] = tag_counts.get(tag, 0) + 1
-            for group in meta._dict(sidecars[photo_id].get("contexts")).get("groups") or []:
+            for group in meta._list(meta._dict(sidecars[photo_id].get("contexts")).get("groups")):
                 if isinstance(group, dict) and str(group.get("id")) in photo["groupIds"]:
                     entry = groups.setdefault(str(group["id"]), {"name": str(group.get("title") or ""),
                                                                  "nsid": str(group["id"]), "members": None,

@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: MIT
+"""`flickr lifeboat` on hostile archives and arguments, made by hand in a few milliseconds (no
+sandbox): each case ends with its documented exit code and one line, never an unexpected error,
+and what is written reads back whole (lifeboat_reader.py)."""
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import lifeboat_reader
+from backuptest import environ_without_flickr
+
+USER = "1@N00"
+
+
+def archive(folder: pathlib.Path, item: dict = {}, sidecar: dict = {}, index: dict = {}) -> pathlib.Path:
+    """Two photos of USER; `item`, `sidecar` update the first's index entry and sidecar, `index` the index."""
+    (folder / "photos").mkdir(parents=True)
+    items = []
+    for n, photo_id in enumerate(("101", "102")):
+        (folder / "photos" / f"{photo_id}.jpg").write_bytes(b"\xff\xd8\xff\xe0 photo " + photo_id.encode())
+        found = {"id": photo_id, "owner": {"nsid": USER}, "dates": {"uploaded": 1000}, "title": "t",
+                 "tags": [], "comments": [], **(sidecar if n == 0 else {})}
+        (folder / "photos" / f"{photo_id}.json").write_text(json.dumps(found), "utf-8")
+        items.append({"id": photo_id, "path": f"photos/{photo_id}.jpg", "sidecar": f"photos/{photo_id}.json",
+                      "title": "t", **(item if n == 0 else {})})
+    (folder / "index.json").write_text(json.dumps({"format": "flickr-backup index 1", "user": USER, "items": items,
+                                                   "albums": [], **index}), "utf-8")
+    return folder
+
+
+def lifeboat(*argv) -> subprocess.CompletedProcess:
+    done = subprocess.run([sys.executable, "-m", "flickr", "lifeboat", *map(os.fsdecode, argv)], capture_output=True,
+                          text=True, env=environ_without_flickr(), timeout=60)
+    print(done.returncode, done.stderr.strip()[:300])
+    assert "unexpected error" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+    return done
+
+
+def read_back(out: pathlib.Path) -> lifeboat_reader.Lifeboat:
+    found = lifeboat_reader.load(str(out))
+    assert found.problems == [], found.problems
+    return found
+
+
+def test_a_number_where_a_list_belongs_fails_nothing(tmp_path):
+    """`albums`, `tags`, `comments`, `groups`, the index's `items` and `albums`: a number there
+    was iterated (TypeError, the whole run stopped) where it is no list at all."""
+    cases = {"item albums": ({"albums": 5}, {}, {}), "tags": ({}, {"tags": 5}, {}),
+             "comments": ({}, {"comments": 5}, {}), "groups": ({}, {"contexts": {"groups": 5}}, {}),
+             "index albums": ({}, {}, {"albums": 5})}
+    for name, (item, sidecar, index) in cases.items():
+        folder = archive(tmp_path / name, item, sidecar, index)
+        done = lifeboat(folder, tmp_path / f"{name}.out")
+        assert done.returncode == 0, name
+        assert len(read_back(tmp_path / f"{name}.out").photos) == 2
+    tagged = archive(tmp_path / "tag", sidecar={"tags": 5})  # --tag reads every sidecar's tags
+    done = lifeboat(tagged, tmp_path / "tag.out", "--tag", "harbour")
+    assert done.returncode == 2 and "matches no item" in done.stderr
+    items = archive(tmp_path / "items", index={"items": 5})
+    done = lifeboat(items, tmp_path / "items.out")
+    assert done.returncode == 2 and "matches no item" in done.stderr
+
+
+def test_nan_infinity_and_deep_nesting_are_not_json(tmp_path):
+    """Python's json takes NaN, Infinity and 1e999 (a Lifeboat's metadata, written allow_nan=False,
+    then failed with ValueError), and 100,000 `[` raise RecursionError: each is a sidecar that is
+    not JSON (its item failed, said) or an index that is no archive."""
+    good = {"id": "101", "owner": {"nsid": USER}, "dates": {"uploaded": 1000},
+            "location": {"latitude": 1, "longitude": 2, "accuracy": 12345}}
+    for name, text in (("nan", json.dumps(good).replace("12345", "NaN")),
+                       ("inf", json.dumps(good).replace("12345", "1e999")), ("deep", "[" * 100_000 + "]" * 100_000)):
+        folder = archive(tmp_path / name)
+        (folder / "photos" / "101.json").write_text(text, "utf-8")
+        done = lifeboat(folder, tmp_path / f"{name}.out")
+        assert done.returncode == 1 and "101: photos/101.json is not JSON" in done.stderr, name
+        assert list(read_back(tmp_path / f"{name}.out").photos) == ["102"]
+    deep = archive(tmp_path / "deep index")
+    (deep / "index.json").write_text('{"format": ' + "[" * 100_000 + "]" * 100_000 + "}", "utf-8")
+    done = lifeboat(deep, tmp_path / "deep index.out")
+    assert done.returncode == 1 and "holds no flickr backup archive" in done.stderr
+    out = tmp_path / "deep marker"  # the marker is OUT's: a planted one is read the same way
+    out.mkdir()
+    (out / ".flickr-lifeboat").write_text("[" * 3000, "utf-8")
+    done = lifeboat(archive(tmp_path / "marker"), out)
+    assert done.returncode == 1 and "is not this command's marker" in done.stderr
+
+
+def test_a_lone_surrogate_is_written_escaped(tmp_path):
+    """A title with "\\ud800" (JSON allows the escape), a folder name's or --name's undecodable
+    byte: README.html was encoded strictly (UnicodeEncodeError, no Lifeboat)."""
+    folder = archive(tmp_path / "archive", item={"title": "left \ud800 out"}, sidecar={"owner": {"nsid": "2@N00"}})
+    bad_dir = pathlib.Path(os.fsdecode(os.fsencode(tmp_path) + b"/arch\xffive"))
+    folder.rename(bad_dir)
+    out = tmp_path / "OUT"
+    done = lifeboat(bad_dir, out, "--name", os.fsdecode(b"name \xff"))
+    assert done.returncode == 0 and "left out 101" in done.stdout
+    readme = (out / "README.html").read_bytes().decode("utf-8")
+    assert "name \\udcff" in readme and "left \\ud800 out" in readme
+    assert len(read_back(out).photos) == 1
+
+
+def test_ids_and_readme_that_are_no_regular_file(tmp_path):
+    """A FIFO with no writer as --ids or --readme waited forever (open blocks); a device was read."""
+    folder = archive(tmp_path / "archive")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for option, name, kind in (("--ids", fifo, "a FIFO"), ("--readme", fifo, "a FIFO"),
+                               ("--ids", "/dev/zero", "a device")):
+        done = lifeboat(folder, tmp_path / "OUT", option, name)
+        assert done.returncode == 2 and f"{option} {name} is {kind}, not a text file" in done.stderr
+        assert len(done.stderr.splitlines()) == 1 and not (tmp_path / "OUT").exists()
+    (tmp_path / "ids.txt").write_text("102\n")
+    (tmp_path / "link.txt").symlink_to("ids.txt")  # the user named it: followed, as before
+    done = lifeboat(folder, tmp_path / "OUT", "--ids", tmp_path / "link.txt")
+    assert done.returncode == 0 and list(read_back(tmp_path / "OUT").photos) == ["102"]

@@ -117,8 +117,10 @@ class Archive:
         except OSError as error:
             raise _explain(error, str(relative)) from None
         with os.fdopen(fd, "rb") as file:
-            data = file.read(_LARGEST_JSON + 1)
-        if len(data) > _LARGEST_JSON:
+            # Its size first: a 1 GB (sparse) file was read to the limit, 256 MB held, then refused.
+            too_large = os.fstat(fd).st_size > _LARGEST_JSON
+            data = b"" if too_large else file.read(_LARGEST_JSON + 1)  # the cap too: it may grow
+        if too_large or len(data) > _LARGEST_JSON:
             raise ItemError(f"{relative} is over {_LARGEST_JSON} bytes")
         return data
 

@@ -115,3 +115,28 @@ def test_ids_and_readme_that_are_no_regular_file(tmp_path):
     (tmp_path / "link.txt").symlink_to("ids.txt")  # the user named it: followed, as before
     done = lifeboat(folder, tmp_path / "OUT", "--ids", tmp_path / "link.txt")
     assert done.returncode == 0 and list(read_back(tmp_path / "OUT").photos) == ["102"]
+
+
+# `flickr lifeboat ARGV...` in a child that prints its own peak memory (ru_maxrss, kB) last.
+MEASURED = """import resource, sys
+from flickr_apps.cli import main
+try:
+    code = main(["lifeboat", *sys.argv[1:]])
+finally:
+    print("maxrss", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def test_a_1_gb_index_or_sidecar_is_refused_unread(tmp_path):
+    """Sparse 1 GB files: index.json and a sidecar were read to the 256 MB limit (a 290 MB peak)
+    before being refused; their size is now looked at first."""
+    for name, file, words in (("index", "index.json", "holds no flickr backup archive"),
+                              ("sidecar", "photos/101.json", "101: photos/101.json is over")):
+        folder = archive(tmp_path / name)
+        os.truncate(folder / file, 1 << 30)
+        done = subprocess.run([sys.executable, "-c", MEASURED, str(folder), str(tmp_path / f"{name}.out")],
+                              capture_output=True, text=True, env=environ_without_flickr(), timeout=60)
+        peak = int(done.stderr.split("maxrss")[-1])
+        print(name, done.returncode, peak, "kB", done.stderr.splitlines()[0])
+        assert done.returncode == 1 and words in done.stderr and peak < 150_000

@@ -32,6 +32,7 @@ from ._viewer import write_viewer
 MARKER = ".flickr-lifeboat"
 MARKER_FORMAT = "flickr-lifeboat 1"
 _CHUNK = 1 << 20
+_LARGEST_PHOTO_FILE = 64 * 1024 * 1024  # a photo's metadata file of this command's: far below
 # Images a browser shows: their original is their thumbnail too (a backup keeps no smaller size).
 _SHOWN = {"jpg", "jpeg", "png", "gif", "webp", "avif"}
 _EXTENSION = re.compile(r"[a-z0-9]{1,8}")
@@ -146,11 +147,11 @@ class LifeboatWriter:
                     continue
                 files = self._media(folders, item, sidecar)
             except ItemError as error:
-                self.failed.append({"id": photo_id, "title": title, "error": str(error)})
+                self._failed(folders, photos, sidecars, photo_id, title, str(error))
                 continue
             uploaded = meta.iso_utc(meta._dict(sidecar.get("dates")).get("uploaded"))
             if uploaded is None:
-                self.failed.append({"id": photo_id, "title": title, "error": "the archive lacks its upload date"})
+                self._failed(folders, photos, sidecars, photo_id, title, "the archive lacks its upload date")
                 continue
             albums = [a for a in meta._list(item.get("albums")) if isinstance(a, str) and a in album_names]
             groups = [str(g.get("id")) for g in meta._list(meta._dict(sidecar.get("contexts")).get("groups"))
@@ -173,6 +174,43 @@ class LifeboatWriter:
         return {"photos": len(photos), "own": own, "others": len(photos) - own, "left_out": self.left_out,
                 "failed": self.failed, "copied": self.copied, "kept": self.kept, "bytes": self.bytes,
                 "not_in_archive": self.selection.unknown}
+
+    def _failed(self, folders: dict[tuple[str, ...], SafeDir], photos: dict[str, dict[str, Any]],
+                sidecars: dict[str, dict[str, Any]], photo_id: str, title: str, error: str) -> None:
+        """An item that cannot be read now (its file missing or changed in the archive) keeps the
+        copy an earlier run wrote: its photo file and media stay, and the indexes name them. A
+        Lifeboat may be the last copy; the archive's loss is not passed on to it."""
+        earlier = self._earlier(folders, photo_id) if PHOTO_ID.fullmatch(photo_id) else None
+        if earlier is not None:
+            photos[photo_id], sidecars[photo_id] = earlier, {}
+            error += "; the copy an earlier run wrote is kept"
+        self.failed.append({"id": photo_id, "title": title, "error": error})
+
+    @staticmethod
+    def _earlier(folders: dict[tuple[str, ...], SafeDir], photo_id: str) -> Optional[dict[str, Any]]:
+        """The photo file an earlier run wrote for `photo_id`, when it and its media are whole."""
+        name = f"{photo_id}.js"
+        there = folders[("metadata", "photos")].lstat(name)
+        if there is None or not stat.S_ISREG(there.st_mode) or there.st_size > _LARGEST_PHOTO_FILE:
+            return None
+        try:
+            text = folders[("metadata", "photos")].read(name).decode("utf-8")
+            prefix = "const photo = "
+            photo = loads(text[len(prefix):].rstrip().rstrip(";").encode()) if text.startswith(prefix) else None
+        except (OSError, ValueError):
+            return None
+        files = meta._dict(photo.get("files")) if isinstance(photo, dict) else {}
+        if not isinstance(photo, dict) or photo.get("id") != photo_id or not all(
+                isinstance(files.get(k), str) for k in ("original", "thumbnail")):
+            return None
+        for path in (files["original"], files["thumbnail"]):
+            folder, _, file = path.rpartition("/")
+            parts = tuple(folder.split("/"))
+            found = folders[parts].lstat(file) if parts in folders and parts[0] == "media" else None
+            if found is None or not stat.S_ISREG(found.st_mode):
+                return None
+        photo["groupIds"] = []  # the groups' names were in the sidecar the archive no longer gives
+        return photo
 
     # -- media ---------------------------------------------------------
 

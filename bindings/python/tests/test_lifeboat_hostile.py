@@ -140,3 +140,26 @@ def test_a_1_gb_index_or_sidecar_is_refused_unread(tmp_path):
         peak = int(done.stderr.split("maxrss")[-1])
         print(name, done.returncode, peak, "kB", done.stderr.splitlines()[0])
         assert done.returncode == 1 and words in done.stderr and peak < 150_000
+
+
+def test_a_photo_the_archive_lost_keeps_its_earlier_copy(tmp_path):
+    """A rerun after the archive lost an item's file (or it changed, or a link took its place):
+    the item fails, and its copy in OUT, written whole by the earlier run, was deleted as a stray:
+    the Lifeboat lost a photo it held. It is kept now, and still named by the indexes."""
+    folder = archive(tmp_path / "archive")
+    out = tmp_path / "OUT"
+    assert lifeboat(folder, out).returncode == 0
+    before = {p.name: p.read_bytes() for p in (out / "media" / "originals").iterdir()}
+    (folder / "photos" / "101.jpg").unlink()
+    (folder / "photos" / "102.json").write_text("not json", "utf-8")
+    done = lifeboat(folder, out)
+    assert done.returncode == 1 and done.stderr.count("the copy an earlier run wrote is kept") == 2
+    assert {p.name: p.read_bytes() for p in (out / "media" / "originals").iterdir()} == before
+    assert sorted(read_back(out).photos) == ["101", "102"]
+    index = json.loads((folder / "index.json").read_text("utf-8"))
+    index["items"] = index["items"][1:]  # gone from the archive's index: no longer selected, removed
+    (folder / "index.json").write_text(json.dumps(index), "utf-8")
+    (folder / "photos" / "102.json").write_text(json.dumps({"id": "102", "owner": {"nsid": USER},
+                                                            "dates": {"uploaded": 1000}}), "utf-8")
+    assert lifeboat(folder, out).returncode == 0
+    assert sorted(read_back(out).photos) == ["102"] and [p.name for p in (out / "media" / "originals").iterdir()] == ["102_l.jpg"]

@@ -80,14 +80,13 @@ class LifeboatWriter:
             raise OutInUse(f"{self.out} exists and is not a folder")
         root = SafeDir.open_root(self.out, create=True)
         try:
-            names = root.names()
+            # A run killed while writing the marker left its temporary alone: still an empty OUT.
+            names = [name for name in root.names() if temporary_final(name) != MARKER]
             if MARKER not in names:
                 if names:
                     raise OutInUse(f"{self.out} is not empty and is not a Lifeboat flickr lifeboat wrote: "
                                    "give a new or empty folder")
-                root.write(MARKER, (json.dumps({"format": MARKER_FORMAT,
-                                                "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
-                                    + "\n").encode())
+                _create_marker(root)
             try:
                 fd = open_regular(MARKER, root.fd, os.O_RDWR, shown=root.shown(MARKER))
             except OSError:
@@ -354,6 +353,25 @@ class LifeboatWriter:
                 "countViews": _number(flickr.get("count_views")), "countComments": _number(flickr.get("count_comments")),
                 "photoIds": members}
         return found
+
+
+def _create_marker(root: SafeDir) -> None:
+    """The marker, whole (temporary, fsync) and put in place by a link, which fails when another
+    run's stands there: a rename would replace it, and each run would lock its own marker while
+    both write OUT. Then the lock decides, as with an OUT made earlier."""
+    data = json.dumps({"format": MARKER_FORMAT, "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
+    fd, temporary = create_temporary(root.fd, MARKER, 0o644)
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(f"{data}\n".encode())
+            file.flush()
+            os.fsync(file.fileno())
+        # FileNotFoundError: the run whose marker is in place removed this temporary as a leftover.
+        with contextlib.suppress(FileExistsError, FileNotFoundError):
+            os.link(temporary, MARKER, src_dir_fd=root.fd, dst_dir_fd=root.fd, follow_symlinks=False)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary, dir_fd=root.fd)
 
 
 def _number(value: Any) -> Optional[int]:

@@ -8,7 +8,13 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
+
+import flickr_apps.lifeboat
 import lifeboat_reader
+from flickr_apps.backup.safedir import SafeDir
+from flickr_apps.lifeboat import _archive, _writer
+from flickr.files import temporary_name
 from backuptest import environ_without_flickr
 
 USER = "1@N00"
@@ -163,3 +169,43 @@ def test_a_photo_the_archive_lost_keeps_its_earlier_copy(tmp_path):
                                                             "dates": {"uploaded": 1000}}), "utf-8")
     assert lifeboat(folder, out).returncode == 0
     assert sorted(read_back(out).photos) == ["102"] and [p.name for p in (out / "media" / "originals").iterdir()] == ["102_l.jpg"]
+
+
+def test_two_runs_starting_on_one_new_out_do_not_both_write_it(tmp_path, monkeypatch):
+    """Run A finds OUT empty; run B, started at that moment, finds it empty too, writes its marker
+    and locks it. A's marker was renamed over B's, and A locked its own: both wrote OUT. Now A finds
+    B's marker in place and B's lock on it."""
+    folder, out = archive(tmp_path / "archive"), str(tmp_path / "OUT")
+    held = []
+    names = SafeDir.names
+
+    def b_starts_now(self):
+        found = names(self)
+        if not held and self.path == out:
+            held.append(None)  # B itself: no second turn
+            other = _archive.Archive(str(folder))
+            held[0] = _writer.LifeboatWriter(other, out, flickr_apps.lifeboat.select(other), "", "B", USER).open_out()
+            other.close()
+        return found
+
+    monkeypatch.setattr(SafeDir, "names", b_starts_now)
+    with pytest.raises(_writer.OutInUse, match="another flickr lifeboat is writing"):
+        flickr_apps.lifeboat.make(folder, out)
+    root, _marker, lock = held[0]
+    print("B holds", root.names())
+    assert root.names() == [".flickr-lifeboat"]  # nothing of A's, not even a temporary
+    root.close()
+    os.close(lock)
+    monkeypatch.undo()
+    assert flickr_apps.lifeboat.make(folder, out)["photos"] == 2  # B gone: A goes on
+
+
+def test_a_run_killed_while_writing_the_marker_is_completed(tmp_path):
+    """kill -9 before the marker is in place leaves only its temporary in OUT: the next run said
+    OUT "is not empty and is not a Lifeboat" for ever; it is OUT as the killed run found it."""
+    out = tmp_path / "OUT"
+    out.mkdir()
+    (out / temporary_name(".flickr-lifeboat")).write_bytes(b'{"format": "flick')
+    done = lifeboat(archive(tmp_path / "archive"), out)
+    assert done.returncode == 0 and sorted(read_back(out).photos) == ["101", "102"]
+    assert [p.name for p in out.iterdir() if p.name.endswith(".part")] == []

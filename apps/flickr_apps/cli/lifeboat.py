@@ -102,8 +102,13 @@ def _print(report: dict[str, Any], out: str) -> None:
                         f"{report['kept']} already there, {len(report['left_out'])} left out, "
                         f"{len(report['failed'])} failed, in {report['seconds']} s"))
     for item in report["left_out"]:
-        print(terminal_safe(f"left out {item['id']} {item['title']!r}: {item['why']}"))
+        print(terminal_safe(f"left out {item['id']} {_clipped(item['title'])!r}: {item['why']}"))
     for photo_id in report["not_in_archive"]:
         print(terminal_safe(f"left out {photo_id}: not in the archive"))
     for item in report["failed"]:
-        print(terminal_safe(f"{item['id']}: {item['error']}"), file=sys.stderr)
+        print(terminal_safe(f"{_clipped(item['id'])}: {item['error']}"), file=sys.stderr)
+
+
+def _clipped(text: str) -> str:
+    """A title or an id from the archive, for a line: a hostile index's 1 MB id was printed whole."""
+    return text if len(text) <= 80 else f"{text[:80]}..."

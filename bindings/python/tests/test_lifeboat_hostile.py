@@ -209,3 +209,17 @@ def test_a_run_killed_while_writing_the_marker_is_completed(tmp_path):
     done = lifeboat(archive(tmp_path / "archive"), out)
     assert done.returncode == 0 and sorted(read_back(out).photos) == ["101", "102"]
     assert [p.name for p in out.iterdir() if p.name.endswith(".part")] == []
+
+
+def test_a_megabyte_id_or_title_is_clipped_in_the_report(tmp_path):
+    """An index entry's id of 10^6 digits (failed: not a Flickr id) and another member's photo
+    titled with 10^6 characters (left out): each was printed whole, a 1 MB line."""
+    folder = archive(tmp_path / "archive", item={"title": "T" * 10**6}, sidecar={"owner": {"nsid": "2@N00"}})
+    index = json.loads((folder / "index.json").read_text("utf-8"))
+    index["items"].append({**index["items"][1], "id": "9" * 10**6})
+    (folder / "index.json").write_text(json.dumps(index), "utf-8")
+    done = lifeboat(folder, tmp_path / "OUT")
+    longest = max(len(line) for line in (done.stdout + done.stderr).splitlines())
+    print("longest line", longest)
+    assert done.returncode == 1 and "left out 101 'TTT" in done.stdout and "not a Flickr photo id" in done.stderr
+    assert longest < 400

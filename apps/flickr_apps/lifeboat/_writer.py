@@ -198,10 +198,9 @@ class LifeboatWriter:
             photo = loads(text[len(prefix):].rstrip().rstrip(";").encode()) if text.startswith(prefix) else None
         except (OSError, ValueError):
             return None
-        files = meta._dict(photo.get("files")) if isinstance(photo, dict) else {}
-        if not isinstance(photo, dict) or photo.get("id") != photo_id or not all(
-                isinstance(files.get(k), str) for k in ("original", "thumbnail")):
+        if not isinstance(photo, dict) or photo.get("id") != photo_id or not _whole(photo):
             return None
+        files = photo["files"]
         for path in (files["original"], files["thumbnail"]):
             folder, _, file = path.rpartition("/")
             parts = tuple(folder.split("/"))
@@ -353,6 +352,21 @@ class LifeboatWriter:
                 "countViews": _number(flickr.get("count_views")), "countComments": _number(flickr.get("count_comments")),
                 "photoIds": members}
         return found
+
+
+def _whole(photo: dict[str, Any]) -> bool:
+    """A photo file has every field the indexes read, of its type (meta.photo_file's): one planted
+    in OUT, or cut short, is not kept."""
+    def listed(value: Any, key: str) -> bool:
+        return isinstance(value, list) and all(isinstance(v, dict) and isinstance(v.get(key), str) for v in value)
+    files = meta._dict(photo.get("files"))
+    return (all(isinstance(photo.get(k), str) for k in ("title", "uploaderId", "licenseId", "dateUploaded",
+                                                        "visibility", "mediaType"))
+            and all(isinstance(photo.get(k), int) for k in ("countComments", "countFaves", "countViews"))
+            and isinstance(photo.get("dateTaken"), (dict, type(None))) and isinstance(photo.get("albumIds"), list)
+            and all(isinstance(a, str) for a in photo["albumIds"]) and listed(photo.get("comments"), "authorId")
+            and listed(photo.get("tags"), "authorId") and listed(photo.get("tags"), "normalizedValue")
+            and all(isinstance(files.get(k), str) for k in ("original", "thumbnail")))
 
 
 def _create_marker(root: SafeDir) -> None:

@@ -223,3 +223,20 @@ def test_a_megabyte_id_or_title_is_clipped_in_the_report(tmp_path):
     print("longest line", longest)
     assert done.returncode == 1 and "left out 101 'TTT" in done.stdout and "not a Flickr photo id" in done.stderr
     assert longest < 400
+
+
+def test_a_photo_file_planted_in_out_is_not_kept_for_a_failed_item(tmp_path):
+    """The earlier copy kept for a failed item is read from OUT: a photo file there cut short or
+    of other shapes (its licenceId a list: a dict key) is not taken into the indexes."""
+    folder = archive(tmp_path / "archive")
+    out = tmp_path / "OUT"
+    assert lifeboat(folder, out).returncode == 0
+    (folder / "photos" / "101.jpg").unlink()
+    photo_file = out / "metadata" / "photos" / "101.js"
+    whole = photo_file.read_text("utf-8")
+    for planted in (whole.replace('"licenseId": ""', '"licenseId": []'), 'const photo = {"id": "101"};\n',
+                    whole[:len(whole) // 2]):
+        photo_file.write_text(planted, "utf-8")
+        done = lifeboat(folder, out)
+        assert done.returncode == 1 and "is missing from the archive" in done.stderr
+        assert "kept" not in done.stderr and sorted(read_back(out).photos) == ["102"]

@@ -2,8 +2,12 @@
 """`flickr lifeboat DIR OUT`: a Data Lifeboat from a `flickr backup` archive (docs/lifeboat.md)."""
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from typing import TYPE_CHECKING, Any
+
+from flickr.files import kind_of
 
 from .common import EXIT_FAILURE, EXIT_NO_SPACE, EXIT_USAGE, CLIError, add_global_options, terminal_safe
 
@@ -51,8 +55,15 @@ def add_parser(subparsers: Subparsers) -> None:
 
 
 def _text(path: str, what: str) -> str:
+    # Opened non-blocking and checked before reading: a FIFO with no writer would wait forever,
+    # and a device or a folder is no text file (the name may be a link: the user gave it).
     try:
-        with open(path, "rb") as file:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as file:
+            found = os.fstat(fd)
+            if not stat.S_ISREG(found.st_mode):
+                raise CLIError(f"{what} {path} is {kind_of(found)}, not a text file", EXIT_USAGE)
+            os.set_blocking(fd, True)
             data = file.read(_README_LIMIT + 1)
     except OSError as error:
         raise CLIError(f"{what} {path}: {error.strerror or error}", EXIT_USAGE) from None
@@ -91,8 +102,13 @@ def _print(report: dict[str, Any], out: str) -> None:
                         f"{report['kept']} already there, {len(report['left_out'])} left out, "
                         f"{len(report['failed'])} failed, in {report['seconds']} s"))
     for item in report["left_out"]:
-        print(terminal_safe(f"left out {item['id']} {item['title']!r}: {item['why']}"))
+        print(terminal_safe(f"left out {item['id']} {_clipped(item['title'])!r}: {item['why']}"))
     for photo_id in report["not_in_archive"]:
         print(terminal_safe(f"left out {photo_id}: not in the archive"))
     for item in report["failed"]:
-        print(terminal_safe(f"{item['id']}: {item['error']}"), file=sys.stderr)
+        print(terminal_safe(f"{_clipped(item['id'])}: {item['error']}"), file=sys.stderr)
+
+
+def _clipped(text: str) -> str:
+    """A title or an id from the archive, for a line: a hostile index's 1 MB id was printed whole."""
+    return text if len(text) <= 80 else f"{text[:80]}..."

@@ -18,7 +18,7 @@ import time
 from typing import Any, Callable, Iterable, Optional
 
 from ._archive import PHOTO_ID, Archive, NotAnArchive
-from ._metadata import normalised_tag
+from ._metadata import _list, normalised_tag
 from ._rules import PASSING_ON_ALLOWED
 from ._writer import DiskFull, LifeboatWriter, OutInUse, Selection, UsageError
 
@@ -49,7 +49,7 @@ def select(archive: Archive, albums: Iterable[str] = (), tags: Iterable[str] = (
         return Selection(items, [])
     wanted = set(ids)
     chosen = {item["id"] for item in items if item["id"] in wanted
-              or set(albums) & {a for a in item.get("albums") or [] if isinstance(a, str)}}
+              or set(albums) & {a for a in _list(item.get("albums")) if isinstance(a, str)}}
     if tags:
         asked = {normalised_tag(tag) for tag in tags} | {tag.lower() for tag in tags}
         for item in items:
@@ -59,7 +59,7 @@ def select(archive: Archive, albums: Iterable[str] = (), tags: Iterable[str] = (
                 sidecar = archive.json(item["sidecar"])
             except OSError:
                 continue  # the run reports it if it is chosen otherwise; a tag cannot be read from it
-            for tag in sidecar.get("tags") or []:
+            for tag in _list(sidecar.get("tags")):
                 if isinstance(tag, dict) and {str(tag.get("tag") or "").lower(), str(tag.get("raw") or "").lower(),
                                               normalised_tag(str(tag.get("raw") or ""))} & asked:
                     chosen.add(item["id"])

@@ -15,10 +15,32 @@ from typing import Any
 
 from flickr.files import open_regular
 from ..backup.safedir import SafeDir, check_name
+from ._metadata import _list
 
 INDEX_FORMAT = "flickr-backup index 1"
 PHOTO_ID = re.compile(r"[0-9]{1,20}")  # a Flickr photo id: it names files, so nothing else is taken
 _LARGEST_JSON = 256 * 1024 * 1024  # index.json of a few hundred thousand items stays far below
+
+
+def _finite(text: str) -> float:
+    value = float(text)  # 1e999 is inf: no JSON a Lifeboat can write again (allow_nan=False)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text[:40]} is not a finite number")
+    return value
+
+
+def _refuse(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads(data: bytes) -> Any:
+    """JSON as RFC 8259 has it: NaN, Infinity and numbers beyond a float refused (Python's json
+    takes them, and a Lifeboat's metadata files could not be written), and nesting too deep for
+    the parser (RecursionError) a ValueError like any other text that is not JSON."""
+    try:
+        return json.loads(data, parse_float=_finite, parse_constant=_refuse)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
 
 
 class NotAnArchive(OSError):
@@ -56,7 +78,7 @@ class Archive:
         except (FileNotFoundError, NotADirectoryError):
             raise NotAnArchive(f"{path} is not a folder") from None
         try:
-            index = json.loads(self.read("index.json"))
+            index = loads(self.read("index.json"))
         except (OSError, ValueError):
             self.root.close()
             raise NotAnArchive(f"{path} holds no flickr backup archive (its index.json is missing or unreadable: "
@@ -75,11 +97,11 @@ class Archive:
 
     def items(self) -> list[dict[str, Any]]:
         """The index's items (an id that is not a Flickr id is the writer's to refuse, and say)."""
-        return [item for item in self.index.get("items") or [] if isinstance(item, dict)
+        return [item for item in _list(self.index.get("items")) if isinstance(item, dict)
                 and isinstance(item.get("id"), str)]
 
     def albums(self) -> list[dict[str, Any]]:
-        return [album for album in self.index.get("albums") or [] if isinstance(album, dict)
+        return [album for album in _list(self.index.get("albums")) if isinstance(album, dict)
                 and isinstance(album.get("id"), str)]
 
     def licences(self) -> dict[str, Any]:
@@ -95,14 +117,16 @@ class Archive:
         except OSError as error:
             raise _explain(error, str(relative)) from None
         with os.fdopen(fd, "rb") as file:
-            data = file.read(_LARGEST_JSON + 1)
-        if len(data) > _LARGEST_JSON:
+            # Its size first: a 1 GB (sparse) file was read to the limit, 256 MB held, then refused.
+            too_large = os.fstat(fd).st_size > _LARGEST_JSON
+            data = b"" if too_large else file.read(_LARGEST_JSON + 1)  # the cap too: it may grow
+        if too_large or len(data) > _LARGEST_JSON:
             raise ItemError(f"{relative} is over {_LARGEST_JSON} bytes")
         return data
 
     def json(self, relative: Any) -> dict[str, Any]:
         try:
-            found = json.loads(self.read(relative))
+            found = loads(self.read(relative))
         except ValueError:
             raise ItemError(f"{relative} is not JSON") from None
         if not isinstance(found, dict):

@@ -26,6 +26,12 @@ def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def _list(value: Any) -> list[Any]:
+    """A list from the archive's JSON, or none: a number or an object where a list belongs is
+    not iterated (a hand-edited or hostile index must fail nothing but its own field)."""
+    return value if isinstance(value, list) else []
+
+
 def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
@@ -82,7 +88,7 @@ def normalised_tag(raw: str) -> str:
 
 def tags(sidecar: dict[str, Any], uploader: str) -> list[dict[str, Any]]:
     found = []
-    for tag in sidecar.get("tags") or []:
+    for tag in _list(sidecar.get("tags")):
         if not isinstance(tag, dict):
             continue
         raw = _text(tag.get("raw")) or _text(tag.get("tag"))
@@ -99,7 +105,7 @@ def tags(sidecar: dict[str, Any], uploader: str) -> list[dict[str, Any]]:
 
 def comments(sidecar: dict[str, Any]) -> list[dict[str, str]]:
     found = []
-    for comment in sidecar.get("comments") or []:
+    for comment in _list(sidecar.get("comments")):
         date = iso_utc(_dict(comment).get("date"))
         if date is None or not _text(comment.get("author")):
             continue  # the format wants both; a comment without them is not made up
@@ -205,11 +211,11 @@ class Contributors:
         owner = _dict(sidecar.get("owner"))
         self.add(photo["uploaderId"], "photo", _text(owner.get("username")), _text(owner.get("realname")),
                  _text(owner.get("path_alias")))
-        names = {_text(t.get("author")): _text(t.get("authorname")) for t in sidecar.get("tags") or []
+        names = {_text(t.get("author")): _text(t.get("authorname")) for t in _list(sidecar.get("tags"))
                  if isinstance(t, dict)}
         for tag in photo["tags"]:
             self.add(tag["authorId"], "tag", names.get(tag["authorId"], ""))
-        names = {_text(c.get("author")): _text(c.get("authorname")) for c in sidecar.get("comments") or []
+        names = {_text(c.get("author")): _text(c.get("authorname")) for c in _list(sidecar.get("comments"))
                  if isinstance(c, dict)}
         for comment in photo["comments"]:
             self.add(comment["authorId"], "comment", names.get(comment["authorId"], ""))

@@ -15,7 +15,7 @@ def _paragraphs(text: str) -> str:
         "<p>(The creator wrote no note.)</p>"
 
 
-def readme_html(lifeboat: dict[str, Any], photos: int, left_out: list[dict[str, str]]) -> str:
+def readme_html(lifeboat: dict[str, Any], photos: int, left_out: list[dict[str, str]]) -> bytes:
     name = html.escape(str(lifeboat["name"]))
     creator = lifeboat["creator"]
     rows = "".join(f"<tr><td>{html.escape(item['id'])}</td><td>{html.escape(item['title'] or '(untitled)')}</td>"
@@ -40,4 +40,4 @@ def readme_html(lifeboat: dict[str, Any], photos: int, left_out: list[dict[str, 
         "comments, albums, licences and people, as JavaScript files a page can load from disk</li>"
         "<li><code>media/originals/</code>: the photo and video files</li>"
         "<li><code>viewer/</code>: the pages that browse them</li></ul>"
-        "</body></html>\n")
+        "</body></html>\n").encode("utf-8", "backslashreplace")  # a lone surrogate: \\udcff

@@ -24,7 +24,7 @@ from typing import Any, Callable, Optional
 from flickr.files import create_temporary, open_regular, temporary_final
 from ..backup.safedir import SafeDir, disk_full
 from . import _metadata as meta
-from ._archive import PHOTO_ID, Archive, ItemError
+from ._archive import PHOTO_ID, Archive, ItemError, loads
 from ._readme import readme_html
 from ._rules import why_left_out
 from ._viewer import write_viewer
@@ -32,6 +32,7 @@ from ._viewer import write_viewer
 MARKER = ".flickr-lifeboat"
 MARKER_FORMAT = "flickr-lifeboat 1"
 _CHUNK = 1 << 20
+_LARGEST_PHOTO_FILE = 64 * 1024 * 1024  # a photo's metadata file of this command's: far below
 # Images a browser shows: their original is their thumbnail too (a backup keeps no smaller size).
 _SHOWN = {"jpg", "jpeg", "png", "gif", "webp", "avif"}
 _EXTENSION = re.compile(r"[a-z0-9]{1,8}")
@@ -79,14 +80,13 @@ class LifeboatWriter:
             raise OutInUse(f"{self.out} exists and is not a folder")
         root = SafeDir.open_root(self.out, create=True)
         try:
-            names = root.names()
+            # A run killed while writing the marker left its temporary alone: still an empty OUT.
+            names = [name for name in root.names() if temporary_final(name) != MARKER]
             if MARKER not in names:
                 if names:
                     raise OutInUse(f"{self.out} is not empty and is not a Lifeboat flickr lifeboat wrote: "
                                    "give a new or empty folder")
-                root.write(MARKER, (json.dumps({"format": MARKER_FORMAT,
-                                                "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
-                                    + "\n").encode())
+                _create_marker(root)
             try:
                 fd = open_regular(MARKER, root.fd, os.O_RDWR, shown=root.shown(MARKER))
             except OSError:
@@ -97,7 +97,7 @@ class LifeboatWriter:
                 os.close(fd)
                 raise OutInUse(f"another flickr lifeboat is writing {self.out}; try again when it has ended") from None
             try:
-                marker = json.loads(os.pread(fd, 4096, 0))
+                marker = loads(os.pread(fd, 4096, 0))
             except ValueError:
                 marker = None
             if not isinstance(marker, dict) or marker.get("format") != MARKER_FORMAT:
@@ -146,14 +146,14 @@ class LifeboatWriter:
                     continue
                 files = self._media(folders, item, sidecar)
             except ItemError as error:
-                self.failed.append({"id": photo_id, "title": title, "error": str(error)})
+                self._failed(folders, photos, sidecars, photo_id, title, str(error))
                 continue
             uploaded = meta.iso_utc(meta._dict(sidecar.get("dates")).get("uploaded"))
             if uploaded is None:
-                self.failed.append({"id": photo_id, "title": title, "error": "the archive lacks its upload date"})
+                self._failed(folders, photos, sidecars, photo_id, title, "the archive lacks its upload date")
                 continue
-            albums = [a for a in item.get("albums") or [] if isinstance(a, str) and a in album_names]
-            groups = [str(g.get("id")) for g in meta._dict(sidecar.get("contexts")).get("groups") or []
+            albums = [a for a in meta._list(item.get("albums")) if isinstance(a, str) and a in album_names]
+            groups = [str(g.get("id")) for g in meta._list(meta._dict(sidecar.get("contexts")).get("groups"))
                       if isinstance(g, dict) and g.get("id")]
             photos[photo_id] = meta.photo_file(sidecar, uploaded, files, albums, groups,
                                                item.get("deleted_on_flickr") is True)
@@ -165,7 +165,7 @@ class LifeboatWriter:
             folders[("metadata", "photos")].write_if_changed(f"{photo_id}.js", meta.js_file("photo", photo))
         self._remove_strays(folders, photos)
         lifeboat = self._indexes(folders[("metadata",)], photos, sidecars, created)
-        folders[()].write_if_changed("README.html", readme_html(lifeboat, len(photos), self.left_out).encode("utf-8"))
+        folders[()].write_if_changed("README.html", readme_html(lifeboat, len(photos), self.left_out))
         write_viewer(folders[("viewer",)])
         # Last: a Lifeboat whose lifeboat.js is there was written whole (a killed run's is not).
         folders[("metadata",)].write_if_changed("lifeboat.js", meta.js_file("lifeboat", lifeboat))
@@ -173,6 +173,42 @@ class LifeboatWriter:
         return {"photos": len(photos), "own": own, "others": len(photos) - own, "left_out": self.left_out,
                 "failed": self.failed, "copied": self.copied, "kept": self.kept, "bytes": self.bytes,
                 "not_in_archive": self.selection.unknown}
+
+    def _failed(self, folders: dict[tuple[str, ...], SafeDir], photos: dict[str, dict[str, Any]],
+                sidecars: dict[str, dict[str, Any]], photo_id: str, title: str, error: str) -> None:
+        """An item that cannot be read now (its file missing or changed in the archive) keeps the
+        copy an earlier run wrote: its photo file and media stay, and the indexes name them. A
+        Lifeboat may be the last copy; the archive's loss is not passed on to it."""
+        earlier = self._earlier(folders, photo_id) if PHOTO_ID.fullmatch(photo_id) else None
+        if earlier is not None:
+            photos[photo_id], sidecars[photo_id] = earlier, {}
+            error += "; the copy an earlier run wrote is kept"
+        self.failed.append({"id": photo_id, "title": title, "error": error})
+
+    @staticmethod
+    def _earlier(folders: dict[tuple[str, ...], SafeDir], photo_id: str) -> Optional[dict[str, Any]]:
+        """The photo file an earlier run wrote for `photo_id`, when it and its media are whole."""
+        name = f"{photo_id}.js"
+        there = folders[("metadata", "photos")].lstat(name)
+        if there is None or not stat.S_ISREG(there.st_mode) or there.st_size > _LARGEST_PHOTO_FILE:
+            return None
+        try:
+            text = folders[("metadata", "photos")].read(name).decode("utf-8")
+            prefix = "const photo = "
+            photo = loads(text[len(prefix):].rstrip().rstrip(";").encode()) if text.startswith(prefix) else None
+        except (OSError, ValueError):
+            return None
+        if not isinstance(photo, dict) or photo.get("id") != photo_id or not _whole(photo):
+            return None
+        files = photo["files"]
+        for path in (files["original"], files["thumbnail"]):
+            folder, _, file = path.rpartition("/")
+            parts = tuple(folder.split("/"))
+            found = folders[parts].lstat(file) if parts in folders and parts[0] == "media" else None
+            if found is None or not stat.S_ISREG(found.st_mode):
+                return None
+        photo["groupIds"] = []  # the groups' names were in the sidecar the archive no longer gives
+        return photo
 
     # -- media ---------------------------------------------------------
 
@@ -269,7 +305,7 @@ class LifeboatWriter:
             contributors.add_photo(photo, sidecars[photo_id])
             for tag in meta.index_entry(photo)["tags"]:
                 tag_counts[tag] = tag_counts.get(tag, 0) + 1
-            for group in meta._dict(sidecars[photo_id].get("contexts")).get("groups") or []:
+            for group in meta._list(meta._dict(sidecars[photo_id].get("contexts")).get("groups")):
                 if isinstance(group, dict) and str(group.get("id")) in photo["groupIds"]:
                     entry = groups.setdefault(str(group["id"]), {"name": str(group.get("title") or ""),
                                                                  "nsid": str(group["id"]), "members": None,
@@ -316,6 +352,40 @@ class LifeboatWriter:
                 "countViews": _number(flickr.get("count_views")), "countComments": _number(flickr.get("count_comments")),
                 "photoIds": members}
         return found
+
+
+def _whole(photo: dict[str, Any]) -> bool:
+    """A photo file has every field the indexes read, of its type (meta.photo_file's): one planted
+    in OUT, or cut short, is not kept."""
+    def listed(value: Any, key: str) -> bool:
+        return isinstance(value, list) and all(isinstance(v, dict) and isinstance(v.get(key), str) for v in value)
+    files = meta._dict(photo.get("files"))
+    return (all(isinstance(photo.get(k), str) for k in ("title", "uploaderId", "licenseId", "dateUploaded",
+                                                        "visibility", "mediaType"))
+            and all(isinstance(photo.get(k), int) for k in ("countComments", "countFaves", "countViews"))
+            and isinstance(photo.get("dateTaken"), (dict, type(None))) and isinstance(photo.get("albumIds"), list)
+            and all(isinstance(a, str) for a in photo["albumIds"]) and listed(photo.get("comments"), "authorId")
+            and listed(photo.get("tags"), "authorId") and listed(photo.get("tags"), "normalizedValue")
+            and all(isinstance(files.get(k), str) for k in ("original", "thumbnail")))
+
+
+def _create_marker(root: SafeDir) -> None:
+    """The marker, whole (temporary, fsync) and put in place by a link, which fails when another
+    run's stands there: a rename would replace it, and each run would lock its own marker while
+    both write OUT. Then the lock decides, as with an OUT made earlier."""
+    data = json.dumps({"format": MARKER_FORMAT, "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
+    fd, temporary = create_temporary(root.fd, MARKER, 0o644)
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(f"{data}\n".encode())
+            file.flush()
+            os.fsync(file.fileno())
+        # FileNotFoundError: the run whose marker is in place removed this temporary as a leftover.
+        with contextlib.suppress(FileExistsError, FileNotFoundError):
+            os.link(temporary, MARKER, src_dir_fd=root.fd, dst_dir_fd=root.fd, follow_symlinks=False)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary, dir_fd=root.fd)
 
 
 def _number(value: Any) -> Optional[int]:

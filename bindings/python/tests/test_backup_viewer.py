@@ -566,3 +566,31 @@ def test_search_folds_case_accents_and_widths_alike_on_both_sides(browser, tmp_p
         page.fill("#q", typed)
         expect(page.locator("#grid .cell")).to_have_count(1)
         expect(page.locator("#grid .cell .caption")).to_have_text(title)
+
+
+def test_hostile_text_stays_data_in_the_viewers_scripts(tmp_path):
+    """A title, description and album title holding `</script>`, U+2028/2029, a lone surrogate,
+    NUL, RTL and an emoji, 100,000 tags on one item and a 1 MB album title: every data file is
+    ASCII (no line terminator JavaScript sees), has no `</`, and its value reads back the same."""
+    hostile = "x\u2028y\u2029</script><!--<script>\ud800\U0001F600\u202e\x00"
+
+    def change(archive):
+        db = archive.state.db
+        first = viewerarchive.item_id(0)
+        listed = json.loads(db.execute("SELECT listed FROM items WHERE id=?", (first,)).fetchone()[0])
+        listed.update(title=hostile, description=hostile * 100, tags=" ".join(f"t{i}" for i in range(100_000)))
+        db.execute("UPDATE items SET listed=? WHERE id=?", (json.dumps(listed), first))
+        album = db.execute("SELECT id FROM albums").fetchone()[0]
+        db.execute("UPDATE albums SET info=? WHERE id=?", (json.dumps({"title": "A" * 10**6 + hostile}), album))
+        db.commit()
+
+    synthetic(tmp_path, 3, change=change)
+    values = {}
+    for path in sorted((tmp_path / "viewer" / "data").iterdir()):
+        data = path.read_bytes()
+        assert data.isascii() and b"</" not in data and data.startswith(b"archiveData(") and data.endswith(b");\n")
+        values[path.name] = json.loads(data[data.index(b",", data.index(b",") + 1) + 1:-3])
+        print(path.name, len(data))
+    item = [i for i in values["items-0001.js"] if i["id"] == viewerarchive.item_id(0)][0]
+    assert item["title"] == hostile and len(item["tags"]) == 100_000
+    assert values["index.js"]["albums"][0]["title"].endswith(hostile)

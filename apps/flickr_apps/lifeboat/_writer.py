@@ -405,8 +405,8 @@ class _Record:
         except OSError:
             raise OutInUse(f"{root.shown(RECORD)} is not a regular file: not this command's record") from None
         else:
-            with os.fdopen(fd, "rb") as file:
-                data = file.read(_LARGEST_RECORD + 1)
+            with os.fdopen(fd, "rb") as file:  # the size first: a planted 1 GB file is not read
+                data = file.read(_LARGEST_RECORD + 1) if os.fstat(fd).st_size <= _LARGEST_RECORD else b""
             lines = data.decode("utf-8", "replace").split("\n")[:-1]  # the last: cut by a kill, or empty
             if len(data) > _LARGEST_RECORD or not lines or lines[0] != RECORD_FORMAT:
                 raise OutInUse(f"{root.shown(RECORD)} is not this command's record: not a Lifeboat it wrote")

@@ -309,3 +309,9 @@ def test_a_record_cut_by_a_kill_or_edited_by_hand(tmp_path):
     record.write_bytes(b"not a record\n")
     done = lifeboat(folder, out)
     assert done.returncode == 1 and "is not this command's record" in done.stderr
+    os.truncate(record, 1 << 30)  # sparse 1 GB: refused unread (it was read to 256 MB)
+    done = subprocess.run([sys.executable, "-c", MEASURED, str(folder), str(out)], capture_output=True, text=True,
+                          env=environ_without_flickr(), timeout=60)
+    peak = int(done.stderr.split("maxrss")[-1])
+    print("1 GB record", done.returncode, peak, "kB")
+    assert done.returncode == 1 and "is not this command's record" in done.stderr and peak < 150_000

@@ -18,9 +18,9 @@ if TYPE_CHECKING:
 
 _README_LIMIT = 1 << 20
 EPILOG = ("Exit codes: 0 the Lifeboat is written (photos of other members left out by the licence rule are "
-          "listed: that is not a failure); 1 an item could not be copied (a file missing, changed since the backup "
-          "or a link planted in the archive: the rest is written, and the same command run again completes it), "
-          "DIR is not a flickr backup archive, or OUT cannot be used (not empty and not a Lifeboat this command "
+          "listed: that is not a failure); 1 an item could not be copied (a file missing, changed since the backup, "
+          "a link planted in the archive, or a file of yours in OUT where its copy goes, left as it is: the rest is "
+          "written, and the same command run again completes it), DIR is not a flickr backup archive, or OUT cannot be used (not empty and not a Lifeboat this command "
           f"wrote, another run writing it, a link inside it); {EXIT_USAGE} a usage error (an album the archive "
           "lacks, a --ids line that is not an id, a --readme file unreadable, a selection that matches nothing, "
           f"OUT inside DIR); {EXIT_NO_SPACE} the disk is full (free some space and run it again); 130 interrupted "
@@ -107,6 +107,11 @@ def _print(report: dict[str, Any], out: str) -> None:
         print(terminal_safe(f"left out {photo_id}: not in the archive"))
     for item in report["failed"]:
         print(terminal_safe(f"{_clipped(item['id'])}: {item['error']}"), file=sys.stderr)
+    if report["not_ours"]:  # the user's own files in OUT: never touched, said once
+        count = len(report["not_ours"])
+        more = count - 5
+        print(terminal_safe(f"note: {count} file{'' if count == 1 else 's'} in OUT this command did not write are left as "
+                            f"they are: {', '.join(report['not_ours'][:5])}{f' and {more} more' if more > 0 else ''}"))
 
 
 def _clipped(text: str) -> str:

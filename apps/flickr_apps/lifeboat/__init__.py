@@ -73,7 +73,8 @@ def make(archive_dir: str | os.PathLike[str], out: str | os.PathLike[str], *, al
          creator: Optional[str] = None, progress: Optional[Callable[[dict[str, Any]], None]] = None) -> dict[str, Any]:
     """Writes the Lifeboat OUT from the archive; the report: `photos`, `own`, `others`, `left_out`
     (id, title, why), `failed` (id, title, error: retried by the next run), `not_in_archive`,
-    `copied`, `kept`, `bytes`, `seconds`, `ok`. Raises NotAnArchive, UsageError, OutInUse,
+    `copied`, `kept`, `bytes`, `not_ours` (files in OUT's photo and media folders this command
+    did not write: left as they are), `seconds`, `ok`. Raises NotAnArchive, UsageError, OutInUse,
     PlantedLink (a link inside OUT), DiskFull."""
     started = time.monotonic()
     archive_dir, out = os.fspath(archive_dir), os.fspath(out)

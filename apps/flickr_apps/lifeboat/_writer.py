@@ -31,6 +31,9 @@ from ._viewer import write_viewer
 
 MARKER = ".flickr-lifeboat"
 MARKER_FORMAT = "flickr-lifeboat 1"
+RECORD = ".flickr-lifeboat-files"  # the names of the per-photo files this command wrote (_Record)
+RECORD_FORMAT = "flickr-lifeboat files 1"
+_LARGEST_RECORD = 256 * 1024 * 1024
 _CHUNK = 1 << 20
 _LARGEST_PHOTO_FILE = 64 * 1024 * 1024  # a photo's metadata file of this command's: far below
 # Images a browser shows: their original is their thumbnail too (a backup keeps no smaller size).
@@ -71,6 +74,7 @@ class LifeboatWriter:
         self.left_out: list[dict[str, str]] = []
         self.failed: list[dict[str, str]] = []
         self.copied = self.kept = self.bytes = 0
+        self.record = _Record()
 
     # -- OUT -----------------------------------------------------------
 
@@ -118,6 +122,8 @@ class LifeboatWriter:
                 folders: dict[tuple[str, ...], SafeDir] = {parts: stack.enter_context(root.subdir(*parts)) if parts else root for parts in _FOLDERS}
                 for folder in folders.values():  # what a killed run left: our temporaries only
                     folder.remove_leftovers(lambda name: temporary_final(name) is not None)
+                self.record.open(root)
+                stack.callback(self.record.close)
                 return self._write(folders, str(marker.get("created") or ""))
         except OSError as error:
             if disk_full(error):
@@ -163,7 +169,7 @@ class LifeboatWriter:
         for photo_id, photo in photos.items():
             # A rerun rewrites (fsync, rename) only what changed: 1,000 unchanged files cost reads alone.
             folders[("metadata", "photos")].write_if_changed(f"{photo_id}.js", meta.js_file("photo", photo))
-        self._remove_strays(folders, photos)
+        not_ours = self._remove_strays(folders, photos)
         lifeboat = self._indexes(folders[("metadata",)], photos, sidecars, created)
         folders[()].write_if_changed("README.html", readme_html(lifeboat, len(photos), self.left_out))
         write_viewer(folders[("viewer",)])
@@ -172,7 +178,7 @@ class LifeboatWriter:
         own = sum(1 for photo in photos.values() if photo["uploaderId"] == self.creator)
         return {"photos": len(photos), "own": own, "others": len(photos) - own, "left_out": self.left_out,
                 "failed": self.failed, "copied": self.copied, "kept": self.kept, "bytes": self.bytes,
-                "not_in_archive": self.selection.unknown}
+                "not_in_archive": self.selection.unknown, "not_ours": not_ours}
 
     def _failed(self, folders: dict[tuple[str, ...], SafeDir], photos: dict[str, dict[str, Any]],
                 sidecars: dict[str, dict[str, Any]], photo_id: str, title: str, error: str) -> None:
@@ -185,10 +191,11 @@ class LifeboatWriter:
             error += "; the copy an earlier run wrote is kept"
         self.failed.append({"id": photo_id, "title": title, "error": error})
 
-    @staticmethod
-    def _earlier(folders: dict[tuple[str, ...], SafeDir], photo_id: str) -> Optional[dict[str, Any]]:
+    def _earlier(self, folders: dict[tuple[str, ...], SafeDir], photo_id: str) -> Optional[dict[str, Any]]:
         """The photo file an earlier run wrote for `photo_id`, when it and its media are whole."""
         name = f"{photo_id}.js"
+        if f"metadata/photos/{name}" not in self.record.names:
+            return None  # not this command's: a user's file is neither read nor kept
         there = folders[("metadata", "photos")].lstat(name)
         if there is None or not stat.S_ISREG(there.st_mode) or there.st_size > _LARGEST_PHOTO_FILE:
             return None
@@ -205,7 +212,7 @@ class LifeboatWriter:
             folder, _, file = path.rpartition("/")
             parts = tuple(folder.split("/"))
             found = folders[parts].lstat(file) if parts in folders and parts[0] == "media" else None
-            if found is None or not stat.S_ISREG(found.st_mode):
+            if found is None or path not in self.record.names or not stat.S_ISREG(found.st_mode):
                 return None
         photo["groupIds"] = []  # the groups' names were in the sidecar the archive no longer gives
         return photo
@@ -223,14 +230,26 @@ class LifeboatWriter:
         secret = meta.secret(sidecar, original)
         name = f"{item['id']}_{secret + '_' if secret else ''}{'o' if original else 'l'}.{extension}"
         expected = file.get("sha256") if isinstance(file.get("sha256"), str) else None
+        kind = "video" if sidecar.get("media") == "video" else "image"
+        # No image a browser shows, and no tool to make one: a drawn tile of the kind.
+        thumbnail = (f"media/originals/{name}" if sidecar.get("media") != "video" and extension in _SHOWN
+                     else f"media/thumbnails/{kind}.svg")
+        self._claim(folders, {f"metadata/photos/{item['id']}.js", f"media/originals/{name}", thumbnail})
         self._copy(source, folders[("media", "originals")], name, expected)
-        if sidecar.get("media") != "video" and extension in _SHOWN:
-            thumbnail = f"media/originals/{name}"
-        else:  # no image a browser shows, and no tool to make one: a drawn tile of the kind
-            kind = "video" if sidecar.get("media") == "video" else "image"
-            thumbnail = f"media/thumbnails/{kind}.svg"
+        if thumbnail.startswith("media/thumbnails/"):
             folders[("media", "thumbnails")].write_if_changed(f"{kind}.svg", _TILES[kind])
         return {"original": f"media/originals/{name}", "thumbnail": thumbnail}
+
+    def _claim(self, folders: dict[tuple[str, ...], SafeDir], paths: set[str]) -> None:
+        """Records `paths` (OUT-relative) as this command's before any is written; ItemError when
+        one is taken by a file this command did not write: that file is never replaced."""
+        new = paths - self.record.names
+        for path in sorted(new):
+            folder, name = _at(folders, path)
+            if folder.lstat(name) is not None:
+                raise ItemError(f"{folder.shown(name)} is a file this command did not write: it is left as it is, "
+                                "and this photo is not put in (move it away and run again)")
+        self.record.add(new)
 
     def _copy(self, source: str, folder: SafeDir, name: str, expected: Optional[str]) -> None:
         """Streams the archive's file to `name` in `folder` (temporary, fsync, rename); a file
@@ -280,15 +299,25 @@ class LifeboatWriter:
         finally:
             os.close(fd)
 
-    def _remove_strays(self, folders: dict[tuple[str, ...], SafeDir], photos: dict[str, dict[str, Any]]) -> None:
-        """What an earlier run of another selection wrote and this one does not name: only names
-        of the shapes this command writes, only files."""
-        named = {os.path.basename(p["files"][k]) for p in photos.values() for k in ("original", "thumbnail")}
-        folders[("metadata", "photos")].remove_leftovers(
-            lambda n: _OWN_PHOTO_FILE.fullmatch(n) is not None and n[:-3] not in photos)
-        folders[("media", "originals")].remove_leftovers(lambda n: _OWN_MEDIA.fullmatch(n) is not None
-                                                         and n not in named)
-        folders[("media", "thumbnails")].remove_leftovers(lambda n: n in _TILE_NAMES and n not in named)
+    def _remove_strays(self, folders: dict[tuple[str, ...], SafeDir], photos: dict[str, dict[str, Any]]) -> list[str]:
+        """What an earlier run (of another selection, or killed) wrote and this one does not name:
+        only names the record holds, only files; then the record is rewritten to what stands. The
+        files in the per-photo folders this command did not write are returned (left as they are)."""
+        named = {f"metadata/photos/{i}.js" for i in photos} | {
+            p["files"][k] for p in photos.values() for k in ("original", "thumbnail")}
+        kept = set()
+        for path in sorted(self.record.names):
+            folder, name = _at(folders, path)
+            found = folder.lstat(name)
+            if found is None or not (stat.S_ISREG(found.st_mode) or stat.S_ISLNK(found.st_mode)):
+                continue  # never put in place (a killed run's, a failed item's): no longer recorded
+            if path in named:
+                kept.add(path)
+            else:
+                folder.remove(name)
+        self.record.rewrite(kept)
+        return sorted(f"{'/'.join(parts)}/{name}" for parts in _RECORDED for name in folders[parts].names()
+                      if temporary_final(name) is None and f"{'/'.join(parts)}/{name}" not in kept)
 
     # -- indexes -------------------------------------------------------
 
@@ -354,6 +383,72 @@ class LifeboatWriter:
         return found
 
 
+class _Record:
+    """The names (OUT-relative) of the per-photo files this command wrote, in OUT's RECORD: only
+    these are ever replaced, read back or removed; a file the user put there is left alone. A name
+    is appended (fsync'd) before its file is put in place, so a killed run's file is still known;
+    the record is rewritten whole when it changed (temporary, fsync, rename) at each run's start
+    (a line cut by a kill is dropped: its file was never put in place) and after the strays are
+    removed."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.root: Optional[SafeDir] = None
+        self.fd = -1
+
+    def open(self, root: SafeDir) -> None:
+        self.root = root
+        try:
+            fd = open_regular(RECORD, root.fd, shown=root.shown(RECORD))
+        except FileNotFoundError:
+            lines: list[str] = [RECORD_FORMAT]  # a new OUT, or one killed before its record was made
+        except OSError:
+            raise OutInUse(f"{root.shown(RECORD)} is not a regular file: not this command's record") from None
+        else:
+            with os.fdopen(fd, "rb") as file:  # the size first: a planted 1 GB file is not read
+                data = file.read(_LARGEST_RECORD + 1) if os.fstat(fd).st_size <= _LARGEST_RECORD else b""
+            lines = data.decode("utf-8", "replace").split("\n")[:-1]  # the last: cut by a kill, or empty
+            if len(data) > _LARGEST_RECORD or not lines or lines[0] != RECORD_FORMAT:
+                raise OutInUse(f"{root.shown(RECORD)} is not this command's record: not a Lifeboat it wrote")
+        self.names = {line for line in lines[1:] if _recordable(line)}
+        self.rewrite(self.names)
+
+    def add(self, paths: set[str]) -> None:
+        if paths:
+            data = "".join(f"{path}\n" for path in sorted(paths)).encode()
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self.fd, view):]
+            os.fsync(self.fd)
+            self.names |= paths
+
+    def rewrite(self, names: set[str]) -> None:
+        assert self.root is not None
+        self.close()
+        self.root.write_if_changed(RECORD, "".join(f"{line}\n" for line in [RECORD_FORMAT, *sorted(names)]).encode())
+        self.names = set(names)
+        self.fd = open_regular(RECORD, self.root.fd, os.O_WRONLY | os.O_APPEND, shown=self.root.shown(RECORD))
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+def _at(folders: dict[tuple[str, ...], SafeDir], path: str) -> tuple[SafeDir, str]:
+    """The open folder and the name of an OUT-relative path of the record's."""
+    folder, _, name = path.rpartition("/")
+    return folders[tuple(folder.split("/"))], name
+
+
+def _recordable(path: str) -> bool:
+    """A name of the shapes this command writes, in its folder: a record edited by hand names
+    nothing else (no `..`, no README.html)."""
+    folder, _, name = path.rpartition("/")
+    shape = _RECORDED.get(tuple(folder.split("/")))
+    return shape is not None and shape.fullmatch(name) is not None
+
+
 def _whole(photo: dict[str, Any]) -> bool:
     """A photo file has every field the indexes read, of its type (meta.photo_file's): one planted
     in OUT, or cut short, is not kept."""
@@ -417,4 +512,7 @@ _TILE = ('<svg xmlns="http://www.w3.org/2000/svg" width="150" height="150" viewB
 _TILES = {"video": _TILE.format('<path d="M55 45 L110 75 L55 105 Z" fill="#eee"/>').encode(),
           "image": _TILE.format('<rect x="35" y="45" width="80" height="60" fill="none" stroke="#eee" '
                                 'stroke-width="6"/>').encode()}
-_TILE_NAMES = {f"{kind}.svg" for kind in _TILES}
+# The per-photo folders and the shapes of the names this command writes there (the record's).
+_RECORDED: dict[tuple[str, ...], re.Pattern[str]] = {
+    ("metadata", "photos"): _OWN_PHOTO_FILE, ("media", "originals"): _OWN_MEDIA,
+    ("media", "thumbnails"): re.compile("|".join(re.escape(f"{kind}.svg") for kind in _TILES))}

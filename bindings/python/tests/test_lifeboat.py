@@ -204,7 +204,7 @@ def test_kill_nine_then_a_rerun_completes_it(archives, tmp_path):
               "def fsync(fd):\n    n[0] -= 1\n    if n[0] == 0: os.kill(os.getpid(), signal.SIGKILL)\n    real(fd)\n"
               "os.fsync = fsync\nflickr_apps.lifeboat.make(sys.argv[1], sys.argv[2], name='same')\n")
     kills, stages = 0, []
-    for moment in (2, 4, 4, 4, 4, 4, 4):
+    for moment in (2, 4, 6, 6, 8, 4, 4):  # each new item: its record line, then its media
         run = subprocess.run([sys.executable, "-c", killer, str(own_dir), str(out), str(moment)],
                              env=environ_without_flickr(), capture_output=True, text=True)
         kills += run.returncode == -9

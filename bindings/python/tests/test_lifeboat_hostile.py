@@ -231,12 +231,87 @@ def test_a_photo_file_planted_in_out_is_not_kept_for_a_failed_item(tmp_path):
     folder = archive(tmp_path / "archive")
     out = tmp_path / "OUT"
     assert lifeboat(folder, out).returncode == 0
-    (folder / "photos" / "101.jpg").unlink()
+    media = (folder / "photos" / "101.jpg").read_bytes()
     photo_file = out / "metadata" / "photos" / "101.js"
     whole = photo_file.read_text("utf-8")
     for planted in (whole.replace('"licenseId": ""', '"licenseId": []'), 'const photo = {"id": "101"};\n',
                     whole[:len(whole) // 2]):
+        (folder / "photos" / "101.jpg").write_bytes(media)  # the run writes 101.js again: the command's
+        assert lifeboat(folder, out).returncode == 0
+        (folder / "photos" / "101.jpg").unlink()
         photo_file.write_text(planted, "utf-8")
         done = lifeboat(folder, out)
         assert done.returncode == 1 and "is missing from the archive" in done.stderr
         assert "kept" not in done.stderr and sorted(read_back(out).photos) == ["102"]
+
+
+def test_a_users_files_in_out_are_never_deleted(tmp_path):
+    """Files the user put in OUT with names of the command's shapes (555_o.jpg, 555.js) were
+    deleted by a rerun as strays of an earlier selection. The record of the names the command
+    wrote decides now: they stay, byte for byte, said once; its own strays still go."""
+    folder, out = archive(tmp_path / "archive"), tmp_path / "OUT"
+    assert lifeboat(folder, out).returncode == 0
+    users = {out / "media" / "originals" / "555_o.jpg": b"\xff\xd8 the user's photo",
+             out / "metadata" / "photos" / "555.js": b"// the user's notes\n"}
+    for path, data in users.items():
+        path.write_bytes(data)
+    (tmp_path / "ids.txt").write_text("102\n")
+    for argv in ((), ("--ids", tmp_path / "ids.txt")):  # the same selection, then one without 101
+        done = lifeboat(folder, out, *argv)
+        assert {path: path.read_bytes() for path in users if path.exists()} == users
+        assert done.returncode == 0 and done.stdout.count("note:") == 1
+        assert ("note: 2 files in OUT this command did not write are left as they are: "
+                "media/originals/555_o.jpg, metadata/photos/555.js") in done.stdout
+    print(sorted(p.name for p in (out / "media" / "originals").iterdir()))
+    assert sorted(p.name for p in (out / "media" / "originals").iterdir()) == ["102_l.jpg", "555_o.jpg"]
+    assert sorted(p.name for p in (out / "metadata" / "photos").iterdir()) == ["102.js", "555.js"]
+    assert list(lifeboat_reader.load(str(out)).photos) == ["102"]
+
+
+def test_a_users_file_where_a_photo_goes_is_not_overwritten(tmp_path):
+    """A file the user put in OUT at the very name a photo's media or photo file takes was
+    replaced by the photo's: that photo is refused now (a failure, exit 1), the file left as it is."""
+    for name in ("media/originals/101_l.jpg", "metadata/photos/101.js"):
+        folder, out = archive(tmp_path / name.replace("/", "-")), tmp_path / f"OUT-{name.replace('/', '-')}"
+        (tmp_path / "ids.txt").write_text("102\n")
+        assert lifeboat(folder, out, "--ids", tmp_path / "ids.txt").returncode == 0
+        (out / name).write_bytes(b"the user's own")
+        done = lifeboat(folder, out)
+        assert (out / name).read_bytes() == b"the user's own"
+        assert done.returncode == 1 and f"101: {out / name} is a file this command did not write" in done.stderr
+        assert f"note: 1 file in OUT this command did not write are left as they are: {name}" in done.stdout
+        assert list(lifeboat_reader.load(str(out)).photos) == ["102"]
+        written = [str(p.relative_to(out)) for p in out.rglob("101*")]
+        print(name, done.stderr.strip(), written)
+        assert written == [name]  # nothing of 101's beside it
+        (out / name).unlink()  # moved away: the same command puts the photo in
+        assert lifeboat(folder, out).returncode == 0 and sorted(read_back(out).photos) == ["101", "102"]
+
+
+def test_a_record_cut_by_a_kill_or_edited_by_hand(tmp_path):
+    """OUT's record of the names the command wrote: a last line cut by kill -9 is dropped (its
+    file was never put in place) and the record rewritten whole; a line naming anything but a
+    per-photo file of the command's shapes (README.html, `..`) is never acted on."""
+    folder, out = archive(tmp_path / "archive"), tmp_path / "OUT"
+    assert lifeboat(folder, out).returncode == 0
+    record = out / ".flickr-lifeboat-files"
+    lines = record.read_text("utf-8").splitlines()
+    print(lines)
+    assert lines == ["flickr-lifeboat files 1", "media/originals/101_l.jpg", "media/originals/102_l.jpg",
+                     "metadata/photos/101.js", "metadata/photos/102.js"]
+    (out / "notes.txt").write_text("the user's")
+    record.write_text("\n".join([*lines, "README.html", "metadata/photos/../../notes.txt", "media/originals/10"]),
+                      "utf-8")
+    (tmp_path / "ids.txt").write_text("102\n")
+    done = lifeboat(folder, out, "--ids", tmp_path / "ids.txt")
+    assert done.returncode == 0 and (out / "notes.txt").read_text() == "the user's" and (out / "README.html").exists()
+    assert record.read_text("utf-8") == "flickr-lifeboat files 1\nmedia/originals/102_l.jpg\nmetadata/photos/102.js\n"
+    record.write_bytes(b"not a record\n")
+    done = lifeboat(folder, out)
+    assert done.returncode == 1 and "is not this command's record" in done.stderr
+    os.truncate(record, 1 << 30)  # sparse 1 GB: refused unread (it was read to 256 MB)
+    done = subprocess.run([sys.executable, "-c", MEASURED, str(folder), str(out)], capture_output=True, text=True,
+                          env=environ_without_flickr(), timeout=60)
+    peak = int(done.stderr.split("maxrss")[-1])
+    print("1 GB record", done.returncode, peak, "kB")
+    assert done.returncode == 1 and "is not this command's record" in done.stderr and peak < 150_000

@@ -2,8 +2,11 @@
 """`flickr lifeboat DIR OUT`: a Data Lifeboat from a `flickr backup` archive (docs/lifeboat.md)."""
 from __future__ import annotations
 
+import os
 import sys
 from typing import TYPE_CHECKING, Any
+
+from flickr.files import open_regular
 
 from .common import EXIT_FAILURE, EXIT_NO_SPACE, EXIT_USAGE, CLIError, add_global_options, terminal_safe
 
@@ -52,7 +55,8 @@ def add_parser(subparsers: Subparsers) -> None:
 
 def _text(path: str, what: str) -> str:
     try:
-        with open(path, "rb") as file:
+        # A FIFO named as the file would block the open: a regular file only (a link of the user's is followed).
+        with os.fdopen(open_regular(path, follow=True), "rb") as file:
             data = file.read(_README_LIMIT + 1)
     except OSError as error:
         raise CLIError(f"{what} {path}: {error.strerror or error}", EXIT_USAGE) from None

@@ -194,3 +194,12 @@ def test_sandbox_numbers_out_of_range_are_usage_errors(library_path, sandbox, op
     print(option, result.returncode, result.stderr.splitlines()[-1:])
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.splitlines()[-1].startswith(f"flickr sandbox: error: argument {option[-2]}: invalid")
+
+
+@pytest.mark.parametrize("limit", ["-1", "-5", "x", "1e3"])
+def test_walk_limit_below_zero_is_a_usage_error(library_path, sandbox, limit):
+    # Before: --limit -5 was taken: a page was asked for, nothing printed, exit 0.
+    result = run(sandbox, "walk", "flickr.photos.getRecent", "--limit", limit)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.splitlines()[-1] == (f"flickr walk: error: argument --limit: expected 0 to {2**63 - 1} "
+                                              f"items, not '{limit}'")

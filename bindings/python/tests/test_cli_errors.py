@@ -203,3 +203,16 @@ def test_walk_limit_below_zero_is_a_usage_error(library_path, sandbox, limit):
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr.splitlines()[-1] == (f"flickr walk: error: argument --limit: expected 0 to {2**63 - 1} "
                                               f"items, not '{limit}'")
+
+
+@pytest.mark.parametrize("command", ["upload", "replace"])
+def test_a_fifo_to_upload_is_named_for_what_it_is(library_path, sandbox, tmp_path, command):
+    # Before: "no such file: FIFO", though it is there.
+    fifo = tmp_path / "photo.jpg"
+    os.mkfifo(fifo)
+    result = run(sandbox, command, str(fifo), *(["123"] if command == "replace" else []))
+    assert (result.returncode, result.stdout) == (2, "")
+    wanted = "a file" if command == "replace" else "a file or a folder"
+    assert result.stderr == f"flickr: not {wanted}: {fifo} (a FIFO)\n"
+    absent = run(sandbox, command, str(tmp_path / "none.jpg"), *(["123"] if command == "replace" else []))
+    assert absent.stderr == f"flickr: no such file: {tmp_path / 'none.jpg'}\n"

@@ -216,3 +216,17 @@ def test_a_fifo_to_upload_is_named_for_what_it_is(library_path, sandbox, tmp_pat
     assert result.stderr == f"flickr: not {wanted}: {fifo} (a FIFO)\n"
     absent = run(sandbox, command, str(tmp_path / "none.jpg"), *(["123"] if command == "replace" else []))
     assert absent.stderr == f"flickr: no such file: {tmp_path / 'none.jpg'}\n"
+
+
+@pytest.mark.parametrize("dest", ["/dev/full", "file", "dangling"])
+def test_download_dest_that_is_not_a_folder_says_so(library_path, sandbox, tmp_path, dest):
+    # Before: "cannot create /dev/full: File exists".
+    if dest == "file":
+        dest = tmp_path / "file"
+        dest.write_text("mine")
+    elif dest == "dangling":
+        dest = tmp_path / "dangling"
+        dest.symlink_to(tmp_path / "nowhere")
+    result = run(sandbox, "download", "123", "--dest", str(dest))
+    kind = {"/dev/full": "a device", str(tmp_path / "file"): "a file"}.get(str(dest), "a link")
+    assert (result.returncode, result.stderr) == (1, f"flickr: --dest {dest} is not a folder ({kind})\n")

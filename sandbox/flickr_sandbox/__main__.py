@@ -49,23 +49,29 @@ fixed credentials:
 
 fault injection (parameter sandbox_fault=SPEC or header X-Sandbox-Fault: SPEC):
 {faults.__doc__.split("Syntax::", 1)[1].rstrip()}
+
+Exit codes: 0 stopped (Ctrl-C, SIGTERM) or the export written; 1 cannot serve (the port taken, TLS
+set-up failed, a --data of another seed); 2 usage error.
 """
 
+#: The longest --latency-ms: an hour. Beyond, a request's sleep would overflow (OverflowError, a traceback).
+MAX_LATENCY_MS = 3_600_000
 
-def build_parser() -> argparse.ArgumentParser:
-    """The command line's parser (also what `flickr sandbox` completes from)."""
+
+def build_parser(prog: str = "python -m flickr_sandbox") -> argparse.ArgumentParser:
+    """The command line's parser (also what `flickr sandbox` completes from, and runs as `prog`)."""
     parser = argparse.ArgumentParser(
-        prog="python -m flickr_sandbox",
+        prog=prog,
         description="A local Flickr-compatible API server (REST, OAuth 1.0a, upload) for tests.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--port", type=int, help="TCP port; 0 picks a free one (required but with --write-export)")
+    parser.add_argument("--port", type=port, help="TCP port; 0 picks a free one (required but with --write-export)")
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--data", metavar="DIR",
                         help="state directory, kept at exit (default: a temporary one, removed at exit)")
     parser.add_argument("--tls", action="store_true", help="serve HTTPS with a generated private CA")
-    parser.add_argument("--latency-ms", type=int, default=0, metavar="N",
-                        help="add N milliseconds before every response")
-    parser.add_argument("--max-upload-bytes", type=int, default=MAX_UPLOAD_BYTES, metavar="N",
+    parser.add_argument("--latency-ms", type=latency, default=0, metavar="N",
+                        help=f"add N milliseconds before every response (0 to {MAX_LATENCY_MS})")
+    parser.add_argument("--max-upload-bytes", type=count, default=MAX_UPLOAD_BYTES, metavar="N",
                         help=f"largest upload or replace body, refused with 413 beyond (default {MAX_UPLOAD_BYTES}: "
                              "a 1 GiB file and 1 MiB of fields)")
     parser.add_argument("--seed-photos", type=count, default=0, metavar="N",
@@ -105,6 +111,21 @@ def count(text: str) -> int:
     return value
 
 
+def port(text: str) -> int:
+    """A TCP port, 0 to 65535 (bind() would raise OverflowError, not a usage error)."""
+    value = count(text)
+    if value > 65535:
+        raise ValueError(text)
+    return value
+
+
+def latency(text: str) -> int:
+    value = count(text)
+    if value > MAX_LATENCY_MS:
+        raise ValueError(text)
+    return value
+
+
 def speed(text: str) -> float:
     value = float(text)
     if not 0 < value < float("inf"):
@@ -130,8 +151,8 @@ def write_export(out: str, seed_photos: int) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+def main(argv: list[str] | None = None, prog: str = "python -m flickr_sandbox") -> int:
+    parser = build_parser(prog)
     args = parser.parse_args(argv)
     if args.write_export is not None:
         return write_export(args.write_export, args.seed_photos)

@@ -179,12 +179,17 @@ def _finished(args: argparse.Namespace, report: Any, code: int) -> int:
     return code if report.ok else EXIT_FAILURE
 
 
+def _api_options(args: argparse.Namespace) -> list[str]:
+    """The options given that only a run with the API uses."""
+    return [flag for flag, given in (("--user", args.account), ("--info", args.info), ("--comments", args.comments),
+                                     ("--exif", args.exif), ("--prune", args.prune), ("--quick", args.quick),
+                                     ("--recheck", args.recheck)) if given]
+
+
 def _from_export(args: argparse.Namespace) -> int:
     from ..backup.export.engine import ExportBackup
 
-    asked = [flag for flag, given in (("--verify", args.verify), ("--user", args.account), ("--info", args.info),
-                                      ("--comments", args.comments), ("--exif", args.exif), ("--prune", args.prune),
-                                      ("--quick", args.quick), ("--recheck", args.recheck)) if given]
+    asked = _api_options(args) + (["--verify"] if args.verify else [])
     if asked:
         raise CLIError(f"--from-export reads the export alone: {', '.join(asked)} is for a backup with the API")
     for path in args.from_export:
@@ -205,6 +210,12 @@ def _from_export(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     if args.verify and not args.from_export:
+        # An option --verify would ignore is refused, not dropped: `--verify --embedded-copies` makes no copy.
+        ignored = _api_options(args) + [flag for flag, given in (
+            ("--fill", args.fill), ("--embedded-copies", args.embedded), ("--no-albums", not args.albums)) if given]
+        if ignored:
+            raise CLIError(f"--verify checks the files already recorded in DIR, with no API call: "
+                           f"{', '.join(ignored)} is for a backup run")
         return _verify(args)
     from ..backup import Backup
 

@@ -15,6 +15,8 @@ from flickr.client import NUMBER_OPTION_DEFAULTS, NUMBER_OPTION_RANGES
 from flickr.limits import CALLS_PER_HOUR
 
 if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
     from flickr.client import Flickr
     from flickr.tokens import StoredToken
 
@@ -27,6 +29,28 @@ EXIT_NO_SPACE = 7  # the disk is full: nothing was lost; free some space and run
 EXIT_INCOMPLETE = 8
 EXIT_INTERRUPTED = 128 + 2  # 128 + SIGINT, as shells report it
 EXIT_BROKEN_PIPE = 128 + 13  # 128 + SIGPIPE: what a C tool killed by the closed pipe reports
+
+#: Every exit code of the `flickr` command, with what it means: `flickr --help` prints this list, a
+#: command without a list of its own prints it less 8 (test_cli_exit_codes.py holds README.md and docs/ to it).
+EXIT_CODES = {
+    0: "success (the job's work is done; what is pending is said)",
+    EXIT_FAILURE: "other failure",
+    EXIT_USAGE: "usage error",
+    EXIT_API: "Flickr API error",
+    EXIT_NETWORK: "network, timeout, TLS or HTTP failure",
+    EXIT_AUTH: "authentication needed or refused",
+    EXIT_NO_LIBRARY: "libflickr could not be loaded",
+    EXIT_NO_SPACE: "the disk is full (free some space and run it again)",
+    EXIT_INCOMPLETE: "incomplete (a harvest with items Flickr would not serve, a --from-export archive lacking files)",
+    EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
+    EXIT_BROKEN_PIPE: "stdout closed early (flickr walk ... | head)",
+}
+
+
+def exit_codes_help(*, leave_out: tuple[int, ...] = ()) -> str:
+    """The epilog line listing EXIT_CODES (less `leave_out`)."""
+    return "Exit codes: " + "; ".join(f"{code} {meaning}" for code, meaning in EXIT_CODES.items()
+                                      if code not in leave_out) + "."
 
 # What must not reach a terminal raw from a file name or a server: C0 (newline and tab included: a
 # message is printed as one line), DEL and C1 (ESC 0x1b and CSI 0x9b start the sequences that move
@@ -82,6 +106,15 @@ class IntermixedParser(argparse.ArgumentParser):
             return self.parse_known_intermixed_args(args, namespace)
         finally:
             self._intermixing = False
+
+
+    def _print_message(self, message: str, file: Optional[SupportsWrite[str]] = None) -> None:
+        # argparse ignores an OSError writing --help: `flickr --help > /dev/full` would exit 0 with nothing
+        # written. On stdout it reaches main, which says so (exit 7 for a full disk, 141 for a closed pipe).
+        if message and file is sys.stdout:
+            file.write(message)
+        else:
+            super()._print_message(message, file)
 
 
 def terminal_safe(text: str) -> str:

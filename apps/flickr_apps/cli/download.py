@@ -13,6 +13,7 @@ import tempfile
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Union
 
 from flickr import errors, urls
+from flickr.files import kind_of
 from flickr.limits import MAX_PER_PAGE
 from .._media import types as media_types
 from .._media.fetcher import Fetcher, refuses_size
@@ -327,6 +328,8 @@ def run(args: argparse.Namespace) -> int:
         raise CLIError("--limit takes a number from 1, with --search, --tags or --set")
     try:
         os.makedirs(args.dest, exist_ok=True)
+    except FileExistsError:  # something else than a folder stands there ("File exists" said nothing of it)
+        raise CLIError(f"--dest {args.dest} is not a folder ({kind_of(os.lstat(args.dest))})", EXIT_FAILURE) from None
     except OSError as error:
         raise CLIError(f"cannot create {args.dest}: {error.strerror}", EXIT_FAILURE) from None
     counts, failures, smaller, fetched = {"downloaded": 0, "identical": 0, "failed": 0}, [], 0, 0

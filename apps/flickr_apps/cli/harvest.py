@@ -29,7 +29,8 @@ IMG2DATASET_COLUMNS = ["url", "caption", "id", "owner", "license", "license_name
 PROGRESS_EVERY = 500  # items between --progress lines
 EXIT_CODES = (f"Exit codes: 0 the harvest is complete; {EXIT_INCOMPLETE} it ended incomplete (slices over the cap: "
               f"items Flickr would not serve; said on stderr); {EXIT_FAILURE} a failure (a lying server, an -o "
-              "file that is not the one the checkpoint's harvest wrote); 2 usage; 3 API; 4 network; 5 authentication.")
+              "file that is not the one the checkpoint's harvest wrote); 2 usage; 3 API; 4 network; 5 authentication; "
+              "7 the disk is full; 130 interrupted (Ctrl-C); 141 stdout closed early.")
 
 
 def _shard(text: str) -> tuple[int, int]:

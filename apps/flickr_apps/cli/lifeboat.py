@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import os
-import stat
 import sys
 from typing import TYPE_CHECKING, Any
 
-from flickr.files import kind_of
+from flickr.files import open_regular
 
 from .common import EXIT_FAILURE, EXIT_NO_SPACE, EXIT_USAGE, CLIError, add_global_options, terminal_safe
 
@@ -55,15 +54,10 @@ def add_parser(subparsers: Subparsers) -> None:
 
 
 def _text(path: str, what: str) -> str:
-    # Opened non-blocking and checked before reading: a FIFO with no writer would wait forever,
-    # and a device or a folder is no text file (the name may be a link: the user gave it).
+    # A regular file only: a FIFO with no writer would wait for ever, and a device or a folder is no
+    # text file (the name may be a link: the user gave it, so it is followed).
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-        with os.fdopen(fd, "rb") as file:
-            found = os.fstat(fd)
-            if not stat.S_ISREG(found.st_mode):
-                raise CLIError(f"{what} {path} is {kind_of(found)}, not a text file", EXIT_USAGE)
-            os.set_blocking(fd, True)
+        with os.fdopen(open_regular(path, follow=True), "rb") as file:
             data = file.read(_README_LIMIT + 1)
     except OSError as error:
         raise CLIError(f"{what} {path}: {error.strerror or error}", EXIT_USAGE) from None

@@ -45,7 +45,7 @@ def main(argv: list[str]) -> int:
         if error.name != "flickr_sandbox":
             raise  # installed but broken: a bug to report, not an install to suggest
         raise CLIError(NOT_INSTALLED, EXIT_USAGE) from None
-    return sandbox_main(argv) or 0
+    return sandbox_main(argv, prog="flickr sandbox") or 0
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,6 +10,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from flickr import errors
+from flickr.files import kind_of
 from .checksums import checksum_tag, file_checksum, uploaded_checksums
 from .common import (CLIError, EXIT_AUTH, EXIT_FAILURE, add_credential_options, add_global_options, open_api,
                      error_text, terminal_safe)
@@ -90,13 +91,23 @@ def _upload_args(args: argparse.Namespace, checksum: str | None) -> dict[str, An
     return {k: v for k, v in fields.items() if v is not None}
 
 
+def _missing(paths: list[str], wanted: str = "a file or a folder") -> str:
+    """What is wrong with paths that are neither a file nor a folder: absent, or a FIFO, a device... (before, a FIFO
+    was "no such file")."""
+    absent = [p for p in paths if not os.path.lexists(p)]
+    other = [f"{p} ({kind_of(os.stat(p))})" for p in paths if os.path.exists(p)]
+    broken = [f"{p} (a link to nothing)" for p in paths if os.path.lexists(p) and not os.path.exists(p)]
+    return "; ".join(([f"no such file: {', '.join(absent)}"] if absent else [])
+                     + ([f"not {wanted}: {', '.join(other + broken)}"] if other or broken else []))
+
+
 def _sources(paths: list[str], recursive: bool, follow_links: bool = False) -> list[str]:
     """The files to upload, in order: each file as given, each directory's images in its place.
     Everything is checked before anything is sent, so a typo uploads nothing. What a directory's
     walk passed over is said on stderr; links left out by policy do not change the exit status."""
     missing = [p for p in paths if not os.path.isfile(p) and not os.path.isdir(p)]
     if missing:
-        raise CLIError(f"no such file: {', '.join(missing)}")
+        raise CLIError(_missing(missing))
     files = []
     for path in paths:
         if not os.path.isdir(path):
@@ -189,7 +200,7 @@ def run_upload(args: argparse.Namespace) -> int:
 
 def run_replace(args: argparse.Namespace) -> int:
     if not os.path.isfile(args.file):
-        raise CLIError(f"no such file: {args.file}")
+        raise CLIError(_missing([args.file], "a file"))
     with open_api(args) as api:
         answer = api.replace(args.file, args.photo_id, progress=ProgressBar(os.path.basename(args.file)))
         photo_id = answer["photoid"]["_text"]

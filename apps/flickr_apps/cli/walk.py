@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from .common import add_credential_options, add_global_options, dumps_json, open_api, parse_pairs
+from .common import _whole_number, add_credential_options, add_global_options, dumps_json, open_api, parse_pairs
 
 if TYPE_CHECKING:
     from .common import Subparsers
@@ -19,10 +19,15 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument("method", help="a paged method, e.g. flickr.photos.search")
     parser.add_argument("params", nargs="*", metavar="key=value", help="method parameters (per_page defaults to 500)")
     parser.add_argument("--item-path", help='the item list, e.g. "photos.photo" (default: found automatically)')
-    parser.add_argument("--limit", type=int, help="stop after this many items")
+    parser.add_argument("--limit", type=_limit, help="stop after this many items")
     add_credential_options(parser)
     add_global_options(parser)
     parser.set_defaults(handler=run)
+
+
+def _limit(text: str) -> int:
+    # A negative limit was taken before: one page asked for, nothing printed, exit 0.
+    return _whole_number(text, 0, 2**63 - 1, "items")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -66,22 +66,23 @@ def create_temporary(dir_fd: Optional[int], final: str, mode: int = 0o666) -> tu
 
 
 def open_regular(name: str, dir_fd: Optional[int] = None, flags: int = os.O_RDONLY, mode: int = 0o644,
-                 single: bool = False, shown: Optional[str] = None) -> int:
+                 single: bool = False, shown: Optional[str] = None, follow: bool = False) -> int:
     """A descriptor (blocking) of the regular file `name` in `dir_fd`, opened with `flags`
-    (O_CREAT may be among them) and never through a link (ELOOP). NotRegularFile when a FIFO, a
-    device, a socket or a folder stands there (a device is not even opened), or, with `single`, a
-    file with other hard links (a state or lock file that must be the directory's own). `shown`:
-    the name for messages."""
+    (O_CREAT may be among them) and never through a link (ELOOP) unless `follow` (a file the user
+    names, which may be a link of theirs). NotRegularFile when a FIFO, a device, a socket or a folder
+    stands there (a device is not even opened), or, with `single`, a file with other hard links (a
+    state or lock file that must be the directory's own). `shown`: the name for messages."""
     shown = shown or name
     try:
-        before: Optional[os.stat_result] = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+        before: Optional[os.stat_result] = os.stat(name, dir_fd=dir_fd, follow_symlinks=follow)
     except FileNotFoundError:
         if not flags & os.O_CREAT:
             raise
         before = None
     if before is not None and not stat.S_ISLNK(before.st_mode):
         _check_regular(before, shown, single)
-    fd = os.open(name, flags | _NOFOLLOW | os.O_NONBLOCK, mode, dir_fd=dir_fd)
+    links = _NOFOLLOW & ~getattr(os, "O_NOFOLLOW", 0) if follow else _NOFOLLOW
+    fd = os.open(name, flags | links | os.O_NONBLOCK, mode, dir_fd=dir_fd)
     try:
         found = os.fstat(fd)
         _check_regular(found, shown, single)  # what was opened, whatever stood there a moment before
@@ -116,9 +117,9 @@ def _kind(mode: int) -> str:
     return "not a file"
 
 
-def read_regular(name: str, dir_fd: Optional[int] = None, shown: Optional[str] = None) -> bytes:
+def read_regular(name: str, dir_fd: Optional[int] = None, shown: Optional[str] = None, follow: bool = False) -> bytes:
     """The content of the regular file `name` (see `open_regular`)."""
-    with os.fdopen(open_regular(name, dir_fd, shown=shown), "rb") as file:
+    with os.fdopen(open_regular(name, dir_fd, shown=shown, follow=follow), "rb") as file:
         return file.read()
 
 

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Iterator
 
 from . import errors
-from .files import write_atomically
+from .files import read_regular, write_atomically
 
 _FORMAT = 1
 _FIELDS = ("oauth_token", "oauth_token_secret", "user_nsid", "username", "fullname", "perms")
@@ -56,6 +56,12 @@ def default_path() -> pathlib.Path:
     return base / "flickr" / "tokens.json"
 
 
+def _read_store(path: pathlib.Path) -> bytes:
+    # A FIFO or a device at the store's name (FLICKR_TOKEN_STORE=/dev/full) is refused, not read: it would
+    # block every command, or fill memory. A link of the user's (a dotfiles folder) is followed, as before.
+    return read_regular(str(path), follow=True)
+
+
 class TokenStore:
     """Tokens per API key and user, in one JSON file (see the module doc)."""
 
@@ -66,7 +72,7 @@ class TokenStore:
 
     def _read(self) -> list[dict[str, Any]]:
         try:
-            data = self.path.read_bytes()
+            data = _read_store(self.path)
         except FileNotFoundError:
             return []
         except OSError as error:
@@ -156,7 +162,7 @@ class TokenStore:
         afresh; True when it did. A readable store, or one that cannot be read at all, is kept."""
         with self._locked():
             try:
-                data = self.path.read_bytes()
+                data = _read_store(self.path)
             except OSError:
                 return False
             if not isinstance(_parse(data), str):

@@ -44,6 +44,13 @@ def test_json_progress_and_verify(server, tmp_path):
     verify = [sys.executable, "-m", "flickr", "backup", "--verify", str(tmp_path)]
     good = subprocess.run(verify, capture_output=True, text=True, env=env, timeout=60)
     assert good.returncode == 0 and "all match" in good.stderr, good.stderr
+    # An option --verify would ignore is refused, before anything is read (before: --embedded-copies, --fill, --prune
+    # were dropped in silence and the check ran, exit 0).
+    for ignored in (["--embedded-copies"], ["--fill"], ["--prune", "--quick"]):
+        refused = subprocess.run(verify + ignored, capture_output=True, text=True, env=env, timeout=60)
+        assert refused.returncode == 2 and refused.stderr == (
+            f"flickr: --verify checks the files already recorded in DIR, with no API call: {', '.join(ignored)} "
+            "is for a backup run\n"), refused.stderr
     files = sorted(media_files(tmp_path).values())
     with open(files[0], "r+b") as truncated:
         truncated.truncate(100)

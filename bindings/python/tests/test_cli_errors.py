@@ -149,3 +149,84 @@ def test_every_c_option_is_named_by_a_flag_or_its_keyword():
         assert shown == OPTION_FLAGS.get(keyword.upper(), keyword)
         assert shown in flags or shown in keywords, shown
     print(f"{len(keywords)} options: {sum(name.lower() in keywords for name in OPTION_FLAGS)} named by a flag")
+
+
+@pytest.mark.parametrize("buffered", [True, False])
+@pytest.mark.parametrize("command", [["--help"], ["backup", "--help"], ["auth", "login", "--help"], ["--version"],
+                                     ["methods", "--names"], ["completion", "bash"], ["help", "flickr.test.echo"],
+                                     ["call", "flickr.test.echo", "x=1"]])
+def test_stdout_on_a_full_disk_is_one_line_and_exit_7(library_path, sandbox, command, buffered):
+    # /dev/full: every write fails with ENOSPC. Before: --help exited 0 with nothing written (argparse ignores
+    # the error), methods and completion printed "unexpected error: OSError" and exited 1.
+    env = cli_env(sandbox, env_extra={"PYTHONUNBUFFERED": "" if buffered else "1"})
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "flickr", *command], stdout=full, stderr=subprocess.PIPE,
+                                text=True, env=env, timeout=60)
+    print(command, buffered, result.returncode, result.stderr)
+    assert result.stderr == "flickr: the disk is full (No space left on device): free some space and run it again\n"
+    assert result.returncode == 7
+
+
+def test_version_names_the_binding_and_the_library(library_path, sandbox, tmp_path):
+    from flickr import __version__
+
+    result = run(sandbox, "--version")
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout == f"flickr {__version__}\nlibflickr {__version__}\n"
+    # The applications' own module runs the same command (before: "No module named flickr_apps.cli.__main__").
+    direct = subprocess.run([sys.executable, "-m", "flickr_apps.cli", "--version"], capture_output=True, text=True,
+                            env=cli_env(sandbox), timeout=60)
+    assert (direct.returncode, direct.stdout, direct.stderr) == (0, result.stdout, "")
+    # Without the library: the binding's version, then the one line of exit code 6.
+    result = run(sandbox, "--version", env_extra={"FLICKR_LIBRARY": str(tmp_path / "none.so")})
+    assert (result.returncode, result.stdout) == (EXIT_NO_LIBRARY, f"flickr {__version__}\n")
+    assert result.stderr.startswith("flickr: libflickr could not be loaded;") and result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("option", [["--port", "-1"], ["--port", "65536"], ["--port", "0", "--latency-ms", "-5"],
+                                    ["--port", "0", "--latency-ms", "10" * 15],
+                                    ["--port", "0", "--max-upload-bytes", "-1"]])
+def test_sandbox_numbers_out_of_range_are_usage_errors(library_path, sandbox, option):
+    # Before: --port -1 gave "unexpected error: OverflowError" and exit 1; a negative latency or upload limit
+    # was taken and a sandbox started.
+    result = subprocess.run([sys.executable, "-m", "flickr", "sandbox", *option], capture_output=True, text=True,
+                            env=cli_env(sandbox), timeout=60)
+    print(option, result.returncode, result.stderr.splitlines()[-1:])
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines()[-1].startswith(f"flickr sandbox: error: argument {option[-2]}: invalid")
+
+
+@pytest.mark.parametrize("limit", ["-1", "-5", "x", "1e3"])
+def test_walk_limit_below_zero_is_a_usage_error(library_path, sandbox, limit):
+    # Before: --limit -5 was taken: a page was asked for, nothing printed, exit 0.
+    result = run(sandbox, "walk", "flickr.photos.getRecent", "--limit", limit)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.splitlines()[-1] == (f"flickr walk: error: argument --limit: expected 0 to {2**63 - 1} "
+                                              f"items, not '{limit}'")
+
+
+@pytest.mark.parametrize("command", ["upload", "replace"])
+def test_a_fifo_to_upload_is_named_for_what_it_is(library_path, sandbox, tmp_path, command):
+    # Before: "no such file: FIFO", though it is there.
+    fifo = tmp_path / "photo.jpg"
+    os.mkfifo(fifo)
+    result = run(sandbox, command, str(fifo), *(["123"] if command == "replace" else []))
+    assert (result.returncode, result.stdout) == (2, "")
+    wanted = "a file" if command == "replace" else "a file or a folder"
+    assert result.stderr == f"flickr: not {wanted}: {fifo} (a FIFO)\n"
+    absent = run(sandbox, command, str(tmp_path / "none.jpg"), *(["123"] if command == "replace" else []))
+    assert absent.stderr == f"flickr: no such file: {tmp_path / 'none.jpg'}\n"
+
+
+@pytest.mark.parametrize("dest", ["/dev/full", "file", "dangling"])
+def test_download_dest_that_is_not_a_folder_says_so(library_path, sandbox, tmp_path, dest):
+    # Before: "cannot create /dev/full: File exists".
+    if dest == "file":
+        dest = tmp_path / "file"
+        dest.write_text("mine")
+    elif dest == "dangling":
+        dest = tmp_path / "dangling"
+        dest.symlink_to(tmp_path / "nowhere")
+    result = run(sandbox, "download", "123", "--dest", str(dest))
+    kind = {"/dev/full": "a device", str(tmp_path / "file"): "a file"}.get(str(dest), "a link")
+    assert (result.returncode, result.stderr) == (1, f"flickr: --dest {dest} is not a folder ({kind})\n")

@@ -57,6 +57,10 @@ def test_the_installed_command_runs(installed, sandbox, tmp_path):
     helped = flickr(installed, "--help", cwd=tmp_path)
     assert helped.returncode == 0, helped.stderr
     assert helped.stdout.startswith("usage: flickr")
+    # The install's first check: the binding's version, and the library it loads with no variable set.
+    version = flickr(installed, "--version", cwd=tmp_path)
+    assert (version.returncode, version.stderr) == (0, ""), version.stderr
+    assert re.fullmatch(r"flickr (\S+)\nlibflickr \1\n", version.stdout), version.stdout
     settings = sandbox.settings
     echoed = flickr(installed, "call", "flickr.test.echo", "greeting=hello", cwd=tmp_path,
                     **settings.client_environment(token=False))

@@ -239,11 +239,17 @@ def test_bad_arguments_exit_with_their_code_and_one_line(archives, tmp_path):
     foreign = tmp_path / "foreign"
     foreign.mkdir()
     (foreign / "keep.txt").write_text("mine")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
     cases = [
         ((own_dir, tmp_path / "A", "--album", "72157799999999999"), 2, "has no album"),
         ((own_dir, tmp_path / "B", "--ids", ids), 2, "line 2"),
         ((own_dir, tmp_path / "C", "--ids", tmp_path / "missing.txt"), 2, "--ids"),
         ((own_dir, tmp_path / "D", "--readme", tmp_path / "missing.txt"), 2, "--readme"),
+        # A FIFO blocked the open for ever before (the test's timeout), a device is not read.
+        ((own_dir, tmp_path / "D2", "--ids", fifo), 2, "--ids"),
+        ((own_dir, tmp_path / "D3", "--readme", fifo), 2, "a FIFO, not a regular file"),
+        ((own_dir, tmp_path / "D4", "--readme", "/dev/zero"), 2, "a device, not a regular file"),
         ((own_dir, tmp_path / "E", "--tag", "no-such-tag"), 2, "matches no item"),
         ((own_dir, own_dir / "inside"), 2, "one inside the other"),
         ((foreign, tmp_path / "F"), 1, "holds no flickr backup archive"),

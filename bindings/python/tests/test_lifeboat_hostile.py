@@ -115,7 +115,7 @@ def test_ids_and_readme_that_are_no_regular_file(tmp_path):
     for option, name, kind in (("--ids", fifo, "a FIFO"), ("--readme", fifo, "a FIFO"),
                                ("--ids", "/dev/zero", "a device")):
         done = lifeboat(folder, tmp_path / "OUT", option, name)
-        assert done.returncode == 2 and f"{option} {name} is {kind}, not a text file" in done.stderr
+        assert done.returncode == 2 and f"{option} {name}: {kind}, not a regular file" in done.stderr
         assert len(done.stderr.splitlines()) == 1 and not (tmp_path / "OUT").exists()
     (tmp_path / "ids.txt").write_text("102\n")
     (tmp_path / "link.txt").symlink_to("ids.txt")  # the user named it: followed, as before

@@ -3,12 +3,14 @@
 import json
 import os
 import stat
+import subprocess
+import sys
 import threading
 
 import pytest
 
 from flickr import errors
-from libtest import run_cli
+from libtest import cli_env, run_cli
 from flickr.tokens import TokenStore, default_path
 
 
@@ -208,3 +210,30 @@ def test_the_cli_says_damaged_and_logout_removes_it(library_path, sandbox, tmp_p
     assert logout.stdout == f"The token store {path} was damaged: removed it. Log in again with flickr auth login.\n"
     assert not path.exists()
     assert run("auth", "status", "--offline").stdout.startswith("Not logged in")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "link"])
+def test_a_fifo_or_a_device_as_the_store_is_refused_not_read(library_path, sandbox, tmp_path, kind):
+    # Before: FLICKR_TOKEN_STORE naming a FIFO blocked every command in open(); /dev/zero was read until memory ran
+    # out. Now: one line, and the command goes on without a stored token. A link of the user's is still followed.
+    store = tmp_path / "tokens.json"
+    if kind == "fifo":
+        os.mkfifo(store)
+    elif kind == "device":
+        store = "/dev/zero"
+    else:
+        TokenStore(tmp_path / "real.json").save(sandbox.api_key, {"oauth_token": "t", "oauth_token_secret": "s",
+                                                                   "username": "u"})
+        os.symlink(tmp_path / "real.json", store)
+    env = {"FLICKR_TOKEN_STORE": str(store)}
+    status = subprocess.run([sys.executable, "-m", "flickr", "auth", "status"], capture_output=True, text=True,
+                            env=cli_env(sandbox, token=False, env_extra=env), timeout=30)
+    print(kind, status.returncode, status.stdout, status.stderr)
+    if kind == "link":
+        assert status.stdout.startswith("* u ")
+        return
+    what = "a FIFO" if kind == "fifo" else "a device"
+    assert (status.returncode, status.stdout) == (1, "")
+    assert status.stderr == f"flickr: cannot read the token store {store}: {what}, not a regular file\n"
+    with pytest.raises(errors.FileError, match=f"{what}, not a regular file"):
+        TokenStore(store).load(sandbox.api_key)

@@ -43,12 +43,18 @@ enum CheckpointFile {
     /// The file's bytes, nil when there is none.
     @_optimize(size)
     static func read(_ path: String) throws(FlickrError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC)
+        // Non-blocking: a FIFO named as the checkpoint would hold the open (and the harvest) for
+        // ever; only a regular file is a checkpoint. A link the caller named is followed.
+        let fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw failure("cannot read the checkpoint \(path)", errno)
         }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw FlickrError(.io, "the checkpoint \(path) is not a regular file (a FIFO, a folder or a device)")
+        }
         var data: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {

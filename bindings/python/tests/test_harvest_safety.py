@@ -205,3 +205,17 @@ def test_four_threads_stepping_one_iterator(library_path, seeded, kind, expected
           f"refused: {outcome['errors']}")
     assert len(ids) == len(set(ids)) == expected  # each once, none lost
     assert set(outcome["errors"]) <= {"ValueError: generator already executing"}
+
+
+def test_a_checkpoint_that_is_no_regular_file_is_refused_not_waited_on(library_path, tmp_path):
+    """A FIFO named as the checkpoint held the harvest's open for ever (found by an outside test of
+    `flickr harvest --checkpoint FIFO`); a folder or a device is no checkpoint either. Each is one
+    FileError naming it, at once, and no call is made."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with paged_server({1: range(1, 11)}, total=10) as url:
+        for path in (fifo, tmp_path, "/dev/zero"):
+            outcome = resume(url, path)
+            print(path, "->", outcome)
+            assert outcome.get("error") == "FileError", outcome
+            assert "is not a regular file" in outcome["message"] and str(path) in outcome["message"]

@@ -109,5 +109,6 @@ def _print(report: dict[str, Any], out: str) -> None:
 
 
 def _clipped(text: str) -> str:
-    """A title or an id from the archive, for a line: a hostile index's 1 MB id was printed whole."""
+    """A title or an id from the archive, for a line: a hostile index's id of a million digits was
+    printed whole."""
     return text if len(text) <= 80 else f"{text[:80]}..."

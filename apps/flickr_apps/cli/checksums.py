@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from typing import Any, Protocol
+
+from flickr.files import open_regular
 
 # Flickr machine tags are namespace:predicate=value, the first two [A-Za-z][A-Za-z0-9_]*; a hex
 # value needs no quotes. 128 bits of SHA-256 tell files apart and keep the tag short.
@@ -20,7 +23,7 @@ class _Harvester(Protocol):
 def file_checksum(path: str) -> str:
     """The hex digits of the tag for the file at `path`. Raises OSError."""
     digest = hashlib.sha256()
-    with open(path, "rb") as file:
+    with os.fdopen(open_regular(path, follow=True), "rb") as file:  # a regular file only: no FIFO waited on
         while chunk := file.read(_CHUNK):
             digest.update(chunk)
     return digest.hexdigest()[:HEX_DIGITS]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from flickr.files import open_regular
+
 # Image types Flickr takes as photos (the sandbox recognises the same ones); videos are left to
 # be named one by one, as a folder of photos often holds clips nobody meant to publish.
 IMAGE_EXTENSIONS = frozenset({".jpg", ".jpeg", ".jpe", ".png", ".gif", ".tif", ".tiff", ".heic", ".heif"})
@@ -23,7 +25,7 @@ def is_image(path: str) -> bool:
     if os.path.splitext(path)[1].lower() in IMAGE_EXTENSIONS:
         return True
     try:
-        with open(path, "rb") as file:
+        with os.fdopen(open_regular(path, follow=True), "rb") as file:  # a FIFO is no image: never waited on
             return sniff_image(file.read(16))
     except OSError:
         return False

@@ -16,6 +16,8 @@ import os
 from importlib import resources
 from typing import Union
 
+from flickr.files import read_regular
+
 from ..layout import VIEWER
 from ..safedir import SafeDir
 
@@ -54,8 +56,7 @@ def contents(kind: str, leaflet_dir: str = LEAFLET_DIR) -> list[tuple[str, bytes
     try:
         leaflet = []
         for name in LEAFLET:
-            with open(os.path.join(leaflet_dir, name), "rb") as source:
-                leaflet.append((name, source.read()))
+            leaflet.append((name, read_regular(os.path.join(leaflet_dir, name), follow=True)))
     except OSError:
         leaflet = []  # not installed: the page says the map needs it
     files += leaflet

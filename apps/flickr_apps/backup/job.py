@@ -30,6 +30,7 @@ from .sidecar import Sidecar, json_file
 from .._media import types as media_types
 from .._media.fetcher import refuses_size
 from .._media.sizes import Candidate, Sizes
+from .viewerfiles import sha256 as sha256_of
 from .xmp import xmp_document
 from .embed import EMBEDDED, NO_COPY, NotCopied, copy_with_xmp
 
@@ -253,7 +254,7 @@ class ItemJob:
                                            taken_time(sidecar["dates"]["taken"]))
         await ended(writing)
         writing.result()
-        written = [(kind, f"{folder_path}/{name}", len(data), _sha256(data)) for kind, name, data in outputs]
+        written = [(kind, f"{folder_path}/{name}", len(data), sha256_of(data)) for kind, name, data in outputs]
         if self.engine.options.embedded and media.endswith(".jpg"):
             with self.engine.root.subdir(EMBEDDED, *folder_path.split("/")) as copies:
                 copying = self.engine.files.submit(copy_with_xmp, folder, media, copies, xmp,
@@ -283,7 +284,3 @@ def _write_sidecars(folder: SafeDir, outputs: tuple[tuple[str, str, bytes], ...]
         folder.set_mtime(media, mtime)
 
 
-def _sha256(data: bytes) -> str:
-    import hashlib
-
-    return hashlib.sha256(data).hexdigest()

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""`ViewerData`: the data the archive's viewer (flickr/backup/viewer/) reads, as scripts a page
+"""`ViewerData`: the data the archive's viewer (apps/flickr_apps/backup/viewer/) reads, as scripts a page
 opened from disk can load (a browser refuses `fetch` of file:// URLs; `<script src>` it runs):
 
     viewer/data/index.js          every item in brief, as columns (id, date taken, licence,

@@ -101,7 +101,7 @@ def _print(report: dict[str, Any], out: str) -> None:
         print(terminal_safe(f"left out {photo_id}: not in the archive"))
     for item in report["failed"]:
         print(terminal_safe(f"{_clipped(item['id'])}: {item['error']}"), file=sys.stderr)
-    if report["not_ours"]:  # the user's own files in OUT: never touched, said once
+    if report["not_ours"]:  # the user's own files among the photos and media in OUT: never touched, said once
         count = len(report["not_ours"])
         more = count - 5
         print(terminal_safe(f"note: {count} file{'' if count == 1 else 's'} in OUT this command did not write are left as "

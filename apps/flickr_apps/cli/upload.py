@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from flickr import errors
 from flickr.files import kind_of
+from flickr.limits import MAX_PER_PAGE, SEARCH_RESULT_CAP
 from .checksums import checksum_tag, file_checksum, uploaded_checksums
 from .common import (CLIError, EXIT_AUTH, EXIT_FAILURE, add_credential_options, add_global_options, open_api,
                      error_text, terminal_safe)
@@ -59,7 +60,8 @@ def add_parser(subparsers: Subparsers) -> None:
                         help="let Flickr process the files in the background, then wait for their tickets")
     parser.add_argument("--skip-existing", action="store_true",
                         help="first list the photos of your account that this tool tagged with their content "
-                             "hash (one call per 500 of them, past Flickr's 4,000-result cap), then skip the files already there, and repeats of "
+                             f"hash (one call per {MAX_PER_PAGE} of them, past Flickr's {SEARCH_RESULT_CAP:,}-result cap), then "
+                             "skip the files already there, and repeats of "
                              "a file within this run (said on stderr; JSON lines with \"skipped\")")
     parser.add_argument("--no-checksum-tag", dest="checksum_tag", action="store_false",
                         help="do not add the machine tag libflickr:sha256=HASH (the first 32 hex digits of the "

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from flickr.limits import MAX_PER_PAGE
+
 from .common import _whole_number, add_credential_options, add_global_options, dumps_json, open_api, parse_pairs
 
 if TYPE_CHECKING:
@@ -17,7 +19,7 @@ def add_parser(subparsers: Subparsers) -> None:
         description="Walk every page of a paged method (flickr.photos.search, flickr.people.getPhotos...) "
         "and print each item as one JSON line.")
     parser.add_argument("method", help="a paged method, e.g. flickr.photos.search")
-    parser.add_argument("params", nargs="*", metavar="key=value", help="method parameters (per_page defaults to 500)")
+    parser.add_argument("params", nargs="*", metavar="key=value", help=f"method parameters (per_page defaults to {MAX_PER_PAGE})")
     parser.add_argument("--item-path", help='the item list, e.g. "photos.photo" (default: found automatically)')
     parser.add_argument("--limit", type=_limit, help="stop after this many items")
     add_credential_options(parser)

@@ -22,6 +22,7 @@ import time
 from typing import Any, Callable, Optional
 
 from flickr.files import create_temporary, open_regular, temporary_final
+from .._media.sizes import ORIGINALS
 from ..backup.safedir import SafeDir, disk_full
 from . import _metadata as meta
 from ._archive import PHOTO_ID, Archive, ItemError, loads
@@ -226,7 +227,7 @@ class LifeboatWriter:
         if not _EXTENSION.fullmatch(extension):
             raise ItemError(f"{source or 'its file'}: no media file of a known kind in the archive")
         file = meta._dict(sidecar.get("file"))
-        original = file.get("size") in ("Original", "Video Original")
+        original = file.get("size") in ORIGINALS
         secret = meta.secret(sidecar, original)
         name = f"{item['id']}_{secret + '_' if secret else ''}{'o' if original else 'l'}.{extension}"
         expected = file.get("sha256") if isinstance(file.get("sha256"), str) else None

@@ -5,7 +5,7 @@ that browses an archive, or a Data Lifeboat, opened from disk (file://, no serve
 `install_viewer(root, kind)` writes it (`write_viewer_folder(folder, kind)` fills a viewer/ folder
 already open): for an archive (`kind="archive"`) `index.html` at the root
 and the rest in `viewer/`, beside the data `flickr backup` writes in `viewer/data/`
-(`flickr/backup/viewerdata.py`); for a Data Lifeboat (`kind="lifeboat"`) everything in `viewer/`,
+(`backup/viewerdata.py`); for a Data Lifeboat (`kind="lifeboat"`) everything in `viewer/`,
 reading the Lifeboat's `metadata/*.js` (docs/lifeboat.md). Leaflet (the map) is copied from
 Debian's libjs-leaflet (scripts/install-deps.sh) when it is installed; without it the viewer
 says the map needs it and works otherwise.
